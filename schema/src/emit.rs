@@ -1,0 +1,76 @@
+//! Emits the JSON Schema documents (draft 2020-12) from the Rust types.
+
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+
+/// Which protocol version's document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// ACP v2 (the display-only terminal surface).
+    V2,
+    /// ACP v1 (tool-call content and the Client terminal methods), unchanged.
+    V1,
+}
+
+impl Version {
+    /// `"v1"` or `"v2"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::V1 => "v1",
+            Self::V2 => "v2",
+        }
+    }
+}
+
+macro_rules! collect {
+    ($g:ident, $($t:ty),* $(,)?) => { $( $g.subschema_for::<$t>(); )* };
+}
+
+/// The schema document for `version`, with `$defs` sorted by name.
+#[must_use]
+pub fn schema(version: Version) -> Value {
+    let mut g = SchemaSettings::draft2020_12().into_generator();
+    let title = match version {
+        Version::V2 => {
+            use crate::v2::*;
+            collect!(g, UpdateSessionNotification, RequestPermissionRequest, RequestPermissionResponse);
+            "ACP v2 display-only terminal output surface"
+        }
+        Version::V1 => {
+            use crate::v1::*;
+            collect!(
+                g,
+                ToolCallContent,
+                CreateTerminalRequest,
+                CreateTerminalResponse,
+                TerminalOutputRequest,
+                TerminalOutputResponse,
+                ReleaseTerminalRequest,
+                ReleaseTerminalResponse,
+                WaitForTerminalExitRequest,
+                WaitForTerminalExitResponse,
+                KillTerminalRequest,
+                KillTerminalResponse,
+            );
+            "ACP v1 tool-call content and Client terminal methods"
+        }
+    };
+    let mut defs: Vec<(String, Value)> = g.definitions().clone().into_iter().collect();
+    defs.sort_by(|a, b| a.0.cmp(&b.0));
+    let defs: Map<String, Value> = defs.into_iter().collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": format!("https://acp-terminal.invalid/schema/{}/schema.json", version.as_str()),
+        "title": title,
+        "$defs": defs,
+    })
+}
+
+/// The schema document as committed: pretty JSON with a trailing newline.
+#[must_use]
+pub fn schema_text(version: Version) -> String {
+    let mut s = serde_json::to_string_pretty(&schema(version)).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,24 @@
+//! `acp-terminal-schema`: the source-of-truth Rust types for the ACP v2 display-only
+//! terminal output surface, and the v1 definitions it must stay apart from.
+//!
+//! The wire rules live in the types: patch members are [`wire::Patch`] (omitted,
+//! `null` and a value round-trip exactly), base64 members hold decoded
+//! [`wire::Bytes`] (strict canonical base64), paths are [`wire::AbsolutePath`], open
+//! unions and enums keep what they do not know, unknown members are kept in order,
+//! and lenient members report what they drop as [`wire::Warning`]s.
+//!
+//! ```
+//! use acp_terminal_schema::{v2, wire};
+//! let text = r#"{"sessionUpdate":"terminal_output_chunk","terminalId":"term_001","data":"cGFzc2VkDQo="}"#;
+//! let parsed = wire::from_str::<v2::SessionUpdate>(text).unwrap();
+//! let v2::SessionUpdate::TerminalOutputChunk(chunk) = &parsed.value else { panic!() };
+//! assert_eq!(&chunk.data[..], b"passed\r\n");
+//! assert_eq!(wire::to_string(&parsed.value), text);
+//! ```
+#![deny(missing_docs)]
+
+pub mod emit;
+pub mod registry;
+pub mod v1;
+pub mod v2;
+pub mod wire;

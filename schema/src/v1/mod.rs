@@ -1,0 +1,329 @@
+//! ACP v1, unchanged: tool-call content (including the Client-owned terminal reference)
+//! and the Client terminal methods. v1 unions and `Role` are closed, and v1 media
+//! payloads are plain strings, exactly as upstream v1 declares them.
+
+use crate::wire::Members;
+use crate::{string_enum, string_newtype, tagged_union, wire_struct};
+
+string_newtype! {
+    /// Identifies one session between a Client and an Agent.
+    pub struct SessionId;
+}
+
+string_newtype! {
+    /// Identifies a terminal the Client created with `terminal/create`.
+    pub struct TerminalId;
+}
+
+string_enum! {
+    /// Who a piece of content is meant for.
+    pub enum Role: closed {
+        /// The model.
+        Assistant = "assistant",
+        /// The person.
+        User = "user",
+    }
+}
+
+wire_struct! {
+    /// Hints for the Client about how content is meant to be used or shown.
+    pub struct Annotations {
+        /// Who the content is meant for.
+        pub audience: opt Vec<Role> = "audience" [Lenient, SkipItems],
+        /// When the underlying resource last changed.
+        pub last_modified: opt String = "lastModified" [Lenient],
+        /// How important the content is.
+        pub priority: opt f64 = "priority" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// Plain or Markdown text.
+    pub struct TextContent {
+        /// Display hints.
+        pub annotations: opt Annotations = "annotations" [Lenient],
+        /// The text.
+        pub text: req String = "text" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// An image.
+    pub struct ImageContent {
+        /// Display hints.
+        pub annotations: opt Annotations = "annotations" [Lenient],
+        /// The image, base64 text (not checked in v1).
+        pub data: req String = "data" [],
+        /// The image's MIME type.
+        pub mime_type: req String = "mimeType" [],
+        /// Where the image came from.
+        pub uri: opt String = "uri" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A sound clip.
+    pub struct AudioContent {
+        /// Display hints.
+        pub annotations: opt Annotations = "annotations" [Lenient],
+        /// The audio, base64 text (not checked in v1).
+        pub data: req String = "data" [],
+        /// The audio's MIME type.
+        pub mime_type: req String = "mimeType" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A pointer to a resource, without its contents.
+    pub struct ResourceLink {
+        /// Display hints.
+        pub annotations: opt Annotations = "annotations" [Lenient],
+        /// Longer text about the resource.
+        pub description: opt String = "description" [Lenient],
+        /// The resource's MIME type.
+        pub mime_type: opt String = "mimeType" [Lenient],
+        /// A short name.
+        pub name: req String = "name" [],
+        /// The size in bytes.
+        pub size: opt i64 = "size" [Lenient],
+        /// A title to show instead of the name.
+        pub title: opt String = "title" [Lenient],
+        /// Where the resource is.
+        pub uri: req String = "uri" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A resource's contents as text.
+    pub struct TextResourceContents {
+        /// The MIME type.
+        pub mime_type: opt String = "mimeType" [Lenient],
+        /// The text.
+        pub text: req String = "text" [],
+        /// Where the resource is.
+        pub uri: req String = "uri" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A resource's contents as base64 text (not checked in v1).
+    pub struct BlobResourceContents {
+        /// The base64 text.
+        pub blob: req String = "blob" [],
+        /// The MIME type.
+        pub mime_type: opt String = "mimeType" [Lenient],
+        /// Where the resource is.
+        pub uri: req String = "uri" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::untagged_resource!(EmbeddedResourceResource, TextResourceContents, BlobResourceContents);
+
+wire_struct! {
+    /// A resource whose contents travel inside the message.
+    pub struct EmbeddedResource {
+        /// Display hints.
+        pub annotations: opt Annotations = "annotations" [Lenient],
+        /// The contents.
+        pub resource: req EmbeddedResourceResource = "resource" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+tagged_union! {
+    /// Something to show: text, an image, audio, or a resource. Closed in v1.
+    pub enum ContentBlock: tag "type", closed {
+        /// Text.
+        Text(TextContent) = "text",
+        /// An image.
+        Image(ImageContent) = "image",
+        /// Audio.
+        Audio(AudioContent) = "audio",
+        /// A link to a resource.
+        ResourceLink(ResourceLink) = "resource_link",
+        /// A resource with its contents.
+        Resource(EmbeddedResource) = "resource",
+    }
+}
+
+wire_struct! {
+    /// A content block shown as tool-call output.
+    pub struct Content {
+        /// The block.
+        pub content: req ContentBlock = "content" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A text diff of one file (v1 form).
+    pub struct Diff {
+        /// The file's path.
+        pub path: req String = "path" [],
+        /// The text before the change; omitted or `null` for a new file.
+        pub old_text: opt String = "oldText" [Lenient],
+        /// The text after the change.
+        pub new_text: req String = "newText" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// Tool-call content that embeds a terminal the Client created and controls.
+    pub struct Terminal {
+        /// The Client-created terminal.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+tagged_union! {
+    /// One item of a tool call's output. Closed in v1.
+    pub enum ToolCallContent: tag "type", closed {
+        /// A content block.
+        Content(Content) = "content",
+        /// A text diff.
+        Diff(Diff) = "diff",
+        /// A Client-owned terminal.
+        Terminal(Terminal) = "terminal",
+    }
+}
+
+wire_struct! {
+    /// An environment variable for a command.
+    pub struct EnvVariable {
+        /// Its name.
+        pub name: req String = "name" [],
+        /// Its value.
+        pub value: req String = "value" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// `terminal/create`: the Agent asks the Client to start a command in a new terminal.
+    pub struct CreateTerminalRequest {
+        /// The session.
+        pub session_id: req SessionId = "sessionId" [],
+        /// The program to run.
+        pub command: req String = "command" [],
+        /// Its arguments.
+        pub args: maybe Vec<String> = "args" [Lenient, SkipItems],
+        /// Extra environment variables.
+        pub env: maybe Vec<EnvVariable> = "env" [Lenient, SkipItems],
+        /// The working directory.
+        pub cwd: opt String = "cwd" [Lenient],
+        /// How many output bytes the Client keeps at most.
+        pub output_byte_limit: opt u64 = "outputByteLimit" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+    extend { "x-side": "client", "x-method": "terminal/create" }
+}
+
+wire_struct! {
+    /// The Client's answer to `terminal/create`.
+    pub struct CreateTerminalResponse {
+        /// The new terminal.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+    extend { "x-side": "client", "x-method": "terminal/create" }
+}
+
+wire_struct! {
+    /// How a Client-owned terminal's command ended.
+    pub struct TerminalExitStatus {
+        /// The exit code.
+        pub exit_code: opt u32 = "exitCode" [Lenient],
+        /// The signal that ended it.
+        pub signal: opt String = "signal" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+macro_rules! terminal_request {
+    ($name:ident, $method:literal, $what:literal) => {
+        wire_struct! {
+            #[doc = $what]
+            pub struct $name {
+                /// The session.
+                pub session_id: req SessionId = "sessionId" [],
+                /// The terminal.
+                pub terminal_id: req TerminalId = "terminalId" [],
+                /// Extension data; omitted and `null` mean none.
+                pub meta: opt Members = "_meta" [Lenient],
+            }
+            extend { "x-side": "client", "x-method": $method }
+        }
+    };
+}
+
+macro_rules! empty_response {
+    ($name:ident, $method:literal, $what:literal) => {
+        wire_struct! {
+            #[doc = $what]
+            pub struct $name {
+                /// Extension data; omitted and `null` mean none.
+                pub meta: opt Members = "_meta" [Lenient],
+            }
+            extend { "x-side": "client", "x-method": $method }
+        }
+    };
+}
+
+terminal_request!(TerminalOutputRequest, "terminal/output", "`terminal/output`: the Agent asks for a terminal's output so far.");
+terminal_request!(ReleaseTerminalRequest, "terminal/release", "`terminal/release`: the Agent lets the Client free a terminal.");
+terminal_request!(WaitForTerminalExitRequest, "terminal/wait_for_exit", "`terminal/wait_for_exit`: the Agent waits for a terminal's command to end.");
+terminal_request!(KillTerminalRequest, "terminal/kill", "`terminal/kill`: the Agent asks the Client to stop a terminal's command.");
+empty_response!(ReleaseTerminalResponse, "terminal/release", "The Client's answer to `terminal/release`.");
+empty_response!(KillTerminalResponse, "terminal/kill", "The Client's answer to `terminal/kill`.");
+
+wire_struct! {
+    /// The Client's answer to `terminal/output`.
+    pub struct TerminalOutputResponse {
+        /// The output so far, as text.
+        pub output: req String = "output" [],
+        /// Whether older output was dropped to respect the byte limit.
+        pub truncated: req bool = "truncated" [],
+        /// How the command ended, once it has.
+        pub exit_status: opt TerminalExitStatus = "exitStatus" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+    extend { "x-side": "client", "x-method": "terminal/output" }
+}
+
+wire_struct! {
+    /// The Client's answer to `terminal/wait_for_exit`.
+    pub struct WaitForTerminalExitResponse {
+        /// The exit code.
+        pub exit_code: opt u32 = "exitCode" [Lenient],
+        /// The signal that ended the command.
+        pub signal: opt String = "signal" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+    extend { "x-side": "client", "x-method": "terminal/wait_for_exit" }
+}

@@ -1,0 +1,73 @@
+//! The display-only terminal: references, upserts, snapshots, chunks, exit status.
+
+use super::ids::TerminalId;
+use crate::wire::{AbsolutePath, Bytes, Members};
+use crate::wire_struct;
+
+wire_struct! {
+    /// Tool-call content that points at an Agent-owned terminal by its ID. It is only
+    /// a display anchor: it gives the Client no control over the process.
+    pub struct Terminal {
+        /// The terminal to show here.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// Extension data for this reference; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// A replacement snapshot: the complete bytes the Client should keep for the
+    /// terminal from now on. Later chunks append to it.
+    pub struct TerminalOutput {
+        /// Every retained output byte, as base64 on the wire.
+        pub data: req Bytes = "data" [],
+        /// Extension data for this snapshot; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// How the terminal's process ended. Its presence alone means the process exited;
+    /// each detail is optional.
+    pub struct TerminalExitStatus {
+        /// The exit code, when the process returned one.
+        pub exit_code: opt u32 = "exitCode" [Lenient],
+        /// The name of the signal that ended the process (for example `SIGTERM`).
+        pub signal: opt String = "signal" [Lenient],
+        /// Extension data for this exit information; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
+    /// member is a patch: omitted leaves the stored value, `null` clears it, a value
+    /// replaces it.
+    pub struct TerminalUpdate {
+        /// The terminal being created or patched.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// The human-readable command line. Descriptive only: nothing is run by the Client.
+        pub command: patch String = "command" [Lenient],
+        /// The command's absolute working directory.
+        pub cwd: patch AbsolutePath = "cwd" [Lenient],
+        /// A snapshot that replaces every stored output byte.
+        pub output: patch TerminalOutput = "output" [Lenient],
+        /// The exit status; a value marks the terminal exited, `null` clears that.
+        pub exit_status: patch TerminalExitStatus = "exitStatus" [Lenient],
+        /// Terminal-scoped extension data, patched like the other members.
+        pub meta: patch Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// Live output: bytes to append, in received order, to the terminal's stored output.
+    /// Each chunk is encoded on its own; chunk boundaries carry no meaning.
+    pub struct TerminalOutputChunk {
+        /// The terminal the bytes belong to.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// The bytes to append, as base64 on the wire.
+        pub data: req Bytes = "data" [],
+        /// Extension data for this chunk; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}

@@ -1,0 +1,88 @@
+//! Strict canonical base64 (RFC 4648, standard alphabet, padding required).
+
+use base64::Engine as _;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use std::borrow::Cow;
+use std::ops::Deref;
+
+/// Standard alphabet; canonical padding required; non-zero trailing bits rejected.
+/// The `base64` crate also rejects whitespace and any byte outside the alphabet, so
+/// every accepted text re-encodes to itself.
+const STRICT: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(true)
+        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical)
+        .with_decode_allow_trailing_bits(false),
+);
+
+/// Decodes strict canonical base64, or says why the text is not.
+///
+/// # Errors
+/// A sentence describing the first problem (bad character, length, padding, trailing bits).
+pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+    STRICT.decode(text).map_err(|e| {
+        use base64::DecodeError as D;
+        match e {
+            D::InvalidByte(i, b) if b == b'=' => {
+                format!("padding `=` at offset {i} is not at the end of the text")
+            }
+            D::InvalidByte(i, b) if b.is_ascii_whitespace() => format!(
+                "whitespace at offset {i}; base64 here must be one unbroken line"
+            ),
+            D::InvalidByte(i, b) if b == b'-' || b == b'_' => format!(
+                "`{}` at offset {i} belongs to the URL-safe alphabet; use the standard one (`+`, `/`)",
+                b as char
+            ),
+            D::InvalidByte(i, b) => format!("byte 0x{b:02x} at offset {i} is not in the standard base64 alphabet"),
+            D::InvalidLength(n) => format!(
+                "length {n} is not a multiple of 4 after padding; pad the last group with `=`"
+            ),
+            D::InvalidLastSymbol { offset: i, .. } => format!(
+                "the symbol at offset {i} has non-zero unused bits; the canonical encoding of these bytes differs"
+            ),
+            D::InvalidPadding => "padding is missing, or there is more than the last group needs".to_owned(),
+        }
+    })
+}
+
+/// Encodes bytes as canonical padded standard base64.
+#[must_use]
+pub fn encode_base64(bytes: &[u8]) -> String {
+    STRICT.encode(bytes)
+}
+
+/// Decoded bytes of a base64 member (`format: byte`). On the wire: canonical base64.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Self {
+        Self(v)
+    }
+}
+
+impl From<&[u8]> for Bytes {
+    fn from(v: &[u8]) -> Self {
+        Self(v.to_vec())
+    }
+}
+
+impl schemars::JsonSchema for Bytes {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Bytes".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "format": "byte", "contentEncoding": "base64"})
+    }
+}

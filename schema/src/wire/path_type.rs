@@ -1,0 +1,56 @@
+//! The `AbsolutePath` definition: a string checked on parse.
+
+use super::{Cx, Decode, Encode, Error, ErrorKind, Writer, is_absolute_path, why_not_absolute};
+use serde_json::Value;
+
+/// A filesystem path that is absolute, in POSIX form (`/workspace`) or Windows form
+/// (`C:\work`, `C:/work`, `\\server\share\work`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AbsolutePath(String);
+
+impl AbsolutePath {
+    /// Checks `p`.
+    ///
+    /// # Errors
+    /// `relative_path` (at the document root) when `p` is not absolute.
+    pub fn new(p: impl Into<String>) -> Result<Self, Error> {
+        let p = p.into();
+        if is_absolute_path(&p) { Ok(Self(p)) } else { Err(Error::new(ErrorKind::RelativePath, "", why_not_absolute(&p))) }
+    }
+
+    /// The path text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for AbsolutePath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Decode for AbsolutePath {
+    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
+        let s = v.as_str().ok_or_else(|| cx.wrong_type("an absolute path string", v))?;
+        if is_absolute_path(s) { Ok(Self(s.to_owned())) } else { Err(cx.error(ErrorKind::RelativePath, why_not_absolute(s))) }
+    }
+}
+
+impl Encode for AbsolutePath {
+    fn encode(&self, w: &mut Writer) {
+        w.string(&self.0);
+    }
+}
+
+impl schemars::JsonSchema for AbsolutePath {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AbsolutePath".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        super::schema::string(
+            "A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`).",
+        )
+    }
+}
