@@ -1,0 +1,157 @@
+//! Our emitted definitions match upstream ACP's: names, property names and order,
+//! required sets, types, formats, tags and leniency annotations. Descriptions are ours,
+//! and `format: byte` and `x-patch` are our additions, so those are set aside.
+
+use acp_terminal_schema::emit::{Version, schema};
+use acp_terminal_schema::registry::{V1_NAMES, V2_NAMES};
+use serde_json::{Map, Value};
+
+fn upstream(version: Version) -> Value {
+    let file = match version {
+        Version::V2 => "acp-v2-schema.json",
+        Version::V1 => "acp-v1-schema.json",
+    };
+    let path = format!("{}/../tests/upstream/{file}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("upstream schema copy")).expect("upstream JSON")
+}
+
+/// Drops prose and our additions; keeps everything that constrains the wire.
+fn normalize(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut out = Map::new();
+            for (k, x) in o {
+                if k == "description" || k == "x-patch" || (k == "format" && x == "byte") {
+                    continue;
+                }
+                out.insert(k.clone(), normalize(x));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(normalize).collect()),
+        other => other.clone(),
+    }
+}
+
+fn property_order(v: &Value) -> Vec<String> {
+    v.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()
+}
+
+fn defs(v: &Value) -> &Map<String, Value> {
+    v["$defs"].as_object().expect("$defs")
+}
+
+fn check_version(version: Version, names: &[&str], expected_count: usize) {
+    let ours = schema(version);
+    let theirs = upstream(version);
+    let ours = defs(&ours);
+    let theirs = defs(&theirs);
+    assert_eq!(ours.len(), expected_count, "number of {} definitions", version.as_str());
+    let mut emitted: Vec<&str> = ours.keys().map(String::as_str).collect();
+    emitted.sort_unstable();
+    assert_eq!(emitted, names, "the emitted {} definitions are exactly the listed names", version.as_str());
+    for name in names {
+        if version == Version::V2 && *name == "SessionUpdate" {
+            continue; // checked on its own below: we know four of upstream's variants
+        }
+        let a = &ours[*name];
+        let b = theirs.get(*name).unwrap_or_else(|| panic!("upstream has no {name}"));
+        assert_eq!(property_order(a), property_order(b), "{} {name}: property order", version.as_str());
+        assert_eq!(normalize(a), normalize(b), "{} {name}: shape differs from upstream", version.as_str());
+    }
+}
+
+#[test]
+fn the_49_v2_definitions_match_upstream_shapes() {
+    check_version(Version::V2, V2_NAMES, 49);
+}
+
+#[test]
+fn the_29_v1_definitions_are_unchanged_from_upstream() {
+    check_version(Version::V1, V1_NAMES, 29);
+}
+
+#[test]
+fn session_update_knows_the_four_terminal_surface_variants_as_upstream_shapes_them() {
+    let ours = schema(Version::V2);
+    let theirs = upstream(Version::V2);
+    let ours = normalize(&ours["$defs"]["SessionUpdate"]);
+    let theirs = normalize(&theirs["$defs"]["SessionUpdate"]);
+    let branches = ours["anyOf"].as_array().expect("anyOf");
+    let tag = |b: &Value| b["properties"]["sessionUpdate"]["const"].as_str().map(str::to_owned);
+    let known: Vec<String> = branches.iter().filter_map(tag).collect();
+    assert_eq!(known, ["tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk"]);
+    for b in branches.iter().filter(|b| tag(b).is_some()) {
+        let same = theirs["anyOf"].as_array().expect("anyOf").iter().find(|u| tag(u) == tag(b));
+        assert_eq!(Some(b), same, "variant {:?} differs from upstream", tag(b));
+    }
+    let other = branches.last().expect("catch-all");
+    assert_eq!(other["title"], "other");
+    assert_eq!(other["not"]["anyOf"].as_array().map(Vec::len), Some(4), "the catch-all excludes exactly the known tags");
+}
+
+fn collect_marked(v: &Value, key: &str, path: &str, out: &mut Vec<String>) {
+    if let Value::Object(o) = v {
+        if o.get(key).is_some_and(|x| x == true || x == "byte") {
+            out.push(path.to_owned());
+        }
+        for (k, x) in o {
+            collect_marked(x, key, &format!("{path}/{k}"), out);
+        }
+    }
+}
+
+#[test]
+fn x_patch_marks_exactly_the_patch_fields_of_the_two_upserts() {
+    let v2 = schema(Version::V2);
+    let mut found = Vec::new();
+    collect_marked(&v2["$defs"], "x-patch", "", &mut found);
+    let expected: Vec<String> = [
+        ("TerminalUpdate", &["command", "cwd", "output", "exitStatus", "_meta"][..]),
+        ("ToolCallUpdate", &["title", "kind", "status", "content", "locations", "rawInput", "rawOutput", "_meta"][..]),
+    ]
+    .iter()
+    .flat_map(|(t, fields)| fields.iter().map(move |f| format!("/{t}/properties/{f}")))
+    .collect();
+    assert_eq!(found, expected);
+    let mut v1_found = Vec::new();
+    collect_marked(&schema(Version::V1), "x-patch", "", &mut v1_found);
+    assert!(v1_found.is_empty(), "v1 has no patch fields: {v1_found:?}");
+}
+
+#[test]
+fn the_five_base64_fields_carry_format_byte_and_content_encoding() {
+    let v2 = schema(Version::V2);
+    let mut found = Vec::new();
+    collect_marked(&v2["$defs"], "format", "", &mut found);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "/AudioContent/properties/data",
+            "/BlobResourceContents/properties/blob",
+            "/ImageContent/properties/data",
+            "/TerminalOutput/properties/data",
+            "/TerminalOutputChunk/properties/data",
+        ]
+    );
+    for p in &found {
+        let ptr = p.clone();
+        let field = v2["$defs"].pointer(&ptr).expect("field");
+        assert_eq!(field["contentEncoding"], "base64", "{p}");
+        assert_eq!(field["type"], "string", "{p}");
+    }
+}
+
+#[test]
+fn every_emitted_definition_has_a_description_of_our_own() {
+    for version in [Version::V2, Version::V1] {
+        let ours = schema(version);
+        let theirs = upstream(version);
+        for (name, def) in defs(&ours) {
+            let d = def["description"].as_str().unwrap_or_default();
+            assert!(!d.is_empty(), "{name} has no description");
+            assert_ne!(Some(d), theirs["$defs"][name]["description"].as_str(), "{name}: description copied from upstream");
+        }
+    }
+}
