@@ -17,8 +17,14 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The wire runtime shared with the generated Rust binding (its source is
+/// `templates/rust/runtime/`, which `cargo xtask gen` copies into `generated/rust`).
+#[path = "../../templates/rust/runtime/mod.rs"]
+pub mod wire;
+
 pub mod emit;
+pub mod json_schema;
+mod macros;
 pub mod registry;
 pub mod v1;
 pub mod v2;
-pub mod wire;

@@ -2,8 +2,9 @@
 
 use super::ids::MediaType;
 use crate::wire::{
-    self, AbsolutePath, Cx, Decode, Encode, Error, Members, Payload, UnknownVariant, Writer, schema,
+    self, AbsolutePath, Cx, Decode, Encode, Error, Members, Payload, UnknownVariant, Writer,
 };
+use crate::json_schema as schema;
 use crate::{string_enum, wire_struct};
 use serde_json::{Value, json};
 

@@ -10,7 +10,6 @@ mod patch;
 mod untagged;
 mod path;
 mod path_type;
-pub mod schema;
 
 pub use bytes::{Bytes, decode_base64, encode_base64};
 pub use decode::{
@@ -85,17 +84,6 @@ impl Payload for NoPayload {
     }
 }
 
-impl schemars::JsonSchema for NoPayload {
-    fn inline_schema() -> bool {
-        true
-    }
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NoPayload".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "object" })
-    }
-}
 
 /// A parsed value and the warnings for what lenient members absorbed.
 #[derive(Debug, Clone, PartialEq)]

@@ -52,19 +52,3 @@ impl<T> Patch<T> {
     }
 }
 
-impl<T: schemars::JsonSchema> schemars::JsonSchema for Patch<T> {
-    fn inline_schema() -> bool {
-        true
-    }
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        format!("Patch_{}", T::schema_name()).into()
-    }
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let mut s = generator.subschema_for::<Option<T>>();
-        s.insert("x-patch".to_owned(), true.into());
-        s
-    }
-    fn _schemars_private_is_option() -> bool {
-        true
-    }
-}

@@ -1,8 +1,8 @@
-//! Building blocks for the hand-written `JsonSchema` impls of the wire macros: they
+//! The `JsonSchema` side of the wire types: helpers for the definition macros, which
 //! lay out the emitted schema exactly as upstream ACP's (names, property order,
 //! `allOf` around described references, union catch-alls).
 
-use super::decode::Check;
+use crate::wire::Check;
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
@@ -190,4 +190,59 @@ pub fn union(description: &str, tag: &str, variants: Vec<Variant>, other: Option
 /// The `$ref` schema of a payload type, or `None` for one that is inlined.
 pub fn payload_ref<T: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Option<Schema> {
     if T::inline_schema() { None } else { Some(generator.subschema_for::<T>()) }
+}
+
+// --- `JsonSchema` for the runtime's own types ---
+
+use crate::wire::{AbsolutePath, Bytes, NoPayload, Patch};
+use std::borrow::Cow;
+
+impl schemars::JsonSchema for Bytes {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Bytes".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({"type": "string", "format": "byte", "contentEncoding": "base64"})
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Patch<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("Patch_{}", T::schema_name()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut s = generator.subschema_for::<Option<T>>();
+        s.insert("x-patch".to_owned(), true.into());
+        s
+    }
+    fn _schemars_private_is_option() -> bool {
+        true
+    }
+}
+
+impl schemars::JsonSchema for AbsolutePath {
+    fn schema_name() -> Cow<'static, str> {
+        "AbsolutePath".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        string("A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`).")
+    }
+}
+
+impl schemars::JsonSchema for NoPayload {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "NoPayload".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
 }

@@ -5,7 +5,7 @@
 /// it has a `blob` member".
 #[macro_export]
 #[doc(hidden)]
-macro_rules! untagged_resource {
+macro_rules! acp_untagged_resource {
     ($name:ident, $text:ident, $blob:ident) => {
         /// A resource's contents: text when the object has a `text` member, bytes when it
         /// has a `blob` member.
@@ -40,27 +40,11 @@ macro_rules! untagged_resource {
         impl $crate::wire::Encode for $name {
             fn encode(&self, w: &mut $crate::wire::Writer) {
                 match self {
-                    Self::Text(t) => t.encode(w),
-                    Self::Blob(b) => b.encode(w),
+                    Self::Text(t) => $crate::wire::Encode::encode(t, w),
+                    Self::Blob(b) => $crate::wire::Encode::encode(b, w),
                 }
             }
         }
 
-        impl ::schemars::JsonSchema for $name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                let t = g.subschema_for::<$text>().to_value();
-                let b = g.subschema_for::<$blob>().to_value();
-                ::schemars::json_schema!({
-                    "description": "A resource's contents: text (`text` member) or bytes (`blob` member).",
-                    "anyOf": [
-                        { "title": stringify!($text), "allOf": [t] },
-                        { "title": stringify!($blob), "allOf": [b] }
-                    ]
-                })
-            }
-        }
     };
 }

@@ -44,13 +44,3 @@ impl Encode for AbsolutePath {
     }
 }
 
-impl schemars::JsonSchema for AbsolutePath {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "AbsolutePath".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        super::schema::string(
-            "A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`).",
-        )
-    }
-}

@@ -1,6 +1,7 @@
 //! Declarative macros that turn one description of a wire type into the Rust type,
-//! its checked decoder, its canonical encoder and its JSON Schema, so the four can
-//! never disagree.
+//! its checked decoder and its canonical encoder, so they can never disagree. The
+//! source-of-truth crate wraps them to add the JSON Schema; generated bindings use them
+//! as they are.
 
 /// Field storage type for a presence mode.
 #[macro_export]
@@ -41,23 +42,14 @@ macro_rules! __wire_put {
     (patch, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_patch($w, $name, &$v) };
 }
 
-#[macro_export]
-#[doc(hidden)]
-macro_rules! __wire_sub {
-    (req $t:ty, $g:ident) => { $g.subschema_for::<$t>() };
-    (opt $t:ty, $g:ident) => { $g.subschema_for::<::core::option::Option<$t>>() };
-    (maybe $t:ty, $g:ident) => { $g.subschema_for::<$t>() };
-    (patch $t:ty, $g:ident) => { $g.subschema_for::<$crate::wire::Patch<$t>>() };
-}
-
 /// A wire object: the struct, [`Decode`](crate::wire::Decode),
-/// [`Encode`](crate::wire::Encode), [`Payload`](crate::wire::Payload) and `JsonSchema`.
+/// [`Encode`](crate::wire::Encode) and [`Payload`](crate::wire::Payload).
 ///
 /// Each field is `name: MODE Type = "wireName" [Checks]` where MODE is `req`
 /// (required), `opt` (optional; `null` equals omitted), `maybe` (optional, but `null`
 /// is not allowed) or `patch` (three-state).
 #[macro_export]
-macro_rules! wire_struct {
+macro_rules! acp_struct {
     (
         $(#[doc = $doc:literal])*
         pub struct $name:ident {
@@ -139,34 +131,12 @@ macro_rules! wire_struct {
             }
         }
 
-        impl ::schemars::JsonSchema for $name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            #[allow(unused_variables)]
-            fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                let props = vec![$(
-                    $crate::wire::schema::Property {
-                        name: $wire,
-                        schema: $crate::wire::schema::member(
-                            $crate::__wire_sub!($mode $t, g),
-                            &$crate::wire::schema::doc(&[$($fdoc),*]),
-                            &[$($crate::wire::Check::$check $(($($arg),*))?),*],
-                        ),
-                        required: stringify!($mode) == "req",
-                    }
-                ),*];
-                let extend = ::serde_json::json!({});
-                $( let extend = ::serde_json::json!($ext); )?
-                $crate::wire::schema::object(&$crate::wire::schema::doc(&[$($doc),*]), props, extend)
-            }
-        }
     };
 }
 
 /// A named string (IDs, media types): a distinct type on the wire as a string.
 #[macro_export]
-macro_rules! string_newtype {
+macro_rules! acp_string_newtype {
     ($(#[doc = $doc:literal])* pub struct $name:ident;) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -213,21 +183,13 @@ macro_rules! string_newtype {
             }
         }
 
-        impl ::schemars::JsonSchema for $name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                $crate::wire::schema::string(&$crate::wire::schema::doc(&[$($doc),*]))
-            }
-        }
     };
 }
 
 /// A string enum. `open "title" "doc"` adds `Unknown(String)`, which keeps any other
 /// value; `closed` rejects other values with `unknown_variant`.
 #[macro_export]
-macro_rules! string_enum {
+macro_rules! acp_string_enum {
     (@unknown open $name:ident, $s:ident, $cx:ident) => { Ok(Self::Unknown($s.to_owned())) };
     (@unknown closed $name:ident, $s:ident, $cx:ident) => {
         Err($cx.error(
@@ -273,7 +235,7 @@ macro_rules! string_enum {
                 let s = v.as_str().ok_or_else(|| cx.wrong_type("a string", v))?;
                 match s {
                     $( $wire => Ok(Self::$variant), )*
-                    _ => $crate::string_enum!(@unknown $openness $name, s, cx),
+                    _ => $crate::acp_string_enum!(@unknown $openness $name, s, cx),
                 }
             }
         }
@@ -284,28 +246,13 @@ macro_rules! string_enum {
             }
         }
 
-        impl ::schemars::JsonSchema for $name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                #[allow(unused_mut, unused_assignments)]
-                let mut other: Option<(&str, &str)> = None;
-                $( other = Some(($title, $odoc.trim())); )?
-                $crate::wire::schema::string_enum(
-                    &$crate::wire::schema::doc(&[$($doc),*]),
-                    &[$( ($wire, $crate::wire::schema::doc(&[$($vdoc),*])) ),*],
-                    other,
-                )
-            }
-        }
     };
 }
 
 /// A union tagged by one member. `open "doc"` adds `Unknown`, which keeps an unknown
 /// tag with every other member; `closed` rejects it with `unknown_variant`.
 #[macro_export]
-macro_rules! tagged_union {
+macro_rules! acp_tagged_union {
     (@unknown open, $obj:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {
         Ok(Self::Unknown($crate::wire::UnknownVariant::from_members($tag, $obj, $t)))
     };
@@ -356,7 +303,7 @@ macro_rules! tagged_union {
                 let tag = $crate::wire::read_tag(obj, $t, cx)?;
                 match tag {
                     $( $wire => Ok(Self::$variant(<$payload as $crate::wire::Payload>::decode_members(obj, cx, &[$t])?)), )*
-                    _ => $crate::tagged_union!(@unknown $openness, obj, tag, cx, $name, $t),
+                    _ => $crate::acp_tagged_union!(@unknown $openness, obj, tag, cx, $name, $t),
                 }
             }
         }
@@ -379,23 +326,5 @@ macro_rules! tagged_union {
             }
         }
 
-        impl ::schemars::JsonSchema for $name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-            fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                #[allow(unused_mut, unused_assignments)]
-                let mut other: Option<&str> = None;
-                $( other = Some($odoc.trim()); )?
-                let variants = vec![$(
-                    $crate::wire::schema::Variant {
-                        tag: $wire,
-                        description: $crate::wire::schema::doc(&[$($vdoc),*]),
-                        payload: $crate::wire::schema::payload_ref::<$payload>(g),
-                    }
-                ),*];
-                $crate::wire::schema::union(&$crate::wire::schema::doc(&[$($doc),*]), $t, variants, other)
-            }
-        }
     };
 }

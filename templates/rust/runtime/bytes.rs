@@ -2,7 +2,6 @@
 
 use base64::Engine as _;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use std::borrow::Cow;
 use std::ops::Deref;
 
 /// Standard alphabet; canonical padding required; non-zero trailing bits rejected.
@@ -75,14 +74,3 @@ impl From<&[u8]> for Bytes {
     }
 }
 
-impl schemars::JsonSchema for Bytes {
-    fn inline_schema() -> bool {
-        true
-    }
-    fn schema_name() -> Cow<'static, str> {
-        "Bytes".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "format": "byte", "contentEncoding": "base64"})
-    }
-}
