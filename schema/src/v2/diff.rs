@@ -1,12 +1,10 @@
 //! File changes shown as a diff.
 
 use super::ids::MediaType;
-use crate::wire::{
-    self, AbsolutePath, Cx, Decode, Encode, Error, Members, Payload, UnknownVariant, Writer,
-};
+use crate::wire::{self, AbsolutePath, Members};
 use crate::json_schema as schema;
 use crate::{string_enum, wire_struct};
-use serde_json::{Value, json};
+use serde_json::json;
 
 string_enum! {
     /// What kind of file a change touches.
@@ -58,22 +56,30 @@ wire_struct! {
     }
 }
 
-/// What happened to the file, with the paths involved.
-#[derive(Debug, Clone, PartialEq)]
-pub enum DiffOperation {
-    /// The file was created.
-    Add(DiffPathChange),
-    /// The file was removed.
-    Delete(DiffPathChange),
-    /// The file was changed where it is.
-    Modify(DiffPathChange),
-    /// The file was moved or renamed.
-    Move(DiffPathPairChange),
-    /// The file was copied.
-    Copy(DiffPathPairChange),
-    /// An operation this version does not know: the whole object is kept, so
-    /// `fileType`, `mimeType` and `_meta` stay among its members, uninterpreted.
-    Unknown(UnknownVariant),
+crate::acp_tagged_struct! {
+    /// One file-level change of a [`Diff`], tagged by `operation`.
+    pub struct DiffChange : tag "operation" => operation: DiffOperation, open ("An operation this version does not know: the whole object is kept, so `fileType`, `mimeType` and `_meta` stay among its members, uninterpreted.") {
+        variants {
+            /// The file was created.
+            Add(DiffPathChange) = "add",
+            /// The file was removed.
+            Delete(DiffPathChange) = "delete",
+            /// The file was changed where it is.
+            Modify(DiffPathChange) = "modify",
+            /// The file was moved or renamed.
+            Move(DiffPathPairChange) = "move",
+            /// The file was copied.
+            Copy(DiffPathPairChange) = "copy",
+        }
+        common {
+            /// The kind of file; omitted or `null` when unknown.
+            pub file_type: opt DiffFileType = "fileType" [Lenient],
+            /// The file's MIME type; omitted or `null` when unknown.
+            pub mime_type: opt MediaType = "mimeType" [Lenient],
+            /// Extension data; omitted and `null` mean none.
+            pub meta: opt Members = "_meta" [Lenient],
+        }
+    }
 }
 
 const OPERATIONS: [(&str, &str); 5] = [
@@ -84,76 +90,7 @@ const OPERATIONS: [(&str, &str); 5] = [
     ("copy", "The file was copied."),
 ];
 
-/// One file-level change of a [`Diff`], tagged by `operation`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DiffChange {
-    /// The operation and its paths.
-    pub operation: DiffOperation,
-    /// The kind of file, when known.
-    pub file_type: Option<DiffFileType>,
-    /// The file's MIME type, when known.
-    pub mime_type: Option<MediaType>,
-    /// Extension data; omitted and `null` mean none.
-    pub meta: Option<Members>,
-}
-
 const TAG: &str = "operation";
-const COMMON: [&str; 4] = [TAG, "fileType", "mimeType", "_meta"];
-
-impl Decode for DiffChange {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        let obj = wire::expect_object(v, cx)?;
-        let tag = wire::read_tag(obj, TAG, cx)?;
-        let operation = match tag {
-            "add" => DiffOperation::Add(DiffPathChange::decode_members(obj, cx, &COMMON)?),
-            "delete" => DiffOperation::Delete(DiffPathChange::decode_members(obj, cx, &COMMON)?),
-            "modify" => DiffOperation::Modify(DiffPathChange::decode_members(obj, cx, &COMMON)?),
-            "move" => DiffOperation::Move(DiffPathPairChange::decode_members(obj, cx, &COMMON)?),
-            "copy" => DiffOperation::Copy(DiffPathPairChange::decode_members(obj, cx, &COMMON)?),
-            other => {
-                return Ok(Self {
-                    operation: DiffOperation::Unknown(UnknownVariant::from_members(other, obj, TAG)),
-                    file_type: None,
-                    mime_type: None,
-                    meta: None,
-                });
-            }
-        };
-        let lenient = [wire::Check::Lenient];
-        let mut change = Self { operation, file_type: None, mime_type: None, meta: None };
-        for (k, v) in obj {
-            match k.as_str() {
-                "fileType" => change.file_type = cx.optional("fileType", v, &lenient)?,
-                "mimeType" => change.mime_type = cx.optional("mimeType", v, &lenient)?,
-                "_meta" => change.meta = cx.optional("_meta", v, &lenient)?,
-                _ => {}
-            }
-        }
-        Ok(change)
-    }
-}
-
-impl Encode for DiffChange {
-    fn encode(&self, w: &mut Writer) {
-        let (tag, known, extra): (&str, &dyn Fn(&mut Writer), &Members) = match &self.operation {
-            DiffOperation::Add(p) => ("add", &|w| p.encode_known(w), &p.extra),
-            DiffOperation::Delete(p) => ("delete", &|w| p.encode_known(w), &p.extra),
-            DiffOperation::Modify(p) => ("modify", &|w| p.encode_known(w), &p.extra),
-            DiffOperation::Move(p) => ("move", &|w| p.encode_known(w), &p.extra),
-            DiffOperation::Copy(p) => ("copy", &|w| p.encode_known(w), &p.extra),
-            DiffOperation::Unknown(u) => return u.encode_with_tag(TAG, w),
-        };
-        w.begin_object();
-        w.key(TAG);
-        w.string(tag);
-        known(w);
-        wire::put_opt(w, "fileType", self.file_type.as_ref());
-        wire::put_opt(w, "mimeType", self.mime_type.as_ref());
-        wire::put_opt(w, "_meta", self.meta.as_ref());
-        w.members(extra);
-        w.end_object();
-    }
-}
 
 impl schemars::JsonSchema for DiffChange {
     fn schema_name() -> std::borrow::Cow<'static, str> {

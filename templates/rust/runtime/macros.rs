@@ -328,3 +328,115 @@ macro_rules! acp_tagged_union {
 
     };
 }
+
+/// An object tagged by one member whose other members are shared by every variant
+/// (`DiffChange`: `operation` selects the payload; `fileType`, `mimeType`, `_meta` are
+/// common). An unknown tag keeps the whole object, common members included,
+/// uninterpreted.
+#[macro_export]
+macro_rules! acp_tagged_struct {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident : tag $t:literal => $opf:ident : $openum:ident, open ($odoc:literal) {
+            variants {
+                $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal ),* $(,)?
+            }
+            common {
+                $(
+                    $(#[doc = $fdoc:literal])*
+                    pub $f:ident : $mode:ident $ft:ty = $fwire:literal [$($check:ident $(($($arg:expr),*))?),*]
+                ),* $(,)?
+            }
+        }
+    ) => {
+        #[doc = concat!("The tag-selected part of [`", stringify!($name), "`].")]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum $openum {
+            $( $(#[doc = $vdoc])* $variant($payload), )*
+            #[doc = $odoc]
+            Unknown($crate::wire::UnknownVariant),
+        }
+
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name {
+            /// The tag and its payload.
+            pub $opf: $openum,
+            $(
+                $(#[doc = $fdoc])*
+                pub $f: $crate::__wire_ty!($mode $ft),
+            )*
+        }
+
+        impl $name {
+            /// The tag member's name.
+            pub const TAG: &'static str = $t;
+            /// Every tag this version knows, in schema order.
+            pub const KNOWN: &'static [&'static str] = &[$($wire),*];
+            const RESERVED: &'static [&'static str] = &[$t, $($fwire),*];
+        }
+
+        impl $crate::wire::Decode for $name {
+            #[allow(unused_mut)]
+            fn decode(
+                v: &::serde_json::Value,
+                cx: &mut $crate::wire::Cx,
+            ) -> ::core::result::Result<Self, $crate::wire::Error> {
+                let obj = $crate::wire::expect_object(v, cx)?;
+                let tag = $crate::wire::read_tag(obj, $t, cx)?;
+                let $opf = match tag {
+                    $( $wire => $openum::$variant(<$payload as $crate::wire::Payload>::decode_members(obj, cx, Self::RESERVED)?), )*
+                    other => {
+                        // Unknown: keep everything; the common members stay inside, uninterpreted.
+                        let unknown = $crate::wire::UnknownVariant::from_members(other, obj, $t);
+                        $( let $f: Option<$crate::__wire_ty!($mode $ft)> = None; )*
+                        return Ok(Self {
+                            $opf: $openum::Unknown(unknown),
+                            $( $f: $crate::__wire_absent!($mode, $f), )*
+                        });
+                    }
+                };
+                $( let mut $f = None; )*
+                for (k, v) in obj {
+                    match k.as_str() {
+                        $(
+                            $fwire => {
+                                $f = Some($crate::__wire_decode!(
+                                    $mode $ft, cx, $fwire, v,
+                                    &[$($crate::wire::Check::$check $(($($arg),*))?),*]
+                                ));
+                            }
+                        )*
+                        _ => {}
+                    }
+                }
+                Ok(Self { $opf, $( $f: $crate::__wire_finish!($mode, $f, cx, $fwire), )* })
+            }
+        }
+
+        impl $crate::wire::Encode for $name {
+            fn encode(&self, w: &mut $crate::wire::Writer) {
+                let (tag, payload): (&str, &dyn $crate::wire::PayloadRef) = match &self.$opf {
+                    $( $openum::$variant(p) => ($wire, p), )*
+                    $openum::Unknown(u) => return u.encode_with_tag($t, w),
+                };
+                w.begin_object();
+                w.key($t);
+                w.string(tag);
+                payload.encode_known_dyn(w);
+                $( $crate::__wire_put!($mode, w, $fwire, self.$f); )*
+                w.members(payload.extra_dyn());
+                w.end_object();
+            }
+        }
+    };
+}
+
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_absent {
+    (req, $f:ident) => { compile_error!("a tagged struct's common members must be optional") };
+    (opt, $f:ident) => { $f.unwrap_or(None) };
+    (maybe, $f:ident) => { $f.unwrap_or(None) };
+    (patch, $f:ident) => { $f.unwrap_or_default() };
+}

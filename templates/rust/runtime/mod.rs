@@ -38,6 +38,23 @@ pub trait Payload: Sized {
     fn extra(&self) -> &Members;
 }
 
+/// Object-safe access to a [`Payload`]'s writing side.
+pub trait PayloadRef {
+    /// Writes the known members in schema order.
+    fn encode_known_dyn(&self, w: &mut Writer);
+    /// The unknown members, in input order.
+    fn extra_dyn(&self) -> &Members;
+}
+
+impl<P: Payload> PayloadRef for P {
+    fn encode_known_dyn(&self, w: &mut Writer) {
+        self.encode_known(w);
+    }
+    fn extra_dyn(&self) -> &Members {
+        self.extra()
+    }
+}
+
 /// A variant this version does not know: its tag and every other member, in input order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnknownVariant {
