@@ -147,25 +147,33 @@ macro_rules! tagged_union {
     };
 }
 
-/// The text-or-bytes resource union with its schema.
+/// A shape union with its schema: alternatives told apart by a member only one requires.
 #[macro_export]
-macro_rules! untagged_resource {
-    ($name:ident, $text:ident, $blob:ident) => {
-        $crate::acp_untagged_resource!($name, $text, $blob);
+macro_rules! shape_union {
+    (
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident {
+            $( $(#[doc = $vdoc:literal])* $variant:ident($alt:ident) = $key:literal ),+ $(,)?
+        }
+    ) => {
+        $crate::acp_shape_union! {
+            $(#[doc = $doc])*
+            pub enum $name {
+                $( $(#[doc = $vdoc])* $variant($alt) = $key ),+
+            }
+        }
 
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 stringify!($name).into()
             }
             fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                let t = g.subschema_for::<$text>().to_value();
-                let b = g.subschema_for::<$blob>().to_value();
+                let alternatives = vec![$(
+                    ::serde_json::json!({ "title": stringify!($alt), "allOf": [g.subschema_for::<$alt>().to_value()] })
+                ),+];
                 ::schemars::json_schema!({
-                    "description": "A resource's contents: text (`text` member) or bytes (`blob` member).",
-                    "anyOf": [
-                        { "title": stringify!($text), "allOf": [t] },
-                        { "title": stringify!($blob), "allOf": [b] }
-                    ]
+                    "description": $crate::json_schema::doc(&[$($doc),*]),
+                    "anyOf": alternatives
                 })
             }
         }

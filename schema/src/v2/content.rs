@@ -146,7 +146,15 @@ wire_struct! {
     }
 }
 
-crate::untagged_resource!(EmbeddedResourceResource, TextResourceContents, BlobResourceContents);
+crate::shape_union! {
+    /// A resource's contents: text (with a `text` member) or bytes (with a `blob` member).
+    pub enum EmbeddedResourceResource {
+        /// Text contents.
+        Text(TextResourceContents) = "text",
+        /// Binary contents.
+        Blob(BlobResourceContents) = "blob",
+    }
+}
 
 wire_struct! {
     /// A resource whose contents travel inside the message.

@@ -72,6 +72,17 @@ impl Cx {
         Error::new(ErrorKind::MissingField, path, format!("required member `{name}` is missing; add it"))
     }
 
+    /// A `missing_field` error for an object that has none of the members that select
+    /// a shape union's alternatives; the pointer names the first of them.
+    #[must_use]
+    pub fn missing_one_of(&self, names: &[&str]) -> Error {
+        let first = names.first().copied().unwrap_or_default();
+        let mut path = self.path.clone();
+        push_token(&mut path, first);
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        Error::new(ErrorKind::MissingField, path, format!("the object needs one of the members {}; add the one that fits", list.join(" or ")))
+    }
+
     /// Runs `f` one member (or array index) deeper.
     ///
     /// # Errors
@@ -305,6 +316,9 @@ macro_rules! integer {
     };
 }
 integer!(u32, 0.0, 4_294_967_295.0, "a whole number from 0 to 4294967295");
+integer!(u8, 0.0, 255.0, "a whole number from 0 to 255");
+integer!(u16, 0.0, 65_535.0, "a whole number from 0 to 65535");
+integer!(i32, -2_147_483_648.0, 2_147_483_647.0, "a whole number from -2147483648 to 2147483647");
 integer!(u64, 0.0, MAX_SAFE_INTEGER, "a whole number from 0 to 9007199254740991");
 integer!(i64, -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER, "a whole number from -9007199254740991 to 9007199254740991");
 

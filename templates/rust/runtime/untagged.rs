@@ -1,20 +1,20 @@
-//! The untagged `EmbeddedResourceResource` shape union (text or bytes), shared by v1
-//! and v2.
+//! Shape unions: `anyOf` alternatives told apart by a member that only one of them
+//! requires (`EmbeddedResourceResource`: `text` or `blob`).
 
-/// Defines `$name` as "`$text` when the object has a `text` member, else `$blob` when
-/// it has a `blob` member".
+/// Defines `$name` as the first alternative whose selecting member is present.
+/// With none present, the error is `missing_field` for the first alternative's member.
 #[macro_export]
-#[doc(hidden)]
-macro_rules! acp_untagged_resource {
-    ($name:ident, $text:ident, $blob:ident) => {
-        /// A resource's contents: text when the object has a `text` member, bytes when it
-        /// has a `blob` member.
+macro_rules! acp_shape_union {
+    (
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident {
+            $( $(#[doc = $vdoc:literal])* $variant:ident($alt:ty) = $key:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
         pub enum $name {
-            /// Text contents.
-            Text($text),
-            /// Binary contents.
-            Blob($blob),
+            $( $(#[doc = $vdoc])* $variant($alt), )+
         }
 
         impl $crate::wire::Decode for $name {
@@ -23,28 +23,22 @@ macro_rules! acp_untagged_resource {
                 cx: &mut $crate::wire::Cx,
             ) -> ::core::result::Result<Self, $crate::wire::Error> {
                 let obj = $crate::wire::expect_object(v, cx)?;
-                if obj.contains_key("text") {
-                    <$text as $crate::wire::Decode>::decode(v, cx).map(Self::Text)
-                } else if obj.contains_key("blob") {
-                    <$blob as $crate::wire::Decode>::decode(v, cx).map(Self::Blob)
-                } else {
-                    Err($crate::wire::Error::new(
-                        $crate::wire::ErrorKind::MissingField,
-                        format!("{}/text", cx.path()),
-                        "resource contents need a `text` member (text) or a `blob` member (bytes)",
-                    ))
-                }
+                $(
+                    if obj.contains_key($key) {
+                        return <$alt as $crate::wire::Decode>::decode(v, cx).map(Self::$variant);
+                    }
+                )+
+                const KEYS: &[&str] = &[$($key),+];
+                Err(cx.missing_one_of(KEYS))
             }
         }
 
         impl $crate::wire::Encode for $name {
             fn encode(&self, w: &mut $crate::wire::Writer) {
                 match self {
-                    Self::Text(t) => $crate::wire::Encode::encode(t, w),
-                    Self::Blob(b) => $crate::wire::Encode::encode(b, w),
+                    $( Self::$variant(x) => $crate::wire::Encode::encode(x, w), )+
                 }
             }
         }
-
     };
 }

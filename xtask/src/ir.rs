@@ -1,0 +1,485 @@
+//! The IR: a small, language-neutral model built only from an emitted JSON Schema
+//! document (never from the Rust types). Every construct outside the supported subset
+//! is an error naming the `$defs` entry and the JSON pointer.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// A schema construct the generator does not support, or a malformed schema.
+#[derive(Debug)]
+pub struct IrError {
+    pub def: String,
+    pub pointer: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for IrError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "$defs/{} at {}: {}", self.def, self.pointer, self.message)
+    }
+}
+
+type R<T> = Result<T, IrError>;
+
+/// The whole document.
+#[derive(Debug, Serialize)]
+pub struct Ir {
+    pub title: String,
+    pub defs: Vec<Def>,
+}
+
+/// One `$defs` entry.
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Def {
+    /// An object with known properties.
+    Struct { name: String, doc: String, fields: Vec<Field>, extensions: Vec<(String, Value)> },
+    /// A named string (`TerminalId`), or a checked one (`AbsolutePath`).
+    StringAlias { name: String, doc: String, absolute_path: bool },
+    /// String constants, open (catch-all string branch) or closed.
+    StringEnum { name: String, doc: String, values: Vec<EnumValue>, other: Option<Other> },
+    /// Objects tagged by one member, each variant's payload a `$ref` (or none).
+    TaggedUnion { name: String, doc: String, tag: String, variants: Vec<Variant>, other: Option<Other> },
+    /// A tagged union whose objects also share common properties.
+    TaggedStruct {
+        name: String,
+        doc: String,
+        tag: String,
+        variants: Vec<Variant>,
+        other: Option<Other>,
+        common: Vec<Field>,
+    },
+    /// `anyOf` of object `$ref`s told apart by a member only one of them requires.
+    ShapeUnion { name: String, doc: String, alternatives: Vec<Alternative> },
+}
+
+impl Def {
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Struct { name, .. }
+            | Self::StringAlias { name, .. }
+            | Self::StringEnum { name, .. }
+            | Self::TaggedUnion { name, .. }
+            | Self::TaggedStruct { name, .. }
+            | Self::ShapeUnion { name, .. } => name,
+        }
+    }
+}
+
+/// The catch-all branch of an open enum or union.
+#[derive(Debug, Serialize)]
+pub struct Other {
+    pub title: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EnumValue {
+    pub wire: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Variant {
+    pub wire: String,
+    pub doc: String,
+    /// The payload definition, or `None` for a tag-only variant.
+    pub payload: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Alternative {
+    pub name: String,
+    /// The member whose presence selects this alternative.
+    pub key: String,
+}
+
+/// How a property may be present.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Presence {
+    /// Required and not nullable.
+    Req,
+    /// Optional and nullable: `null` is the same as omitted.
+    Opt,
+    /// Optional, not nullable.
+    Maybe,
+    /// Three-state patch (`x-patch`): omitted, `null`, value.
+    Patch,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Field {
+    pub wire: String,
+    pub doc: String,
+    pub presence: Presence,
+    pub ty: Ty,
+    pub lenient: bool,
+    pub skip_invalid_items: bool,
+    pub min_items: Option<u64>,
+    pub format: Option<String>,
+}
+
+/// A property's type.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Ty {
+    Ref { name: String },
+    String,
+    Bool,
+    /// A whole number, with the bounds every binding enforces.
+    Integer { format: String, min: f64, max: f64 },
+    /// Any number, optionally bounded.
+    Number { min: Option<f64>, max: Option<f64> },
+    /// Base64 bytes (`format: byte`).
+    Bytes,
+    /// A free-form object (`additionalProperties: true`), order kept.
+    Object,
+    /// Any JSON value.
+    Json,
+    Array { items: Box<Ty> },
+}
+
+const SAFE: f64 = 9_007_199_254_740_991.0;
+
+fn err<T>(def: &str, pointer: &str, message: impl Into<String>) -> R<T> {
+    Err(IrError { def: def.to_owned(), pointer: pointer.to_owned(), message: message.into() })
+}
+
+fn doc(v: &Value) -> String {
+    v.get("description").and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+/// Keys that only annotate and never change the wire shape.
+const ANNOTATIONS: &[&str] = &["description", "title", "x-side", "x-method", "x-patch", "x-deserialize-default-on-error", "x-deserialize-skip-invalid-items"];
+
+fn check_keys(def: &str, ptr: &str, o: &Map<String, Value>, allowed: &[&str]) -> R<()> {
+    for k in o.keys() {
+        if !allowed.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()) {
+            return err(def, &format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")), format!("unsupported keyword `{k}`"));
+        }
+    }
+    Ok(())
+}
+
+fn ref_name(def: &str, ptr: &str, r: &Value) -> R<String> {
+    let s = r.as_str().unwrap_or_default();
+    match s.strip_prefix("#/$defs/") {
+        Some(n) if !n.is_empty() => Ok(n.to_owned()),
+        _ => err(def, ptr, format!("`$ref` {s:?} is not a local `#/$defs/...` reference")),
+    }
+}
+
+/// `{"$ref"}` or `{"allOf":[{"$ref"}]}` -> the name.
+fn as_ref(v: &Value) -> Option<&str> {
+    if let Some(r) = v.get("$ref") {
+        return r.as_str().and_then(|s| s.strip_prefix("#/$defs/"));
+    }
+    match v.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+        Some([one]) => one.get("$ref").and_then(Value::as_str).and_then(|s| s.strip_prefix("#/$defs/")),
+        _ => None,
+    }
+}
+
+fn types(v: &Value) -> (Vec<String>, bool) {
+    match v.get("type") {
+        Some(Value::String(t)) => (vec![t.clone()], false),
+        Some(Value::Array(a)) => {
+            let all: Vec<String> = a.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+            let nullable = all.iter().any(|t| t == "null");
+            (all.into_iter().filter(|t| t != "null").collect(), nullable)
+        }
+        _ => (vec![], false),
+    }
+}
+
+/// A property's type and nullability.
+fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
+    let o = match v {
+        Value::Bool(true) => return Ok((Ty::Json, true)),
+        Value::Object(o) => o,
+        _ => return err(def, ptr, "a property schema must be an object"),
+    };
+    if let Some(name) = as_ref(v) {
+        check_keys(def, ptr, o, &["$ref", "allOf"])?;
+        return Ok((Ty::Ref { name: name.to_owned() }, false));
+    }
+    if let Some(any) = o.get("anyOf").and_then(Value::as_array) {
+        check_keys(def, ptr, o, &["anyOf"])?;
+        if let [a, b] = any.as_slice() {
+            if b.get("type") == Some(&Value::from("null")) {
+                if let Some(name) = as_ref(a) {
+                    return Ok((Ty::Ref { name: name.to_owned() }, true));
+                }
+            }
+        }
+        return err(def, &format!("{ptr}/anyOf"), "only `anyOf: [{$ref}, {type: null}]` is supported in a property");
+    }
+    let (ts, nullable) = types(v);
+    let ty = match ts.as_slice() {
+        [] => {
+            check_keys(def, ptr, o, &[])?;
+            return Ok((Ty::Json, true));
+        }
+        [t] if t == "string" => {
+            check_keys(def, ptr, o, &["type", "format", "contentEncoding"])?;
+            match (o.get("format").and_then(Value::as_str), o.get("contentEncoding").and_then(Value::as_str)) {
+                (Some("byte"), _) | (None, Some("base64")) => Ty::Bytes,
+                (_, Some(enc)) => return err(def, &format!("{ptr}/contentEncoding"), format!("unsupported encoding `{enc}`")),
+                _ => Ty::String,
+            }
+        }
+        [t] if t == "boolean" => {
+            check_keys(def, ptr, o, &["type"])?;
+            Ty::Bool
+        }
+        [t] if t == "integer" => {
+            check_keys(def, ptr, o, &["type", "format", "minimum", "maximum"])?;
+            let format = o.get("format").and_then(Value::as_str).unwrap_or("int64").to_owned();
+            let (lo, hi) = match format.as_str() {
+                "uint32" => (0.0, 4_294_967_295.0),
+                "int32" => (-2_147_483_648.0, 2_147_483_647.0),
+                "uint64" | "uint" => (0.0, SAFE),
+                "int64" | "int" => (-SAFE, SAFE),
+                "uint16" => (0.0, 65_535.0),
+                "uint8" => (0.0, 255.0),
+                f => return err(def, &format!("{ptr}/format"), format!("unsupported integer format `{f}`")),
+            };
+            let min = o.get("minimum").and_then(Value::as_f64).map_or(lo, |m| m.max(lo));
+            let max = o.get("maximum").and_then(Value::as_f64).map_or(hi, |m| m.min(hi));
+            Ty::Integer { format, min, max }
+        }
+        [t] if t == "number" => {
+            check_keys(def, ptr, o, &["type", "format", "minimum", "maximum"])?;
+            Ty::Number { min: o.get("minimum").and_then(Value::as_f64), max: o.get("maximum").and_then(Value::as_f64) }
+        }
+        [t] if t == "object" => {
+            check_keys(def, ptr, o, &["type", "additionalProperties"])?;
+            if o.get("additionalProperties").is_some_and(|a| a != &Value::Bool(true)) {
+                return err(def, &format!("{ptr}/additionalProperties"), "only free-form objects (`additionalProperties: true`) are supported here");
+            }
+            Ty::Object
+        }
+        [t] if t == "array" => {
+            check_keys(def, ptr, o, &["type", "items", "minItems"])?;
+            let items = o.get("items").ok_or_else(|| IrError { def: def.into(), pointer: ptr.into(), message: "an array needs `items`".into() })?;
+            let (item, item_nullable) = prop_type(def, &format!("{ptr}/items"), items)?;
+            if item_nullable && !matches!(item, Ty::Json) {
+                return err(def, &format!("{ptr}/items"), "nullable array items are not supported");
+            }
+            Ty::Array { items: Box::new(item) }
+        }
+        other => return err(def, &format!("{ptr}/type"), format!("unsupported type {other:?}")),
+    };
+    Ok((ty, nullable))
+}
+
+fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field> {
+    let (ty, nullable) = prop_type(def, ptr, v)?;
+    let flag = |k: &str| v.get(k) == Some(&Value::Bool(true));
+    let patch = flag("x-patch");
+    let presence = match (required, nullable, patch) {
+        (_, _, true) if required => return err(def, ptr, "a patch member cannot be required"),
+        (_, false, true) => return err(def, ptr, "a patch member must be nullable"),
+        (false, true, true) => Presence::Patch,
+        (true, false, false) => Presence::Req,
+        (true, true, false) if matches!(ty, Ty::Json) => Presence::Req,
+        (true, true, false) => return err(def, ptr, "required nullable members are not supported"),
+        (false, true, false) => Presence::Opt,
+        (false, false, false) => Presence::Maybe,
+    };
+    Ok(Field {
+        wire: wire.to_owned(),
+        doc: doc(v),
+        presence,
+        ty,
+        lenient: flag("x-deserialize-default-on-error"),
+        skip_invalid_items: flag("x-deserialize-skip-invalid-items"),
+        min_items: v.get("minItems").and_then(Value::as_u64),
+        format: v.get("format").and_then(Value::as_str).filter(|f| *f != "byte" && !f.contains("int") && *f != "double").map(str::to_owned),
+    })
+}
+
+fn fields(def: &str, ptr: &str, o: &Map<String, Value>) -> R<Vec<Field>> {
+    let required: BTreeSet<&str> = o.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let props = match o.get("properties") {
+        None => return Ok(vec![]),
+        Some(Value::Object(p)) => p,
+        Some(_) => return err(def, &format!("{ptr}/properties"), "`properties` must be an object"),
+    };
+    for r in &required {
+        if !props.contains_key(*r) {
+            return err(def, &format!("{ptr}/required"), format!("required member `{r}` has no property schema"));
+        }
+    }
+    props.iter().map(|(k, v)| field(def, &format!("{ptr}/properties/{}", k.replace('~', "~0").replace('/', "~1")), k, v, required.contains(k.as_str()))).collect()
+}
+
+/// `{type: object, properties: {TAG: {type: string, const}}, required: [TAG]}` -> (tag, value).
+fn tag_branch(b: &Value) -> Option<(String, String)> {
+    let props = b.get("properties")?.as_object()?;
+    if props.len() != 1 {
+        return None;
+    }
+    let (tag, s) = props.iter().next()?;
+    let value = s.get("const")?.as_str()?;
+    Some((tag.clone(), value.to_owned()))
+}
+
+fn catch_all(b: &Value) -> Option<Other> {
+    let title = b.get("title")?.as_str()?;
+    Some(Other { title: title.to_owned(), doc: doc(b) })
+}
+
+fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool) -> R<(String, Vec<Variant>, Option<Other>)> {
+    let mut tag_name: Option<String> = None;
+    let mut variants = Vec::new();
+    let mut other = None;
+    for (i, b) in branches.iter().enumerate() {
+        let bp = format!("{ptr}/{i}");
+        if b.get("not").is_some() {
+            if i + 1 != branches.len() {
+                return err(name, &bp, "the catch-all branch must come last");
+            }
+            let tag = b.get("properties").and_then(Value::as_object).and_then(|p| p.keys().next().cloned());
+            if tag.is_none() || tag != tag_name {
+                return err(name, &bp, "the catch-all branch must be keyed by the same tag");
+            }
+            other = Some(catch_all(b).unwrap_or(Other { title: "other".into(), doc: doc(b) }));
+            continue;
+        }
+        let Some((tag, value)) = tag_branch(b) else {
+            return err(name, &bp, "a union branch must be an object with one const-valued tag property");
+        };
+        if tag_name.as_ref().is_some_and(|t| *t != tag) {
+            return err(name, &bp, format!("branches disagree on the tag member (`{}` vs `{tag}`)", tag_name.unwrap_or_default()));
+        }
+        tag_name = Some(tag);
+        let payload = match b.get("allOf") {
+            None => None,
+            Some(_) => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError { def: name.into(), pointer: format!("{bp}/allOf"), message: "a variant payload must be one `$ref`".into() })?),
+        };
+        variants.push(Variant { wire: value, doc: doc(b), payload });
+    }
+    if open_expected && other.is_none() {
+        return err(name, ptr, "an `anyOf` tagged union needs a catch-all branch with `not`");
+    }
+    let tag = tag_name.ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a union needs at least one variant".into() })?;
+    Ok((tag, variants, other))
+}
+
+fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
+    let ptr = "";
+    let o = v.as_object().ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a definition must be an object".into() })?;
+    let doc = doc(v);
+    let branches_key = if o.contains_key("anyOf") { Some("anyOf") } else if o.contains_key("oneOf") { Some("oneOf") } else { None };
+    if let Some(key) = branches_key {
+        let branches = o[key].as_array().cloned().unwrap_or_default();
+        let bptr = format!("/{key}");
+        // String enum: const strings plus an optional plain-string catch-all.
+        if branches.iter().all(|b| b.get("type") == Some(&Value::from("string"))) {
+            check_keys(name, ptr, o, &[key])?;
+            let mut values = Vec::new();
+            let mut other = None;
+            for (i, b) in branches.iter().enumerate() {
+                match b.get("const").and_then(Value::as_str) {
+                    Some(c) => values.push(EnumValue { wire: c.to_owned(), doc: doc_of(b) }),
+                    None if i + 1 == branches.len() && key == "anyOf" => other = catch_all(b).or(Some(Other { title: "other".into(), doc: doc_of(b) })),
+                    None => return err(name, &format!("{bptr}/{i}"), "a string enum branch needs `const` (only the last `anyOf` branch may be the catch-all)"),
+                }
+            }
+            return Ok(Def::StringEnum { name: name.into(), doc, values, other });
+        }
+        // Shape union: `{title, allOf: [$ref]}` alternatives.
+        if branches.iter().all(|b| b.get("properties").is_none() && as_ref(b).is_some()) {
+            check_keys(name, ptr, o, &[key])?;
+            let names: Vec<String> = branches.iter().filter_map(as_ref).map(str::to_owned).collect();
+            let required_of = |n: &str| -> BTreeSet<String> {
+                all.get(n).and_then(|d| d.get("required")).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
+            };
+            let mut alternatives = Vec::new();
+            for (i, n) in names.iter().enumerate() {
+                let mine = required_of(n);
+                let others: BTreeSet<String> = names.iter().filter(|m| *m != n).flat_map(|m| required_of(m)).collect();
+                let props: Vec<String> = all.get(n).and_then(|d| d.get("properties")).and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+                let key = props.into_iter().find(|p| mine.contains(p) && !others.contains(p));
+                match key {
+                    Some(key) => alternatives.push(Alternative { name: n.clone(), key }),
+                    None => return err(name, &format!("{bptr}/{i}"), format!("alternative `{n}` has no required member the others lack, so it cannot be told apart")),
+                }
+            }
+            return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives });
+        }
+        let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf")?;
+        if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
+            check_keys(name, ptr, o, &["type", "properties", "required", key])?;
+            let common = fields(name, ptr, o)?;
+            if common.iter().any(|f| f.presence == Presence::Req) {
+                return err(name, "/required", "common members of a tagged object must be optional");
+            }
+            return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common });
+        }
+        check_keys(name, ptr, o, &[key, "discriminator"])?;
+        return Ok(Def::TaggedUnion { name: name.into(), doc, tag, variants, other });
+    }
+    let (ts, _) = types(v);
+    match ts.as_slice() {
+        [t] if t == "string" => {
+            check_keys(name, ptr, o, &["type"])?;
+            Ok(Def::StringAlias { name: name.into(), doc, absolute_path: name == "AbsolutePath" })
+        }
+        [t] if t == "object" => {
+            check_keys(name, ptr, o, &["type", "properties", "required"])?;
+            let extensions = o.iter().filter(|(k, _)| k.starts_with("x-")).map(|(k, v)| (k.clone(), v.clone())).collect();
+            Ok(Def::Struct { name: name.into(), doc, fields: fields(name, ptr, o)?, extensions })
+        }
+        _ => err(name, ptr, "unsupported definition: expected an object, a string, a string enum or a union"),
+    }
+}
+
+fn doc_of(b: &Value) -> String {
+    doc(b)
+}
+
+/// Builds the IR of a schema document.
+pub fn build(schema: &Value) -> Result<Ir, IrError> {
+    let defs = schema.get("$defs").and_then(Value::as_object).ok_or_else(|| IrError { def: String::new(), pointer: "/$defs".into(), message: "the document has no `$defs` object".into() })?;
+    let title = schema.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let mut out = Vec::new();
+    for (name, v) in defs {
+        out.push(definition(name, v, defs)?);
+    }
+    let names: BTreeSet<&str> = out.iter().map(Def::name).collect();
+    for d in &out {
+        let mut refs = Vec::new();
+        collect_refs(d, &mut refs);
+        for r in refs {
+            if !names.contains(r.as_str()) {
+                return err(d.name(), "", format!("reference to `{r}`, which is not in `$defs`"));
+            }
+        }
+    }
+    Ok(Ir { title, defs: out })
+}
+
+fn ty_refs(t: &Ty, out: &mut Vec<String>) {
+    match t {
+        Ty::Ref { name } => out.push(name.clone()),
+        Ty::Array { items } => ty_refs(items, out),
+        _ => {}
+    }
+}
+
+fn collect_refs(d: &Def, out: &mut Vec<String>) {
+    match d {
+        Def::Struct { fields, .. } => fields.iter().for_each(|f| ty_refs(&f.ty, out)),
+        Def::TaggedUnion { variants, .. } => out.extend(variants.iter().filter_map(|v| v.payload.clone())),
+        Def::TaggedStruct { variants, common, .. } => {
+            out.extend(variants.iter().filter_map(|v| v.payload.clone()));
+            common.iter().for_each(|f| ty_refs(&f.ty, out));
+        }
+        Def::ShapeUnion { alternatives, .. } => out.extend(alternatives.iter().map(|a| a.name.clone())),
+        Def::StringAlias { .. } | Def::StringEnum { .. } => {}
+    }
+}
