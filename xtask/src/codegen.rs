@@ -1,27 +1,25 @@
-//! `cargo xtask gen`: writes every generated file, or checks that the committed ones
-//! are current.
+//! `cargo xtask gen`: emits the schema, builds the IR from the emitted JSON, renders the
+//! bindings, and writes each file only when it changed (or, with `--check`, reports
+//! every stale file with a diff).
 
+use crate::{ir, root, rust};
 use acp_terminal_schema::emit::{Version, schema_text};
+use minijinja::Environment;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
-/// Writes `contents` to `rel` (relative to the root) when it differs; in check mode,
-/// returns an error with a diff instead.
-fn ensure_file(rel: &str, contents: &str, check: bool, stale: &mut Vec<String>) -> Result<(), String> {
-    let path = super::root().join(rel);
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    if old == contents {
-        return Ok(());
+/// Every file one run produces, by path relative to the output root.
+#[derive(Default)]
+pub struct Files(pub BTreeMap<String, String>);
+
+impl Files {
+    fn add(&mut self, rel: impl Into<String>, contents: String) {
+        self.0.insert(rel.into(), contents);
     }
-    if check {
-        stale.push(format!("{rel} is stale:\n{}", diff(&old, contents)));
-        return Ok(());
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    eprintln!("wrote {rel}");
-    Ok(())
 }
 
 /// A short line diff: the first differing lines with a little context.
@@ -31,28 +29,206 @@ fn diff(old: &str, new: &str) -> String {
     let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
     let mut out = String::new();
     let from = first.saturating_sub(2);
-    for l in &a[from..a.len().min(first + 8)] {
-        let _ = writeln!(out, "- {l}");
+    for l in &a[from.min(a.len())..a.len().min(first + 6)] {
+        let _ = writeln!(out, "-{l}");
     }
-    for l in &b[from..b.len().min(first + 8)] {
-        let _ = writeln!(out, "+ {l}");
+    for l in &b[from.min(b.len())..b.len().min(first + 6)] {
+        let _ = writeln!(out, "+{l}");
     }
-    let _ = writeln!(out, "(first difference at line {}; committed {} lines, generated {} lines)", first + 1, a.len(), b.len());
+    let _ = write!(out, "(first difference at line {}; committed {} lines, generated {} lines)", first + 1, a.len(), b.len());
     out
 }
 
-/// Runs every generator.
-pub fn generate(check: bool) -> Result<(), String> {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n == "node_modules" || n == "target" || n == "dist" || n == "__pycache__") {
+                    continue;
+                }
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// Writes (or checks) `files` under `base`; files under any of `owned` dirs that are
+/// not in `files` are stale too.
+pub fn sync(base: &Path, files: &Files, owned: &[&str], check: bool) -> Result<(), String> {
     let mut stale = Vec::new();
-    for v in [Version::V2, Version::V1] {
-        ensure_file(&format!("schema/json/{}/schema.json", v.as_str()), &schema_text(v), check, &mut stale)?;
+    for (rel, contents) in &files.0 {
+        let path = base.join(rel);
+        let old = std::fs::read_to_string(&path).ok();
+        if old.as_deref() == Some(contents.as_str()) {
+            continue;
+        }
+        if check {
+            stale.push(match old {
+                Some(old) => format!("{rel} is stale:\n{}", diff(&old, contents)),
+                None => format!("{rel} is missing"),
+            });
+            continue;
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("wrote {rel}");
+    }
+    for dir in owned {
+        let mut found = Vec::new();
+        walk(&base.join(dir), &mut found);
+        for p in found {
+            let rel = p.strip_prefix(base).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            if files.0.contains_key(&rel) || is_local_state(&rel) {
+                continue;
+            }
+            if check {
+                stale.push(format!("{rel} is no longer generated"));
+            } else {
+                std::fs::remove_file(&p).map_err(|e| format!("cannot remove {}: {e}", p.display()))?;
+                eprintln!("removed {rel}");
+            }
+        }
     }
     if stale.is_empty() {
-        if check {
-            eprintln!("gen --check: every generated file is current");
-        }
         Ok(())
     } else {
         Err(format!("{}\nrun `cargo xtask gen` and commit the result", stale.join("\n")))
     }
+}
+
+/// Files a tool leaves in a generated folder that are not ours to judge.
+fn is_local_state(rel: &str) -> bool {
+    rel.ends_with("Cargo.lock") || rel.contains("/node_modules/") || rel.contains("/dist/") || rel.contains("/.venv/")
+}
+
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_loader(minijinja::path_loader(root().join("templates")));
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env
+}
+
+fn render(env: &Environment<'_>, template: &str, ctx: impl Serialize) -> Result<String, String> {
+    env.get_template(template)
+        .and_then(|t| t.render(ctx))
+        .map_err(|e| {
+            let mut msg = format!("template {template}: {e}");
+            let mut src = std::error::Error::source(&e);
+            while let Some(s) = src {
+                let _ = write!(msg, "\n  caused by: {s}");
+                src = s.source();
+            }
+            msg
+        })
+}
+
+/// Formats Rust source with rustfmt (part of the Rust toolchain).
+fn rustfmt(src: &str) -> Result<String, String> {
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run rustfmt (install it with `rustup component add rustfmt`): {e}"))?;
+    child.stdin.take().ok_or("rustfmt stdin")?.write_all(src.as_bytes()).map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("rustfmt rejected generated code:\n{}\n--- source ---\n{src}", String::from_utf8_lossy(&out.stderr)));
+    }
+    String::from_utf8(out.stdout).map_err(|e| e.to_string())
+}
+
+/// One schema document to generate from.
+pub struct Input {
+    /// The module name (`v2`).
+    pub module: String,
+    /// Where the schema came from, for headers (`schema/json/v2/schema.json`).
+    pub source: String,
+    /// The schema text.
+    pub text: String,
+}
+
+#[derive(Serialize)]
+struct NameLit {
+    name: String,
+    lit: String,
+}
+
+#[derive(Serialize)]
+struct ModuleView {
+    name: String,
+    name_lit: String,
+    names: Vec<NameLit>,
+}
+
+/// Renders the Rust crate for `inputs` into `files` under `prefix` (`generated/rust`).
+pub fn rust_crate(inputs: &[Input], prefix: &str, files: &mut Files) -> Result<(), String> {
+    let env = environment();
+    let mut modules = Vec::new();
+    for input in inputs {
+        let schema: serde_json::Value = serde_json::from_str(&input.text).map_err(|e| format!("{}: not JSON: {e}", input.source))?;
+        let ir = ir::build(&schema).map_err(|e| format!("{}: {e}", input.source))?;
+        let defs = rust::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
+        let src = render(&env, "rust/module.rs.jinja", minijinja::context! { source => input.source, title => ir.title, defs => defs })?;
+        files.add(format!("{prefix}/src/{}.rs", input.module), rustfmt(&src)?);
+        modules.push(ModuleView {
+            name: input.module.clone(),
+            name_lit: format!("{:?}", input.module),
+            names: ir.defs.iter().map(|d| NameLit { name: d.name().to_owned(), lit: format!("{:?}", d.name()) }).collect(),
+        });
+    }
+    files.add(format!("{prefix}/src/lib.rs"), rustfmt(&render(&env, "rust/lib.rs.jinja", minijinja::context! { modules => &modules })?)?);
+    files.add(format!("{prefix}/src/registry.rs"), rustfmt(&render(&env, "rust/registry.rs.jinja", minijinja::context! { modules => &modules })?)?);
+    files.add(format!("{prefix}/Cargo.toml"), render(&env, "rust/Cargo.toml.jinja", ())?);
+    let runtime = root().join("templates/rust/runtime");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&runtime).map_err(|e| format!("{}: {e}", runtime.display()))?.flatten().map(|e| e.path()).collect();
+    names.sort();
+    for p in names {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let body = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        files.add(
+            format!("{prefix}/src/wire/{name}"),
+            format!("// @generated by cargo xtask gen from templates/rust/runtime/{name}; do not edit\n{body}"),
+        );
+    }
+    Ok(())
+}
+
+/// `cargo xtask gen [--check]`: the project's own schema and bindings.
+pub fn generate(check: bool) -> Result<(), String> {
+    let mut files = Files::default();
+    let mut inputs = Vec::new();
+    for v in [Version::V2, Version::V1] {
+        let source = format!("schema/json/{}/schema.json", v.as_str());
+        let text = schema_text(v);
+        files.add(source.clone(), text.clone());
+        inputs.push(Input { module: v.as_str().to_owned(), source, text });
+    }
+    rust_crate(&inputs, "generated/rust", &mut files)?;
+    sync(&root(), &files, &["generated/rust/src"], check)?;
+    if check {
+        eprintln!("gen --check: all {} generated files are current", files.0.len());
+    }
+    Ok(())
+}
+
+/// `cargo xtask gen --schema FILE --out DIR`: the generator on any schema in the
+/// supported subset.
+pub fn generate_from(schema: &Path, out: &Path, check: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(schema).map_err(|e| format!("cannot read {}: {e}", schema.display()))?;
+    let stem = schema.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let module: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    let module = if module.is_empty() || module.starts_with(|c: char| c.is_ascii_digit()) || module == "wire" || module == "registry" { format!("s_{module}") } else { module };
+    let mut files = Files::default();
+    rust_crate(&[Input { module, source: schema.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), text }], "rust", &mut files)?;
+    sync(out, &files, &["rust/src"], check)
 }

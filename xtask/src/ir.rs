@@ -163,14 +163,6 @@ fn check_keys(def: &str, ptr: &str, o: &Map<String, Value>, allowed: &[&str]) ->
     Ok(())
 }
 
-fn ref_name(def: &str, ptr: &str, r: &Value) -> R<String> {
-    let s = r.as_str().unwrap_or_default();
-    match s.strip_prefix("#/$defs/") {
-        Some(n) if !n.is_empty() => Ok(n.to_owned()),
-        _ => err(def, ptr, format!("`$ref` {s:?} is not a local `#/$defs/...` reference")),
-    }
-}
-
 /// `{"$ref"}` or `{"allOf":[{"$ref"}]}` -> the name.
 fn as_ref(v: &Value) -> Option<&str> {
     if let Some(r) = v.get("$ref") {
@@ -280,7 +272,7 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
     let flag = |k: &str| v.get(k) == Some(&Value::Bool(true));
     let patch = flag("x-patch");
     let presence = match (required, nullable, patch) {
-        (_, _, true) if required => return err(def, ptr, "a patch member cannot be required"),
+        (true, _, true) => return err(def, ptr, "a patch member cannot be required"),
         (_, false, true) => return err(def, ptr, "a patch member must be nullable"),
         (false, true, true) => Presence::Patch,
         (true, false, false) => Presence::Req,

@@ -1,6 +1,9 @@
 //! `cargo xtask`: the project's commands (see README.md).
 
 mod codegen;
+mod conformance;
+mod ir;
+mod rust;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -20,9 +23,21 @@ enum Cmd {
         /// Write nothing; fail with a diff when a committed file is stale.
         #[arg(long)]
         check: bool,
+        /// Run the generator on another JSON Schema document (draft 2020-12, `$defs`).
+        #[arg(long, requires = "out")]
+        schema: Option<PathBuf>,
+        /// Where `--schema` writes its bindings.
+        #[arg(long, requires = "schema")]
+        out: Option<PathBuf>,
     },
-    /// Run every test: Rust tests and the generated-files check.
+    /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test,
+    /// Run the conformance vectors under DIR... (default `tests/vectors`) in every
+    /// language and compare their bytes.
+    Conformance {
+        /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
+        dirs: Vec<PathBuf>,
+    },
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -30,7 +45,7 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-fn run(cmd: &mut Command) -> Result<(), String> {
+pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("$ {}", format!("{cmd:?}").replace('"', ""));
     let status = cmd.current_dir(root()).status().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
@@ -39,15 +54,18 @@ fn run(cmd: &mut Command) -> Result<(), String> {
 fn test() -> Result<(), String> {
     codegen::generate(true)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(Command::new(&cargo).args(["test", "--workspace", "--locked"]))?;
+    run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
+    conformance::conformance(&[])?;
     Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Gen { check } => codegen::generate(check),
+        Cmd::Gen { check, schema: Some(schema), out: Some(out) } => codegen::generate_from(&schema, &out, check),
+        Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test => test(),
+        Cmd::Conformance { dirs } => conformance::conformance(&dirs),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

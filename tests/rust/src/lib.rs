@@ -1,0 +1,141 @@
+//! Evaluating conformance vectors (format: docs/CONFORMANCE.md) against any decoder.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// What a decoder returns: canonical text and warnings `(kind, path)`, or an error
+/// `(kind, path, message)`; `None` when it does not know the type.
+pub type DecodeOutcome = Option<Result<(String, Vec<(String, String)>), (String, String, String)>>;
+
+/// Every `.json` file under `paths` (files are taken as they are), sorted.
+#[must_use]
+pub fn vector_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() { walk(p, &mut out) } else { out.push(p.clone()) }
+    }
+    out.sort();
+    out
+}
+
+/// The raw input text of a decode case.
+///
+/// # Errors
+/// When the case has neither `input` nor `inputText`.
+pub fn input_text(case: &Value) -> Result<String, String> {
+    match (case.get("inputText"), case.get("input")) {
+        (Some(Value::String(t)), _) => Ok(t.clone()),
+        (_, Some(input)) => serde_json::to_string(input).map_err(|e| e.to_string()),
+        _ => Err("the case has neither `input` nor `inputText`".into()),
+    }
+}
+
+fn expected_problems(v: Option<&Value>) -> Vec<(String, String)> {
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().map(|w| (w["kind"].as_str().unwrap_or("?").to_owned(), w["path"].as_str().unwrap_or("?").to_owned())).collect())
+        .unwrap_or_default()
+}
+
+/// The result of one case: `Ok(canonical output or None)` when it passed.
+pub type CaseResult = Result<Option<String>, String>;
+
+/// Evaluates one `decode` case with `decode(schema, type, text)`.
+pub fn decode_case(case: &Value, decode: &dyn Fn(&str, &str, &str) -> DecodeOutcome) -> CaseResult {
+    let schema = case.get("schema").and_then(Value::as_str).unwrap_or("v2");
+    let ty = case.get("type").and_then(Value::as_str).ok_or("the case has no `type`")?;
+    let text = input_text(case)?;
+    let expect = case.get("expect").ok_or("the case has no `expect`")?;
+    let got = decode(schema, ty, &text).ok_or_else(|| format!("`{ty}` is not a definition of schema {schema:?}"))?;
+    match (got, expect.get("error")) {
+        (Err((kind, path, message)), Some(want)) => {
+            let want = (want["kind"].as_str().unwrap_or("?"), want["path"].as_str().unwrap_or("?"));
+            if (kind.as_str(), path.as_str()) == want {
+                Ok(None)
+            } else {
+                Err(format!("expected error {} at {:?}, got {kind} at {path:?} ({message})", want.0, want.1))
+            }
+        }
+        (Err((kind, path, message)), None) => Err(format!("unexpected error {kind} at {path:?}: {message}")),
+        (Ok((out, _)), Some(want)) => Err(format!("expected error {want}, got output {out}")),
+        (Ok((out, warnings)), None) => {
+            let want = expect.get("output").or_else(|| case.get("input")).ok_or("no expected output (give `expect.output` with `inputText`)")?;
+            let want_text = serde_json::to_string(want).map_err(|e| e.to_string())?;
+            let got_value: Value = serde_json::from_str(&out).map_err(|e| format!("output is not JSON: {e}: {out}"))?;
+            // Compared as JSON values including member order (preserve_order keeps it).
+            if got_value != *want || serde_json::to_string(&got_value).ok().as_deref() != Some(want_text.as_str()) {
+                return Err(format!("output differs\n    expected {want_text}\n    got      {out}"));
+            }
+            let want_w = expected_problems(expect.get("warnings"));
+            if warnings != want_w {
+                return Err(format!("warnings differ: expected {want_w:?}, got {warnings:?}"));
+            }
+            match decode(schema, ty, &out) {
+                Some(Ok((again, _))) if again == out => Ok(Some(out)),
+                Some(Ok((again, _))) => Err(format!("not a fixpoint: {out} -> {again}")),
+                Some(Err((k, p, m))) => Err(format!("the canonical output does not parse again: {k} at {p:?}: {m}")),
+                None => Err("the type vanished".into()),
+            }
+        }
+    }
+}
+
+/// The generated crate as a decoder.
+#[must_use]
+pub fn generated_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
+    acp_terminal::registry::decode(schema, ty, text).map(|r| {
+        r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect()))
+            .map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message))
+    })
+}
+
+/// One evaluated case.
+pub struct Outcome {
+    /// File, relative to where it was found.
+    pub file: String,
+    /// Case name.
+    pub name: String,
+    /// Case kind.
+    pub kind: String,
+    /// Pass (with canonical output of a decode case) or the failure.
+    pub result: CaseResult,
+}
+
+/// Runs every case of every file with the generated crate.
+#[must_use]
+pub fn run_files(files: &[PathBuf]) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    for f in files {
+        let file = f.display().to_string();
+        let doc: Value = match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string())) {
+            Ok(d) => d,
+            Err(e) => {
+                out.push(Outcome { file, name: "(file)".into(), kind: "file".into(), result: Err(format!("cannot read the vector file: {e}")) });
+                continue;
+            }
+        };
+        let Some(cases) = doc.get("cases").and_then(Value::as_array) else {
+            out.push(Outcome { file, name: "(file)".into(), kind: "file".into(), result: Err("no `cases` array".into()) });
+            continue;
+        };
+        for case in cases {
+            let name = case.get("name").and_then(Value::as_str).unwrap_or("(unnamed)").to_owned();
+            let kind = case.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
+            let result = match kind.as_str() {
+                "decode" => decode_case(case, &generated_decoder),
+                other => Err(format!("this runner cannot evaluate cases of kind {other:?} yet")),
+            };
+            out.push(Outcome { file: file.clone(), name, kind, result });
+        }
+    }
+    out
+}

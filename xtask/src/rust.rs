@@ -1,0 +1,227 @@
+//! The Rust binding: turns the IR into the view the Rust templates render (every
+//! naming and typing decision is made here, not in the templates).
+
+use crate::ir::{Def, Field, Ir, Other, Presence, Ty};
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+    "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
+    "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract",
+    "become", "box", "do", "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// Names the runtime or the generated module already uses.
+const RESERVED_TYPES: &[&str] = &["Bytes", "Members", "Value", "NoPayload", "Patch", "Option", "Vec", "String", "Result", "Box"];
+
+fn ident(wire: &str) -> String {
+    let s = wire.to_snake_case();
+    let s = if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("f_{s}") } else { s };
+    if KEYWORDS.contains(&s.as_str()) { format!("{s}_") } else { s }
+}
+
+fn variant_ident(wire: &str) -> String {
+    let s = wire.to_upper_camel_case();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("V{s}") } else { s }
+}
+
+fn lit(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn doc_lines(doc: &str) -> Vec<String> {
+    if doc.trim().is_empty() {
+        return vec!["///".into()];
+    }
+    doc.trim().lines().map(|l| if l.trim().is_empty() { "///".to_owned() } else { format!("/// {}", l.trim_end()) }).collect()
+}
+
+fn number(n: f64) -> String {
+    if n.is_infinite() {
+        if n > 0.0 { "f64::INFINITY".into() } else { "f64::NEG_INFINITY".into() }
+    } else if n.fract() == 0.0 {
+        format!("{n:.1}")
+    } else {
+        format!("{n}")
+    }
+}
+
+fn rust_type(t: &Ty) -> String {
+    match t {
+        Ty::Ref { name } => name.clone(),
+        Ty::String => "String".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Integer { format, .. } => match format.as_str() {
+            "uint32" => "u32",
+            "int32" => "i32",
+            "uint64" | "uint" => "u64",
+            "uint16" => "u16",
+            "uint8" => "u8",
+            _ => "i64",
+        }
+        .into(),
+        Ty::Number { .. } => "f64".into(),
+        Ty::Bytes => "Bytes".into(),
+        Ty::Object => "Members".into(),
+        Ty::Json => "Value".into(),
+        Ty::Array { items } => format!("Vec<{}>", rust_type(items)),
+    }
+}
+
+#[derive(Serialize)]
+pub struct RField {
+    doc: Vec<String>,
+    ident: String,
+    mode: &'static str,
+    ty: String,
+    wire: String,
+    checks: String,
+}
+
+fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField, String> {
+    let id = ident(&f.wire);
+    if !seen.insert(id.clone()) {
+        return Err(format!("$defs/{owner}: members map to the same Rust field `{id}` (one of them is `{}`)", f.wire));
+    }
+    let mut checks = Vec::new();
+    if f.lenient {
+        checks.push("Lenient".to_owned());
+    }
+    if f.skip_invalid_items {
+        checks.push("SkipItems".to_owned());
+    }
+    if let Ty::Number { min, max } = &f.ty {
+        if min.is_some() || max.is_some() {
+            checks.push(format!("Range({}, {})", number(min.unwrap_or(f64::NEG_INFINITY)), number(max.unwrap_or(f64::INFINITY))));
+        }
+    }
+    if let Some(n) = f.min_items {
+        checks.push(format!("MinItems({n})"));
+    }
+    if let Some(fmt) = &f.format {
+        checks.push(format!("Format({})", lit(fmt)));
+    }
+    Ok(RField {
+        doc: doc_lines(&f.doc),
+        ident: id,
+        mode: match f.presence {
+            Presence::Req => "req",
+            Presence::Opt => "opt",
+            Presence::Maybe => "maybe",
+            Presence::Patch => "patch",
+        },
+        ty: rust_type(&f.ty),
+        wire: lit(&f.wire),
+        checks: checks.join(", "),
+    })
+}
+
+#[derive(Serialize)]
+pub struct RVariant {
+    doc: Vec<String>,
+    ident: String,
+    payload: String,
+    wire: String,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RDef {
+    Struct { name: String, doc: Vec<String>, fields: Vec<RField> },
+    StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
+    StringEnum { name: String, doc: Vec<String>, openness: String, values: Vec<RVariant> },
+    TaggedUnion { name: String, doc: Vec<String>, tag: String, openness: String, variants: Vec<RVariant> },
+    TaggedStruct {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        tag_field: String,
+        tag_enum: String,
+        other_doc: String,
+        variants: Vec<RVariant>,
+        common: Vec<RField>,
+    },
+    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
+}
+
+fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
+    let mut seen = BTreeSet::new();
+    if open {
+        seen.insert("Unknown".to_owned());
+    }
+    items
+        .map(|(wire, doc, payload)| {
+            let id = variant_ident(wire);
+            if !seen.insert(id.clone()) {
+                return Err(format!("$defs/{owner}: `{wire}` maps to the Rust variant `{id}`, which is already taken"));
+            }
+            Ok(RVariant { doc: doc_lines(doc), ident: id, payload, wire: lit(wire) })
+        })
+        .collect()
+}
+
+fn one_line(doc: &str, fallback: &str) -> String {
+    let d = doc.trim().replace('\n', " ");
+    lit(if d.is_empty() { fallback } else { &d })
+}
+
+fn union_openness(other: Option<&Other>, what: &str) -> String {
+    other.map_or_else(|| "closed".to_owned(), |o| format!("open ({})", one_line(&o.doc, &format!("A {what} this version does not know, kept whole."))))
+}
+
+/// The Rust view of one schema document.
+pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
+    let mut out = Vec::new();
+    for d in &ir.defs {
+        if RESERVED_TYPES.contains(&d.name()) {
+            return Err(format!("$defs/{}: the name collides with a runtime type", d.name()));
+        }
+        out.push(match d {
+            Def::Struct { name, doc, fields, .. } => {
+                let mut seen = BTreeSet::from(["extra".to_owned()]);
+                RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()? }
+            }
+            Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+            Def::StringEnum { name, doc, values, other } => RDef::StringEnum {
+                name: name.clone(),
+                doc: doc_lines(doc),
+                openness: other.as_ref().map_or_else(
+                    || "closed".to_owned(),
+                    |o| format!("open ({}, {})", lit(&o.title), one_line(&o.doc, "A value this version does not know, kept as sent.")),
+                ),
+                values: variants(name, values.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), String::new())), other.is_some())?,
+            },
+            Def::TaggedUnion { name, doc, tag, variants: vs, other } => RDef::TaggedUnion {
+                name: name.clone(),
+                doc: doc_lines(doc),
+                tag: lit(tag),
+                openness: union_openness(other.as_ref(), "variant"),
+                variants: variants(name, vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into()))), other.is_some())?,
+            },
+            Def::TaggedStruct { name, doc, tag, variants: vs, other, common } => {
+                let mut seen = BTreeSet::from([ident(tag)]);
+                RDef::TaggedStruct {
+                    name: name.clone(),
+                    doc: doc_lines(doc),
+                    tag: lit(tag),
+                    tag_field: ident(tag),
+                    tag_enum: format!("{name}{}", variant_ident(tag)),
+                    other_doc: one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole."),
+                    variants: variants(name, vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into()))), true)?,
+                    common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                }
+            }
+            Def::ShapeUnion { name, doc, alternatives } => RDef::ShapeUnion {
+                name: name.clone(),
+                doc: doc_lines(doc),
+                alternatives: alternatives
+                    .iter()
+                    .map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) })
+                    .collect(),
+            },
+        });
+    }
+    Ok(out)
+}
