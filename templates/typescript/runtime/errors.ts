@@ -1,0 +1,90 @@
+// Errors and warnings: a kind, an RFC 6901 JSON pointer and a sentence a user can act on.
+
+/** What went wrong. The names are the conformance vectors' `error.kind` strings. */
+export type ErrorKind =
+  /** The text is not JSON (or a `\u` escape is a lone surrogate, or a number overflows). */
+  | "invalid_json"
+  /** A value has the wrong JSON type (or a whole number was expected). */
+  | "wrong_type"
+  /** A required member is missing. */
+  | "missing_field"
+  /** A bytes member is not strict canonical base64. */
+  | "invalid_base64"
+  /** A path member is not absolute. */
+  | "relative_path"
+  /** A closed union or enum got a tag or value it does not know. */
+  | "unknown_variant"
+  /** A number or array length is outside its allowed range. */
+  | "out_of_range"
+  /** An object repeats a member name. */
+  | "duplicate_key"
+  /** A value cannot be represented in the other protocol version. */
+  | "not_representable";
+
+/** Every kind, in the order CONFORMANCE.md lists them. */
+export const ERROR_KINDS: readonly ErrorKind[] = [
+  "invalid_json",
+  "wrong_type",
+  "missing_field",
+  "invalid_base64",
+  "relative_path",
+  "unknown_variant",
+  "out_of_range",
+  "duplicate_key",
+  "not_representable",
+];
+
+/**
+ * A parse error, or a problem a lenient member absorbed (a warning: the member or
+ * array item was dropped). A warning has the kind and pointer the error would have had.
+ */
+export interface Problem {
+  /** What kind of problem. */
+  readonly kind: ErrorKind;
+  /**
+   * RFC 6901 pointer into the input: the offending value, or where a missing member
+   * should be, or the repeated member. `""` is the document root.
+   */
+  readonly path: string;
+  /** A sentence saying what was expected and what to change. */
+  readonly message: string;
+}
+
+/** A parsed value and the warnings for what lenient members absorbed, or one error. */
+export type ParseResult<T> =
+  | { readonly ok: true; readonly value: T; readonly warnings: Problem[] }
+  | { readonly ok: false; readonly error: Problem };
+
+/**
+ * Thrown inside the runtime and generated decoders; the entry points catch it and
+ * return it as a `ParseResult` error. Never escapes a `parse...` function.
+ */
+export class DecodeError extends Error {
+  /** The problem, with its kind and pointer. */
+  readonly problem: Problem;
+
+  constructor(problem: Problem) {
+    super(`${problem.kind} at ${problem.path === "" ? "the document root" : problem.path}: ${problem.message}`);
+    this.name = "DecodeError";
+    this.problem = problem;
+  }
+}
+
+/** Throws a `DecodeError` for `kind` at `path`. */
+export function raise(kind: ErrorKind, path: string, message: string): never {
+  throw new DecodeError({ kind, path, message });
+}
+
+/** Appends one RFC 6901 reference token (`~` -> `~0`, `/` -> `~1`) to `path`. */
+export function pushToken(path: string, token: string | number): string {
+  if (typeof token === "number") return `${path}/${token}`;
+  if (token.indexOf("~") < 0 && token.indexOf("/") < 0) return `${path}/${token}`;
+  return `${path}/${token.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
+/** Builds an RFC 6901 pointer from reference tokens (member names and array indexes). */
+export function pointer(tokens: readonly (string | number)[], length: number = tokens.length): string {
+  let path = "";
+  for (let i = 0; i < length; i++) path = pushToken(path, tokens[i] as string | number);
+  return path;
+}

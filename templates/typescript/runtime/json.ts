@@ -1,0 +1,358 @@
+// JSON text in: a strict RFC 8259 parser that keeps member order and rejects repeated member names.
+
+import { DecodeError, pointer } from "./errors.js";
+
+/**
+ * Any JSON value. Objects are `Map`s so that member order is the input order for
+ * every key (a plain object would move integer-like keys such as `"1"` to the front).
+ */
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+
+/** A JSON object: its members in input order. */
+export type JsonObject = Map<string, Json>;
+
+/**
+ * The deepest nesting of arrays and objects accepted. The Rust binding parses with
+ * `serde_json`, whose recursion limit accepts 127 nested arrays/objects and rejects
+ * the 128th; every binding must agree.
+ */
+export const MAX_DEPTH = 127;
+
+/**
+ * Parses JSON text into a value whose objects keep their member order.
+ *
+ * Throws a `DecodeError` with `invalid_json` at `""` when the text is not JSON (also
+ * for a lone surrogate, a number too large for a double, or nesting deeper than
+ * `MAX_DEPTH`), else `duplicate_key` at the first repeated member (the second
+ * occurrence) when an object repeats a name. Text that is not JSON is `invalid_json`
+ * even when a repeated name comes before the syntax error.
+ */
+export function parseJson(text: string): Json {
+  const p = new Parser(text);
+  p.skipWhitespace();
+  const value = p.value();
+  p.skipWhitespace();
+  if (p.pos < text.length) p.fail("there is more text after the JSON value");
+  if (p.duplicate !== undefined) {
+    const name = p.duplicateName;
+    throw new DecodeError({
+      kind: "duplicate_key",
+      path: p.duplicate,
+      message: `member \`${name}\` appears twice in one object; send it once`,
+    });
+  }
+  return value;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Value of a hex digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
+  return -1;
+}
+
+class Parser {
+  pos = 0;
+  private depth = 0;
+  /** The offset after the escape `escape` decoded last. */
+  private next = 0;
+  /** The reference tokens of the member or item being parsed at each depth. */
+  private readonly tokens: (string | number)[] = [];
+  /** The pointer to the first repeated member, once one is seen. */
+  duplicate: string | undefined = undefined;
+  duplicateName = "";
+
+  constructor(private readonly text: string) {}
+
+  fail(reason: string, at: number = this.pos): never {
+    const where = at >= this.text.length ? "at the end of the text" : `at offset ${at}`;
+    throw new DecodeError({ kind: "invalid_json", path: "", message: `the text is not valid JSON: ${reason} ${where}` });
+  }
+
+  skipWhitespace(): void {
+    const t = this.text;
+    let i = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+
+  value(): Json {
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b:
+        return this.object();
+      case 0x5b:
+        return this.array();
+      case QUOTE:
+        return this.string();
+      case 0x74:
+        return this.literal("true", true);
+      case 0x66:
+        return this.literal("false", false);
+      case 0x6e:
+        return this.literal("null", null);
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+        return this.fail(this.pos >= this.text.length ? "a value is missing" : "expected a value");
+    }
+  }
+
+  private literal<T extends Json>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail("expected a value");
+    this.pos += word.length;
+    return value;
+  }
+
+  private enter(): number {
+    const depth = ++this.depth;
+    if (depth > MAX_DEPTH) this.fail(`arrays and objects are nested more than ${MAX_DEPTH} deep`);
+    this.pos++;
+    this.skipWhitespace();
+    return depth;
+  }
+
+  private object(): JsonObject {
+    const t = this.text;
+    const depth = this.enter();
+    const out: JsonObject = new Map();
+    if (t.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      this.depth--;
+      return out;
+    }
+    for (;;) {
+      if (t.charCodeAt(this.pos) !== QUOTE) this.fail("expected a member name in double quotes");
+      const key = this.string();
+      this.tokens[depth - 1] = key;
+      if (this.duplicate === undefined && out.has(key)) {
+        this.duplicate = pointer(this.tokens, depth);
+        this.duplicateName = key;
+      }
+      this.skipWhitespace();
+      if (t.charCodeAt(this.pos) !== 0x3a) this.fail("expected `:` after a member name");
+      this.pos++;
+      this.skipWhitespace();
+      out.set(key, this.value());
+      this.skipWhitespace();
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        this.skipWhitespace();
+      } else if (c === 0x7d) {
+        this.pos++;
+        this.depth--;
+        return out;
+      } else {
+        this.fail("expected `,` or `}` after a member");
+      }
+    }
+  }
+
+  private array(): Json[] {
+    const t = this.text;
+    const depth = this.enter();
+    const out: Json[] = [];
+    if (t.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      this.depth--;
+      return out;
+    }
+    for (let i = 0; ; i++) {
+      this.tokens[depth - 1] = i;
+      out.push(this.value());
+      this.skipWhitespace();
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+        this.skipWhitespace();
+      } else if (c === 0x5d) {
+        this.pos++;
+        this.depth--;
+        return out;
+      } else {
+        this.fail("expected `,` or `]` after an array item");
+      }
+    }
+  }
+
+  private number(): number {
+    const t = this.text;
+    const start = this.pos;
+    let i = start;
+    let c = t.charCodeAt(i);
+    const negative = c === 0x2d;
+    if (negative) c = t.charCodeAt(++i);
+    let whole = 0;
+    if (c === 0x30) {
+      c = t.charCodeAt(++i);
+      if (c >= 0x30 && c <= 0x39) this.fail("a number has a leading zero", i - 1);
+    } else if (c >= 0x31 && c <= 0x39) {
+      do {
+        whole = whole * 10 + (c - 0x30);
+        c = t.charCodeAt(++i);
+      } while (c >= 0x30 && c <= 0x39);
+    } else {
+      this.fail("expected a digit", i);
+    }
+    let simple = true;
+    if (c === 0x2e) {
+      simple = false;
+      c = t.charCodeAt(++i);
+      if (!(c >= 0x30 && c <= 0x39)) this.fail("expected a digit after the decimal point", i);
+      do c = t.charCodeAt(++i);
+      while (c >= 0x30 && c <= 0x39);
+    }
+    if (c === 0x65 || c === 0x45) {
+      simple = false;
+      c = t.charCodeAt(++i);
+      if (c === 0x2b || c === 0x2d) c = t.charCodeAt(++i);
+      if (!(c >= 0x30 && c <= 0x39)) this.fail("expected a digit in the exponent", i);
+      do c = t.charCodeAt(++i);
+      while (c >= 0x30 && c <= 0x39);
+    }
+    this.pos = i;
+    // Up to 15 digits the running total is exact; otherwise let the engine round once.
+    if (simple && i - start <= 15) return negative ? -whole : whole;
+    const n = Number(t.slice(start, i));
+    if (!Number.isFinite(n)) this.fail("a number is too large for a double", start);
+    return n;
+  }
+
+  private string(): string {
+    const t = this.text;
+    const start = this.pos + 1;
+    let i = start;
+    // Fast path: no escapes, controls or surrogates; one slice.
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return t.slice(start, i);
+      }
+      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff) || c !== c) break;
+      i++;
+    }
+    return this.slowString(start, i);
+  }
+
+  private slowString(start: number, from: number): string {
+    const t = this.text;
+    let out = "";
+    let chunk = start;
+    let i = from;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return out + t.slice(chunk, i);
+      }
+      if (c === BACKSLASH) {
+        out += t.slice(chunk, i) + this.escape(i);
+        i = this.next;
+        chunk = i;
+      } else if (c >= 0x20 && c < 0xd800) {
+        i++;
+      } else if (c !== c) {
+        this.fail("a string is not closed", i);
+      } else if (c < 0x20) {
+        this.fail("a control character in a string must be escaped", i);
+      } else if (c <= 0xdbff) {
+        const d = t.charCodeAt(i + 1);
+        if (!(d >= 0xdc00 && d <= 0xdfff)) this.fail("a string contains a lone surrogate", i);
+        i += 2;
+      } else if (c <= 0xdfff) {
+        this.fail("a string contains a lone surrogate", i);
+      } else {
+        i++;
+      }
+    }
+  }
+
+  /** Decodes the escape whose backslash is at `i`; sets `next` to the offset after it. */
+  private escape(i: number): string {
+    const t = this.text;
+    this.next = i + 2;
+    switch (t.charCodeAt(i + 1)) {
+      case QUOTE:
+        return '"';
+      case BACKSLASH:
+        return "\\";
+      case 0x2f:
+        return "/";
+      case 0x62:
+        return "\b";
+      case 0x66:
+        return "\f";
+      case 0x6e:
+        return "\n";
+      case 0x72:
+        return "\r";
+      case 0x74:
+        return "\t";
+      case 0x75: {
+        const u = this.hex4(i + 2);
+        this.next = i + 6;
+        if (u < 0xd800 || u > 0xdfff) return String.fromCharCode(u);
+        if (u >= 0xdc00) return this.fail("a `\\u` escape is a lone low surrogate", i);
+        if (t.charCodeAt(i + 6) !== BACKSLASH || t.charCodeAt(i + 7) !== 0x75) {
+          return this.fail("a `\\u` escape is a lone high surrogate", i);
+        }
+        const low = this.hex4(i + 8);
+        if (low < 0xdc00 || low > 0xdfff) return this.fail("a `\\u` escape is a lone high surrogate", i);
+        this.next = i + 12;
+        return String.fromCharCode(u, low);
+      }
+      default:
+        return this.fail("a string has an invalid escape", i);
+    }
+  }
+
+  private hex4(i: number): number {
+    const t = this.text;
+    const a = hexValue(t.charCodeAt(i));
+    const b = hexValue(t.charCodeAt(i + 1));
+    const c = hexValue(t.charCodeAt(i + 2));
+    const d = hexValue(t.charCodeAt(i + 3));
+    if ((a | b | c | d) < 0) this.fail("a `\\u` escape needs four hex digits", i - 2);
+    return (a << 12) | (b << 8) | (c << 4) | d;
+  }
+}
+
+/** A JSON value written with plain JavaScript objects (for building `_meta` and such by hand). */
+export type PlainJson = null | boolean | number | string | readonly PlainJson[] | { readonly [key: string]: PlainJson };
+
+/**
+ * Converts a plain JavaScript JSON value into `Json` (objects become `Map`s, in the
+ * object's own key order, which puts integer-like keys first).
+ */
+export function toJson(value: PlainJson): Json {
+  if (value === null || typeof value !== "object") return value;
+  if (isArray(value)) return value.map(toJson);
+  const out: JsonObject = new Map();
+  for (const key of Object.keys(value)) out.set(key, toJson(value[key] as PlainJson));
+  return out;
+}
+
+/** Converts `Json` into plain JavaScript values (`Map`s become objects). */
+export function fromJson(value: Json): PlainJson {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(fromJson);
+  const out: { [key: string]: PlainJson } = {};
+  for (const [key, v] of value) {
+    // defineProperty so that a member named `__proto__` stays an ordinary member.
+    Object.defineProperty(out, key, { value: fromJson(v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function isArray(v: object): v is readonly PlainJson[] {
+  return Array.isArray(v);
+}
