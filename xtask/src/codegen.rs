@@ -232,3 +232,36 @@ pub fn generate_from(schema: &Path, out: &Path, check: bool) -> Result<(), Strin
     rust_crate(&[Input { module, source: schema.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), text }], "rust", &mut files)?;
     sync(out, &files, &["rust/src"], check)
 }
+
+/// Generates one crate from every construct schema under `xtask/tests/schemas/` (the
+/// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` would, and
+/// builds it, so the generated code for each construct is known to compile.
+pub fn compile_goldens() -> Result<(), String> {
+    let dir = root().join("xtask/tests/schemas");
+    let mut inputs = Vec::new();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !name.ends_with(".json") || name.ends_with(".ir.json") || name.starts_with("err_") {
+            continue;
+        }
+        let module = name.trim_end_matches(".json").to_owned();
+        let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+        inputs.push(Input { module, source: format!("xtask/tests/schemas/{name}"), text });
+    }
+    let out = std::env::temp_dir().join(format!("acp-terminal-goldens-{}", std::process::id()));
+    let mut files = Files::default();
+    rust_crate(&inputs, "rust", &mut files)?;
+    sync(&out, &files, &[], false)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let result = crate::run(
+        Command::new(cargo)
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(out.join("rust/Cargo.toml"))
+            .env("CARGO_TARGET_DIR", root().join("target/goldens"))
+            .env("RUSTFLAGS", "-D warnings"),
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    result.map(|()| eprintln!("the generated code of {} construct schemas compiles", inputs.len()))
+}

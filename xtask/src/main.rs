@@ -2,6 +2,8 @@
 
 mod codegen;
 mod conformance;
+#[cfg(test)]
+mod golden;
 mod ir;
 mod rust;
 
@@ -53,6 +55,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 
 fn test() -> Result<(), String> {
     codegen::generate(true)?;
+    codegen::compile_goldens()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     conformance::conformance(&[])?;

@@ -22,13 +22,21 @@ fn ident(wire: &str) -> String {
     if KEYWORDS.contains(&s.as_str()) { format!("{s}_") } else { s }
 }
 
+/// Variant names that would shadow the prelude in patterns.
+const RESERVED_VARIANTS: &[&str] = &["None", "Some", "Ok", "Err", "Self"];
+
 fn variant_ident(wire: &str) -> String {
     let s = wire.to_upper_camel_case();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("V{s}") } else { s }
+    let s = if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("V{s}") } else { s };
+    if RESERVED_VARIANTS.contains(&s.as_str()) { format!("{s}Variant") } else { s }
 }
 
 fn lit(s: &str) -> String {
     format!("{s:?}")
+}
+
+fn doc_lines_or(doc: &str, fallback: &str) -> Vec<String> {
+    if doc.trim().is_empty() { doc_lines(fallback) } else { doc_lines(doc) }
 }
 
 fn doc_lines(doc: &str) -> Vec<String> {
@@ -104,7 +112,7 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
         checks.push(format!("Format({})", lit(fmt)));
     }
     Ok(RField {
-        doc: doc_lines(&f.doc),
+        doc: doc_lines_or(&f.doc, &format!("The `{}` member (no description in the schema).", f.wire)),
         ident: id,
         mode: match f.presence {
             Presence::Req => "req",
@@ -157,7 +165,7 @@ fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, Stri
             if !seen.insert(id.clone()) {
                 return Err(format!("$defs/{owner}: `{wire}` maps to the Rust variant `{id}`, which is already taken"));
             }
-            Ok(RVariant { doc: doc_lines(doc), ident: id, payload, wire: lit(wire) })
+            Ok(RVariant { doc: doc_lines_or(doc, &format!("The `{wire}` variant (no description in the schema).")), ident: id, payload, wire: lit(wire) })
         })
         .collect()
 }
