@@ -23,7 +23,14 @@ fn runners() -> Result<Vec<Runner>, String> {
     run(Command::new(cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     let exe = target.join("debug").join(format!("acp-terminal-conformance{}", std::env::consts::EXE_SUFFIX));
-    Ok(vec![Runner { language: "rust", command: vec![exe.display().to_string()] }])
+    crate::node::build_tests()?;
+    Ok(vec![
+        Runner { language: "rust", command: vec![exe.display().to_string()] },
+        Runner {
+            language: "typescript",
+            command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()],
+        },
+    ])
 }
 
 fn read_emitted(path: &Path) -> BTreeMap<(String, String), String> {

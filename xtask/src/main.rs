@@ -5,7 +5,9 @@ mod conformance;
 #[cfg(test)]
 mod golden;
 mod ir;
+mod node;
 mod rust;
+mod typescript;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -49,7 +51,10 @@ pub fn root() -> PathBuf {
 
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("$ {}", format!("{cmd:?}").replace('"', ""));
-    let status = cmd.current_dir(root()).status().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    if cmd.get_current_dir().is_none() {
+        cmd.current_dir(root());
+    }
+    let status = cmd.status().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 

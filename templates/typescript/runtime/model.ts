@@ -1,0 +1,46 @@
+// What generated types share: the symbols that hold unknown members and mark unknown variants.
+
+import type { JsonObject } from "./json.js";
+
+/** The key of a known object's unknown members (kept in input order, written after the known ones). */
+export const EXTRA: unique symbol = Symbol.for("acp-terminal.extra");
+
+/** Marks a variant this version does not know. */
+export const UNKNOWN_VARIANT: unique symbol = Symbol.for("acp-terminal.unknown-variant");
+
+/** Unknown members of a known object, if any. */
+export interface WithExtra {
+  /** Members this version does not know, in input order. */
+  [EXTRA]?: JsonObject;
+}
+
+/**
+ * A union variant this version does not know: its tag and every other member, in input
+ * order, written back unchanged (tag first).
+ */
+export interface UnknownVariant {
+  readonly [UNKNOWN_VARIANT]: true;
+  /** The tag value. */
+  readonly tag: string;
+  /** Every member except the tag, in input order. */
+  readonly members: JsonObject;
+}
+
+/** Builds an unknown variant from an object, leaving out its tag member. */
+export function unknownVariant(tag: string, obj: JsonObject, tagName: string): UnknownVariant {
+  const members: JsonObject = new Map();
+  for (const [k, v] of obj) if (k !== tagName) members.set(k, v);
+  return { [UNKNOWN_VARIANT]: true, tag, members };
+}
+
+/** Whether a union value is a variant this version does not know. */
+export function isUnknownVariant(v: object): v is UnknownVariant {
+  return (v as Partial<UnknownVariant>)[UNKNOWN_VARIANT] === true;
+}
+
+/** The payload of a tag-only variant: just its unknown members (all but the tag). */
+export function noPayload(obj: JsonObject, tagName: string): WithExtra {
+  let extra: JsonObject | undefined;
+  for (const [k, v] of obj) if (k !== tagName) (extra ??= new Map()).set(k, v);
+  return extra === undefined ? {} : { [EXTRA]: extra };
+}

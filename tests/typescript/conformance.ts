@@ -1,0 +1,127 @@
+// The TypeScript conformance testee: `node conformance.js [--emit FILE] PATH...`.
+// Prints one line per failed case and ends with `N passed, N failed`; with `--emit`,
+// writes the canonical output of every passing decode case as JSON lines.
+
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CODECS } from "../../generated/typescript/src/registry.js";
+import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
+import { type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
+import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
+
+function vectorFiles(paths: string[]): string[] {
+  const out: string[] = [];
+  const walk = (p: string): void => {
+    if (statSync(p).isDirectory()) {
+      for (const name of readdirSync(p)) walk(join(p, name));
+    } else if (p.endsWith(".json")) {
+      out.push(p);
+    }
+  };
+  for (const p of paths) {
+    if (statSync(p).isDirectory()) walk(p);
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+const get = (o: Json | undefined, k: string): Json | undefined => (o instanceof Map ? o.get(k) : undefined);
+const str = (o: Json | undefined): string | undefined => (typeof o === "string" ? o : undefined);
+
+function problems(v: Json | undefined): [string, string][] {
+  return Array.isArray(v) ? v.map((w) => [str(get(w, "kind")) ?? "?", str(get(w, "path")) ?? "?"]) : [];
+}
+
+/** Evaluates one decode case: the canonical output when it passes, else throws the reason. */
+export function decodeCase(c: JsonObject): string | undefined {
+  const schema = str(c.get("schema")) ?? "v2";
+  const type = str(c.get("type"));
+  if (type === undefined) throw new Error("the case has no `type`");
+  const codec = CODECS.get(schema)?.get(type);
+  if (codec === undefined) throw new Error(`\`${type}\` is not a definition of schema ${JSON.stringify(schema)}`);
+  const inputText = str(c.get("inputText"));
+  const input = c.get("input");
+  let text: string;
+  if (inputText !== undefined) text = inputText;
+  else if (input !== undefined) text = writeJson(input);
+  else throw new Error("the case has neither `input` nor `inputText`");
+  const expectValue = c.get("expect") ?? new Map<string, Json>();
+  if (!(expectValue instanceof Map)) throw new Error("`expect` must be an object");
+  const expect: JsonObject = expectValue;
+  const got = codec.parse(text);
+  const wantError = expect.get("error");
+  if (wantError !== undefined) {
+    const want = [str(get(wantError, "kind")), str(get(wantError, "path"))];
+    if (got.ok) throw new Error(`expected error ${JSON.stringify(want)}, got output ${codec.serialize(got.value)}`);
+    if (got.error.kind !== want[0] || got.error.path !== want[1]) {
+      throw new Error(`expected error ${want[0]} at ${JSON.stringify(want[1])}, got ${got.error.kind} at ${JSON.stringify(got.error.path)} (${got.error.message})`);
+    }
+    return undefined;
+  }
+  if (!got.ok) throw new Error(`unexpected error ${got.error.kind} at ${JSON.stringify(got.error.path)}: ${got.error.message}`);
+  const out = codec.serialize(got.value);
+  const wantOutput = expect.get("output") ?? input;
+  if (wantOutput === undefined) throw new Error("no expected output (give `expect.output` with `inputText`)");
+  const wantText = writeJson(wantOutput);
+  if (out !== wantText) throw new Error(`output differs\n    expected ${wantText}\n    got      ${out}`);
+  const gotW = got.warnings.map((w: Problem) => [w.kind, w.path]);
+  const wantW = problems(expect.get("warnings"));
+  if (JSON.stringify(gotW) !== JSON.stringify(wantW)) throw new Error(`warnings differ: expected ${JSON.stringify(wantW)}, got ${JSON.stringify(gotW)}`);
+  const again = codec.parse(out);
+  if (!again.ok) throw new Error(`the canonical output does not parse again: ${again.error.kind} at ${again.error.path}`);
+  const out2 = codec.serialize(again.value);
+  if (out2 !== out) throw new Error(`not a fixpoint: ${out} -> ${out2}`);
+  return out;
+}
+
+function main(argv: string[]): number {
+  let emit: string | undefined;
+  const paths: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--emit") emit = argv[++i];
+    else paths.push(a);
+  }
+  if (paths.length === 0) {
+    console.error("usage: node conformance.js [--emit FILE] PATH...");
+    return 2;
+  }
+  let passed = 0;
+  let failed = 0;
+  const lines: string[] = [];
+  for (const file of vectorFiles(paths)) {
+    let doc: Json;
+    try {
+      doc = parseJson(readFileSync(file, "utf8"));
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${file} :: (file): cannot read the vector file: ${String(e)}`);
+      continue;
+    }
+    const cases = get(doc, "cases");
+    if (!Array.isArray(cases)) {
+      failed++;
+      console.log(`FAIL ${file} :: (file): no \`cases\` array`);
+      continue;
+    }
+    for (const c of cases) {
+      const name = str(get(c, "name")) ?? "(unnamed)";
+      const kind = str(get(c, "kind")) ?? "";
+      try {
+        if (!(c instanceof Map)) throw new Error("a case must be an object");
+        if (kind !== "decode") throw new Error(`this runner cannot evaluate cases of kind ${JSON.stringify(kind)} yet`);
+        const out = decodeCase(c);
+        passed++;
+        if (out !== undefined) lines.push(JSON.stringify({ file, name, output: out }));
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${file} :: ${name} [${kind}]: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+  if (emit !== undefined) writeFileSync(emit, lines.length > 0 ? `${lines.join("\n")}\n` : "");
+  console.log(`typescript: ${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+if (process.argv[1]?.endsWith("conformance.js")) process.exitCode = main(process.argv.slice(2));

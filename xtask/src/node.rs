@@ -1,0 +1,37 @@
+//! The TypeScript side of `cargo xtask test`: installs the test project's npm packages
+//! into its own ignored `node_modules` (from the committed lock file), type-checks the
+//! generated package on its own, and builds the tests and the conformance runner.
+
+use crate::{root, run};
+use std::process::Command;
+
+fn npm() -> &'static str {
+    if cfg!(windows) { "npm.cmd" } else { "npm" }
+}
+
+fn tsc() -> String {
+    root().join("tests/typescript/node_modules/.bin/tsc").display().to_string()
+}
+
+/// `npm ci` in `tests/typescript` when its packages are missing or stale.
+pub fn install() -> Result<(), String> {
+    let dir = root().join("tests/typescript");
+    let marker = dir.join("node_modules/.package-lock.json");
+    let lock = dir.join("package-lock.json");
+    let fresh = match (std::fs::metadata(&marker).and_then(|m| m.modified()), std::fs::metadata(&lock).and_then(|m| m.modified())) {
+        (Ok(installed), Ok(locked)) => installed >= locked,
+        _ => false,
+    };
+    if fresh {
+        return Ok(());
+    }
+    run(Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir))
+}
+
+/// Installs, checks the generated package with its own strict `tsconfig.json`, and
+/// compiles the tests (with the generated sources) into `tests/typescript/dist`.
+pub fn build_tests() -> Result<(), String> {
+    install()?;
+    run(Command::new(tsc()).args(["-p", "generated/typescript/tsconfig.json", "--noEmit"]))?;
+    run(Command::new(tsc()).args(["-p", "tests/typescript/tsconfig.json"]))
+}

@@ -1,0 +1,306 @@
+//! The TypeScript binding: turns the IR into the view the TypeScript templates render
+//! (names, types, decoder and encoder expressions are decided here).
+
+use crate::ir::{Def, Field, Ir, Presence, Ty};
+use heck::{ToShoutySnakeCase, ToUpperCamelCase};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn js(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// A property key as written in a type or object literal.
+fn key(wire: &str) -> String {
+    if is_identifier(wire) { wire.to_owned() } else { js(wire) }
+}
+
+/// Property access (`v.terminalId` or `v["x-y"]`).
+fn access(wire: &str) -> String {
+    if is_identifier(wire) { format!(".{wire}") } else { format!("[{}]", js(wire)) }
+}
+
+fn jsdoc(doc: &str, indent: &str) -> Vec<String> {
+    let doc = doc.trim();
+    if doc.is_empty() {
+        return vec![];
+    }
+    let body: Vec<String> = doc.lines().map(|l| l.replace("*/", "*\\/")).collect();
+    if body.len() == 1 {
+        return vec![format!("{indent}/** {} */", body[0])];
+    }
+    let mut out = vec![format!("{indent}/**")];
+    out.extend(body.iter().map(|l| if l.trim().is_empty() { format!("{indent} *") } else { format!("{indent} * {l}") }));
+    out.push(format!("{indent} */"));
+    out
+}
+
+/// Collects the array helpers a module needs.
+#[derive(Default)]
+struct Helpers {
+    arrays: BTreeMap<String, (String, String, String)>,
+    options: BTreeMap<String, String>,
+}
+
+impl Helpers {
+    fn ts_type(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => name.clone(),
+            Ty::String => "string".into(),
+            Ty::Bool => "boolean".into(),
+            Ty::Integer { .. } | Ty::Number { .. } => "number".into(),
+            Ty::Bytes => "Uint8Array".into(),
+            Ty::Object => "JsonObject".into(),
+            Ty::Json => "Json".into(),
+            Ty::Array { items } => format!("{}[]", self.ts_type(items)),
+        }
+    }
+
+    fn suffix(t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => name.clone(),
+            Ty::String => "String".into(),
+            Ty::Bool => "Boolean".into(),
+            Ty::Integer { format, .. } => format.to_upper_camel_case(),
+            Ty::Number { .. } => "Number".into(),
+            Ty::Bytes => "Bytes".into(),
+            Ty::Object => "Object".into(),
+            Ty::Json => "Json".into(),
+            Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
+        }
+    }
+
+    fn decoder(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => format!("decode{name}"),
+            Ty::String => "decodeString".into(),
+            Ty::Bool => "decodeBoolean".into(),
+            Ty::Integer { format, min, max } => {
+                let named = match format.as_str() {
+                    "uint32" => Some(("decodeUint32", 0.0, 4_294_967_295.0)),
+                    "int32" => Some(("decodeInt32", -2_147_483_648.0, 2_147_483_647.0)),
+                    "uint16" => Some(("decodeUint16", 0.0, 65_535.0)),
+                    "uint8" => Some(("decodeUint8", 0.0, 255.0)),
+                    "uint64" | "uint" => Some(("decodeUint64", 0.0, 9_007_199_254_740_991.0)),
+                    _ => Some(("decodeInt64", -9_007_199_254_740_991.0, 9_007_199_254_740_991.0)),
+                };
+                match named {
+                    Some((f, lo, hi)) if (*min - lo).abs() < f64::EPSILON && (*max - hi).abs() < f64::EPSILON => f.into(),
+                    _ => format!("((v: Json, cx: Cx): number => cx.int(v, {min}, {max}, \"a whole number from {min} to {max}\"))"),
+                }
+            }
+            Ty::Number { .. } => "decodeNumber".into(),
+            Ty::Bytes => "decodeBytes".into(),
+            Ty::Object => "decodeObject".into(),
+            Ty::Json => "decodeJson".into(),
+            Ty::Array { items } => {
+                let name = Self::suffix(t);
+                let item_dec = self.decoder(items);
+                let item_enc = self.encoder(items);
+                let item_ty = self.ts_type(items);
+                self.arrays.insert(name.clone(), (item_ty, item_dec, item_enc));
+                format!("decode{name}")
+            }
+        }
+    }
+
+    fn encoder(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => format!("encode{name}"),
+            Ty::String => "encodeString".into(),
+            Ty::Bool => "encodeBoolean".into(),
+            Ty::Integer { .. } | Ty::Number { .. } => "encodeNumber".into(),
+            Ty::Bytes => "encodeBytes".into(),
+            Ty::Object => "encodeObject".into(),
+            Ty::Json => "encodeJson".into(),
+            Ty::Array { .. } => {
+                self.decoder(t);
+                format!("encode{}", Self::suffix(t))
+            }
+        }
+    }
+
+    fn options(&mut self, f: &Field) -> Option<String> {
+        let mut parts = Vec::new();
+        if f.lenient {
+            parts.push("lenient: true".to_owned());
+        }
+        if f.skip_invalid_items {
+            parts.push("skipItems: true".to_owned());
+        }
+        if let Ty::Number { min, max } = &f.ty {
+            if min.is_some() || max.is_some() {
+                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
+                parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
+            }
+        }
+        if let Some(n) = f.min_items {
+            parts.push(format!("minItems: {n}"));
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let literal = format!("{{ {} }}", parts.join(", "));
+        let next = format!("OPTIONS_{}", self.options.len());
+        Some(self.options.entry(literal).or_insert(next).clone())
+    }
+}
+
+#[derive(Serialize)]
+struct TField {
+    doc: Vec<String>,
+    key: String,
+    access: String,
+    wire: String,
+    ty: String,
+    optional: bool,
+    nullable: bool,
+    local: String,
+    decode: String,
+    encode: String,
+    required: bool,
+}
+
+fn tfield(h: &mut Helpers, f: &Field, i: usize) -> TField {
+    let dec = h.decoder(&f.ty);
+    let enc = h.encoder(&f.ty);
+    let opts = h.options(f).map(|o| format!(", {o}")).unwrap_or_default();
+    let helper = match f.presence {
+        Presence::Req => "required",
+        Presence::Opt => "optional",
+        Presence::Maybe => "maybe",
+        Presence::Patch => "patch",
+    };
+    let put = match f.presence {
+        Presence::Req => "put",
+        Presence::Opt | Presence::Maybe => "putOptional",
+        Presence::Patch => "putPatch",
+    };
+    TField {
+        doc: jsdoc(&f.doc, "  "),
+        key: key(&f.wire),
+        access: access(&f.wire),
+        wire: js(&f.wire),
+        ty: h.ts_type(&f.ty),
+        optional: f.presence != Presence::Req,
+        nullable: f.presence == Presence::Patch,
+        local: format!("m{i}"),
+        decode: format!("cx.{helper}(k, x, {dec}{opts})"),
+        encode: format!("w.{put}({}, v{}, {enc})", js(&f.wire), access(&f.wire)),
+        required: f.presence == Presence::Req,
+    }
+}
+
+#[derive(Serialize)]
+struct TVariant {
+    doc: Vec<String>,
+    type_name: String,
+    wire: String,
+    payload: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum TDef {
+    Struct { name: String, doc: Vec<String>, fields: Vec<TField>, skip_const: String },
+    StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
+    StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool },
+    TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, open: bool, skip_const: String, known_const: String },
+    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
+    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
+}
+
+#[derive(Serialize)]
+pub struct Module {
+    defs: Vec<TDef>,
+    arrays: Vec<(String, String, String, String)>,
+    options: Vec<(String, String)>,
+    skips: Vec<(String, String)>,
+}
+
+/// The TypeScript view of one schema document.
+pub fn view(ir: &Ir) -> Result<Module, String> {
+    let mut h = Helpers::default();
+    let mut skips: BTreeMap<String, String> = BTreeMap::new();
+    let mut skip_const = |names: &[String]| -> String {
+        let literal = format!("[{}]", names.iter().map(|n| js(n)).collect::<Vec<_>>().join(", "));
+        let next = format!("SKIP_{}", skips.len());
+        skips.entry(literal).or_insert(next).clone()
+    };
+    let names: BTreeSet<String> = ir.defs.iter().map(|d| d.name().to_owned()).collect();
+    let mut defs = Vec::new();
+    let mut variant_names = BTreeSet::new();
+    let mut vname = |owner: &str, wire: &str| -> Result<String, String> {
+        let n = format!("{owner}{}", wire.to_upper_camel_case());
+        if names.contains(&n) || !variant_names.insert(n.clone()) {
+            return Err(format!("$defs/{owner}: the variant type name `{n}` for `{wire}` is already taken"));
+        }
+        Ok(n)
+    };
+    for d in &ir.defs {
+        defs.push(match d {
+            Def::Struct { name, doc, fields, .. } => TDef::Struct {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                skip_const: skip_const(&[]),
+            },
+            Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+            Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                values: values.iter().map(|v| js(&v.wire)).collect(),
+                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                open: other.is_some(),
+            },
+            Def::TaggedUnion { name, doc, tag, variants, other } => TDef::TaggedUnion {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                tag: js(tag),
+                tag_key: key(tag),
+                tag_access: access(tag),
+                variants: variants
+                    .iter()
+                    .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone() }))
+                    .collect::<Result<_, String>>()?,
+                open: other.is_some(),
+                skip_const: skip_const(std::slice::from_ref(tag)),
+                known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+            },
+            Def::TaggedStruct { name, doc, tag, variants, common, .. } => {
+                let mut reserved = vec![tag.clone()];
+                reserved.extend(common.iter().map(|f| f.wire.clone()));
+                TDef::TaggedStruct {
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    tag: js(tag),
+                    tag_key: key(tag),
+                    tag_access: access(tag),
+                    variants: variants
+                        .iter()
+                        .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone() }))
+                        .collect::<Result<_, String>>()?,
+                    common: common.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                    skip_const: skip_const(&reserved),
+                    known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                }
+            }
+            Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                alternatives: alternatives.iter().map(|a| (a.name.clone(), js(&a.key))).collect(),
+            },
+        });
+    }
+    Ok(Module {
+        defs,
+        arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
+        options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),
+        skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
+    })
+}
