@@ -2,6 +2,7 @@
 
 mod codegen;
 mod conformance;
+mod consumer;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -63,7 +64,10 @@ fn test() -> Result<(), String> {
     codegen::compile_goldens()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
+    run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
     conformance::conformance(&[])?;
+    consumer::rust()?;
+    consumer::typescript()?;
     Ok(())
 }
 

@@ -29,6 +29,7 @@ export const MAX_DEPTH = 127;
  */
 export function parseJson(text: string): Json {
   const p = new Parser(text);
+  if (!wellFormed(text)) p.fail("the text contains a lone surrogate", 0);
   p.skipWhitespace();
   const value = p.value();
   p.skipWhitespace();
@@ -46,6 +47,17 @@ export function parseJson(text: string): Json {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** Strings longer than this are checked and decoded by the engine's `JSON.parse`. */
+const LONG_STRING = 64;
+
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether `s` is well-formed UTF-16 (every surrogate paired): `String.prototype.isWellFormed` where the engine has it. */
+function wellFormed(s: string): boolean {
+  return nativeIsWellFormed !== undefined ? nativeIsWellFormed.call(s) : !LONE_SURROGATE.test(s);
+}
 
 /** Value of a hex digit's char code, or -1. */
 function hexValue(c: number): number {
@@ -229,21 +241,23 @@ class Parser {
   private string(): string {
     const t = this.text;
     const start = this.pos + 1;
+    const stop = start + LONG_STRING;
     let i = start;
-    // Fast path: no escapes, controls or surrogates; one slice.
+    // Fast path: a short string without escapes or controls is one slice.
     for (;;) {
       const c = t.charCodeAt(i);
       if (c === QUOTE) {
         this.pos = i + 1;
         return t.slice(start, i);
       }
-      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff) || c !== c) break;
-      i++;
+      if (c === BACKSLASH || c < 0x20 || c !== c) break;
+      if (++i === stop) return this.longString(start);
     }
     return this.slowString(start, i);
   }
 
-  private slowString(start: number, from: number): string {
+  /** A short string with escapes (or an error): decoded piece by piece. */
+  private slowString(start: number, from: number, stop: number = start + LONG_STRING): string {
     const t = this.text;
     let out = "";
     let chunk = start;
@@ -254,26 +268,50 @@ class Parser {
         this.pos = i + 1;
         return out + t.slice(chunk, i);
       }
+      if (i >= stop) return this.longString(start);
       if (c === BACKSLASH) {
         out += t.slice(chunk, i) + this.escape(i);
         i = this.next;
         chunk = i;
-      } else if (c >= 0x20 && c < 0xd800) {
+      } else if (c >= 0x20) {
         i++;
-      } else if (c !== c) {
-        this.fail("a string is not closed", i);
       } else if (c < 0x20) {
         this.fail("a control character in a string must be escaped", i);
-      } else if (c <= 0xdbff) {
-        const d = t.charCodeAt(i + 1);
-        if (!(d >= 0xdc00 && d <= 0xdfff)) this.fail("a string contains a lone surrogate", i);
-        i += 2;
-      } else if (c <= 0xdfff) {
-        this.fail("a string contains a lone surrogate", i);
       } else {
-        i++;
+        this.fail("a string is not closed", i);
       }
     }
+  }
+
+  /**
+   * A long string: finds the closing quote (the first one after an even run of
+   * backslashes) with `indexOf`, then lets the engine's `JSON.parse`, whose string
+   * grammar is RFC 8259's, check and decode the token natively. Lone surrogates are
+   * the one thing it lets through: raw ones were ruled out for the whole text, escaped
+   * ones are checked here.
+   */
+  private longString(start: number): string {
+    const t = this.text;
+    let end = start;
+    for (;;) {
+      end = t.indexOf('"', end);
+      if (end < 0) this.fail("a string is not closed", t.length);
+      let k = end - 1;
+      while (t.charCodeAt(k) === BACKSLASH) k--;
+      if ((end - 1 - k) % 2 === 0) break;
+      end++;
+    }
+    let s: unknown;
+    try {
+      s = JSON.parse(t.slice(start - 1, end + 1));
+    } catch {
+      // Find the precise problem (and its offset) the slow way.
+      return this.slowString(start, start, Infinity);
+    }
+    if (typeof s !== "string") return this.fail("a string is not valid", start - 1);
+    if (!wellFormed(s)) this.fail("a `\\u` escape is a lone surrogate", start - 1);
+    this.pos = end + 1;
+    return s;
   }
 
   /** Decodes the escape whose backslash is at `i`; sets `next` to the offset after it. */

@@ -175,12 +175,15 @@ impl Cx {
         })
     }
 
-    /// Decodes an optional member that may not be `null` (upstream declares it
-    /// non-nullable but not required).
+    /// Decodes an optional member that upstream declares non-nullable but not required.
+    /// `null` is still the same as omitted, as for every optional member.
     ///
     /// # Errors
     /// The member's decoding error, unless the member is lenient.
     pub fn maybe<T: Decode>(&mut self, name: &str, v: &Value, checks: &[Check]) -> Result<Option<T>, Error> {
+        if v.is_null() {
+            return Ok(None);
+        }
         self.at(name, |cx| {
             let r = cx.checked(v, checks);
             cx.absorb(r, checks)

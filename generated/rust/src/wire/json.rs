@@ -78,14 +78,19 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         while let Some(key) = map.next_key::<String>()? {
             let len = self.0.borrow().path.len();
             push_token(&mut self.0.borrow_mut().path, &key);
-            if out.contains_key(&key) {
+            let repeated = out.contains_key(&key);
+            if repeated {
+                // Keep reading: text that is not JSON further on wins over a repeat.
                 let mut st = self.0.borrow_mut();
-                st.duplicate = Some(st.path.clone());
-                return Err(de::Error::custom("duplicate member"));
+                if st.duplicate.is_none() {
+                    st.duplicate = Some(st.path.clone());
+                }
             }
             let v = map.next_value_seed(ValueSeed(self.0))?;
             self.0.borrow_mut().path.truncate(len);
-            out.insert(key, v);
+            if !repeated {
+                out.insert(key, v);
+            }
         }
         Ok(Value::Object(out))
     }
@@ -101,18 +106,18 @@ pub fn parse_value(text: &str) -> Result<Value, Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let result = ValueSeed(&state).deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     match result {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            if let Some(path) = state.into_inner().duplicate {
-                let name = path.rsplit('/').next().unwrap_or_default().to_owned();
-                return Err(Error::new(
+        Err(e) => Err(Error::new(ErrorKind::InvalidJson, "", format!("the text is not valid JSON: {e}"))),
+        Ok(v) => match state.into_inner().duplicate {
+            None => Ok(v),
+            Some(path) => {
+                let name = path.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
+                Err(Error::new(
                     ErrorKind::DuplicateKey,
                     path,
                     format!("member `{name}` appears twice in one object; send it once"),
-                ));
+                ))
             }
-            Err(Error::new(ErrorKind::InvalidJson, "", format!("the text is not valid JSON: {e}")))
-        }
+        },
     }
 }
 

@@ -299,10 +299,11 @@ export class Cx {
   }
 
   /**
-   * Decodes an optional member that may not be `null` (upstream declares it
-   * non-nullable but not required): `null` goes to `decode`, which rejects it.
+   * Decodes an optional member that upstream declares non-nullable but not required:
+   * `null` is still the same as omitted, as for every optional member.
    */
   maybe<T>(name: string, v: Json, decode: Decoder<T>, opts?: MemberOptions): T | undefined {
+    if (v === null) return undefined;
     const tokens = this.tokens;
     const depth = tokens.length;
     tokens.push(name);

@@ -1,0 +1,429 @@
+// Checked decoding from parsed JSON (pointer, warnings, lenient/optional/patch members) and the parse/encode entry points.
+
+import { Base64Error, decodeBase64 } from "./base64.js";
+import { DecodeError, type ErrorKind, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
+import { type Json, type JsonObject, parseJson } from "./json.js";
+import { isAbsolutePath, whyNotAbsolute } from "./path.js";
+import { type Encoder, Writer } from "./writer.js";
+
+/** Checks a JSON value and builds a `T`, reporting problems at `cx`'s pointer. */
+export type Decoder<T> = (v: Json, cx: Cx) => T;
+
+/** The constraints of one member, checked by the member helpers (`required` ...). */
+export interface MemberOptions {
+  /** `x-deserialize-default-on-error`: a problem inside the member drops the member and adds a warning. */
+  readonly lenient?: boolean;
+  /** `x-deserialize-skip-invalid-items`: a problem inside an array item drops the item and adds a warning. */
+  readonly skipItems?: boolean;
+  /** `minimum`/`maximum`: a number member must lie in `[min, max]` (else `out_of_range`). */
+  readonly range?: readonly [min: number, max: number];
+  /** `minItems`: an array member needs at least this many items (else `out_of_range` at the array). */
+  readonly minItems?: number;
+}
+
+/** The largest integer every binding reads exactly (2^53 - 1); the bound of the 64-bit formats. */
+export const MAX_SAFE_INTEGER = 9007199254740991;
+
+/** Describes a JSON value's type for messages. */
+export function describe(v: Json): string {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "boolean":
+      return "a boolean";
+    case "number":
+      return "a number";
+    case "string":
+      return "a string";
+    default:
+      return Array.isArray(v) ? "an array" : "an object";
+  }
+}
+
+/**
+ * Where decoding is (an RFC 6901 pointer, built only when a problem needs it) and
+ * what lenient members absorbed so far. One per parse; generated decoders take it as
+ * their second argument and report every problem through it.
+ */
+export class Cx {
+  /** Reference tokens from the root to the value being decoded. */
+  private readonly tokens: (string | number)[] = [];
+  /** Problems lenient members and skipped items absorbed, in document order. */
+  readonly warnings: Problem[] = [];
+  /** Set by a member with `skipItems`; taken by the next `array` call. */
+  private skipItemsNext = false;
+
+  /** The current JSON pointer (`""` at the root). */
+  get path(): string {
+    return pointer(this.tokens);
+  }
+
+  /** Runs `fn` one member deeper. */
+  at<T>(token: string, fn: (cx: Cx) => T): T {
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push(token);
+    try {
+      return fn(this);
+    } finally {
+      tokens.length = depth;
+    }
+  }
+
+  /** Runs `fn` one array item deeper. */
+  index<T>(i: number, fn: (cx: Cx) => T): T {
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push(i);
+    try {
+      return fn(this);
+    } finally {
+      tokens.length = depth;
+    }
+  }
+
+  /** A problem at the current pointer. */
+  problem(kind: ErrorKind, message: string): Problem {
+    return { kind, path: this.path, message };
+  }
+
+  /** Fails with `kind` at the current pointer. */
+  fail(kind: ErrorKind, message: string): never {
+    throw new DecodeError(this.problem(kind, message));
+  }
+
+  /** Fails with `wrong_type` at the current pointer. */
+  wrongType(expected: string, got: Json): never {
+    return this.fail("wrong_type", `expected ${expected}, got ${describe(got)}`);
+  }
+
+  /** Fails with `missing_field` for member `name` of the object at the current pointer. */
+  missing(name: string): never {
+    throw new DecodeError({
+      kind: "missing_field",
+      path: pushToken(this.path, name),
+      message: `required member \`${name}\` is missing; add it`,
+    });
+  }
+
+  /**
+   * Fails with `missing_field` for an object that has none of the members that select
+   * a shape union's alternatives; the pointer names the first of them.
+   */
+  missingOneOf(names: readonly string[]): never {
+    const list = names.map((n) => `\`${n}\``).join(" or ");
+    throw new DecodeError({
+      kind: "missing_field",
+      path: pushToken(this.path, names[0] ?? ""),
+      message: `the object needs one of the members ${list}; add the one that fits`,
+    });
+  }
+
+  /** Fails with `unknown_variant` at the current pointer: a closed enum got `value`. */
+  unknownValue(value: string, typeName: string, known: readonly string[]): never {
+    return this.fail("unknown_variant", `\`${value}\` is not a known ${typeName} value; use one of: ${known.join(", ")}`);
+  }
+
+  /** Fails with `unknown_variant` at the tag member: a closed union got the tag `tag`. */
+  unknownTag(tagName: string, tag: string, typeName: string, known: readonly string[]): never {
+    return this.at(tagName, (cx) =>
+      cx.fail("unknown_variant", `\`${tag}\` is not a known ${typeName} variant; use one of: ${known.join(", ")}`),
+    );
+  }
+
+  /** Records an absorbed problem. */
+  warn(p: Problem): void {
+    this.warnings.push(p);
+  }
+
+  /**
+   * Runs `fn`; when it fails with a decoding problem, records the problem as a warning
+   * and returns `undefined` (the lenient value is dropped).
+   */
+  absorb<T>(fn: (cx: Cx) => T): T | undefined {
+    const depth = this.tokens.length;
+    try {
+      return fn(this);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      this.tokens.length = depth;
+      this.skipItemsNext = false;
+      this.warnings.push(e.problem);
+      return undefined;
+    }
+  }
+
+  // --- values ---
+
+  /** Expects an object. */
+  expectObject(v: Json): JsonObject {
+    return v instanceof Map ? v : this.wrongType("an object", v);
+  }
+
+  /** Reads the string tag of a tagged union: `missing_field` when absent, `wrong_type` when not a string. */
+  readTag(obj: JsonObject, tagName: string): string {
+    const tag = obj.get(tagName);
+    if (tag === undefined) return this.missing(tagName);
+    if (typeof tag !== "string") return this.at(tagName, (cx) => cx.wrongType("a string tag", tag));
+    return tag;
+  }
+
+  /** Expects a string. */
+  str(v: Json): string {
+    return typeof v === "string" ? v : this.wrongType("a string", v);
+  }
+
+  /** Expects a boolean. */
+  bool(v: Json): boolean {
+    return typeof v === "boolean" ? v : this.wrongType("a boolean", v);
+  }
+
+  /** Expects a number (`format: double`). */
+  num(v: Json): number {
+    return typeof v === "number" ? v : this.wrongType("a number", v);
+  }
+
+  /**
+   * Expects a whole number in `[min, max]`: `3`, `3.0` and `3e0` are all 3. A fraction
+   * is `wrong_type`; a whole number outside the range is `out_of_range`. `what` names
+   * the format for messages ("a whole number from 0 to 4294967295").
+   */
+  int(v: Json, min: number, max: number, what: string): number {
+    if (typeof v !== "number") return this.wrongType(what, v);
+    if (!Number.isInteger(v)) return this.fail("wrong_type", `expected ${what}, got ${v}, which has a fraction`);
+    if (v < min || v > max) return this.fail("out_of_range", `${v} is outside the range of ${what} (${min} to ${max})`);
+    return v + 0; // -0 -> 0
+  }
+
+  /** `format: uint8`. */
+  uint8(v: Json): number {
+    return this.int(v, 0, 255, "a whole number from 0 to 255");
+  }
+
+  /** `format: uint16`. */
+  uint16(v: Json): number {
+    return this.int(v, 0, 65535, "a whole number from 0 to 65535");
+  }
+
+  /** `format: uint32`. */
+  uint32(v: Json): number {
+    return this.int(v, 0, 4294967295, "a whole number from 0 to 4294967295");
+  }
+
+  /** `format: int32`. */
+  int32(v: Json): number {
+    return this.int(v, -2147483648, 2147483647, "a whole number from -2147483648 to 2147483647");
+  }
+
+  /** `format: uint64`, limited to the safe range. */
+  uint64(v: Json): number {
+    return this.int(v, 0, MAX_SAFE_INTEGER, "a whole number from 0 to 9007199254740991");
+  }
+
+  /** `format: int64`, limited to the safe range. */
+  int64(v: Json): number {
+    return this.int(v, -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER, "a whole number from -9007199254740991 to 9007199254740991");
+  }
+
+  /** Expects strict canonical base64 (`format: byte`) and decodes it: `invalid_base64` otherwise. */
+  bytes(v: Json): Uint8Array {
+    if (typeof v !== "string") return this.wrongType("a base64 string", v);
+    try {
+      return decodeBase64(v);
+    } catch (e) {
+      if (e instanceof Base64Error) return this.fail("invalid_base64", `not strict base64: ${e.message}`);
+      throw e;
+    }
+  }
+
+  /** Expects an absolute path string (`AbsolutePath`): `relative_path` otherwise. */
+  absolutePath(v: Json): string {
+    if (typeof v !== "string") return this.wrongType("an absolute path string", v);
+    return isAbsolutePath(v) ? v : this.fail("relative_path", whyNotAbsolute(v));
+  }
+
+  /**
+   * Expects an array and decodes each item with `item`. With `skipInvalidItems` (or
+   * when the member being decoded has `skipItems`), an item with a problem is dropped
+   * and the problem becomes a warning.
+   */
+  array<T>(v: Json, item: Decoder<T>, skipInvalidItems?: boolean): T[] {
+    const skip = skipInvalidItems ?? this.skipItemsNext;
+    this.skipItemsNext = false;
+    if (!Array.isArray(v)) return this.wrongType("an array", v);
+    const n = v.length;
+    const out: T[] = [];
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push(0);
+    try {
+      for (let i = 0; i < n; i++) {
+        tokens[depth] = i;
+        const x = v[i] as Json;
+        if (!skip) {
+          out.push(item(x, this));
+          continue;
+        }
+        try {
+          out.push(item(x, this));
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e;
+          tokens.length = depth + 1;
+          this.skipItemsNext = false;
+          this.warnings.push(e.problem);
+        }
+      }
+    } finally {
+      tokens.length = depth;
+    }
+    return out;
+  }
+
+  // --- members ---
+
+  /** Decodes a required member's value (`null` is `wrong_type` unless the type allows it). */
+  required<T>(name: string, v: Json, decode: Decoder<T>, opts?: MemberOptions): T {
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push(name);
+    try {
+      return this.checked(v, decode, opts);
+    } finally {
+      tokens.length = depth;
+    }
+  }
+
+  /** Decodes an optional member's value: `null` is the same as omitted (`undefined`). */
+  optional<T>(name: string, v: Json, decode: Decoder<T>, opts?: MemberOptions): T | undefined {
+    return v === null ? undefined : this.maybe(name, v, decode, opts);
+  }
+
+  /**
+   * Decodes an optional member that upstream declares non-nullable but not required:
+   * `null` is still the same as omitted, as for every optional member.
+   */
+  maybe<T>(name: string, v: Json, decode: Decoder<T>, opts?: MemberOptions): T | undefined {
+    if (v === null) return undefined;
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push(name);
+    try {
+      if (opts?.lenient !== true) return this.checked(v, decode, opts);
+      try {
+        return this.checked(v, decode, opts);
+      } catch (e) {
+        if (!(e instanceof DecodeError)) throw e;
+        this.warnings.push(e.problem);
+        return undefined;
+      }
+    } finally {
+      tokens.length = depth;
+    }
+  }
+
+  /**
+   * Decodes a patch member's value: `null` clears (`null`); a lenient member that
+   * fails is dropped (`undefined`, "unchanged"). An omitted member is `undefined`.
+   */
+  patch<T>(name: string, v: Json, decode: Decoder<T>, opts?: MemberOptions): T | null | undefined {
+    return v === null ? null : this.maybe(name, v, decode, opts);
+  }
+
+  private checked<T>(v: Json, decode: Decoder<T>, opts: MemberOptions | undefined): T {
+    if (opts === undefined) return decode(v, this);
+    const range = opts.range;
+    if (range !== undefined && typeof v === "number" && (v < range[0] || v > range[1])) {
+      this.fail("out_of_range", `${v} is outside the allowed range ${range[0]} to ${range[1]}`);
+    }
+    const minItems = opts.minItems;
+    if (minItems !== undefined && Array.isArray(v) && v.length < minItems) {
+      this.fail("out_of_range", `the array has ${v.length} items; at least ${minItems} required`);
+    }
+    if (opts.skipItems !== true) return decode(v, this);
+    this.skipItemsNext = true;
+    try {
+      return decode(v, this);
+    } finally {
+      this.skipItemsNext = false;
+    }
+  }
+}
+
+// --- ready-made decoders, for passing to `array` and the member helpers ---
+
+/** Any string. */
+export const decodeString: Decoder<string> = (v, cx) => cx.str(v);
+/** `true` or `false`. */
+export const decodeBoolean: Decoder<boolean> = (v, cx) => cx.bool(v);
+/** Any number (`format: double`). */
+export const decodeNumber: Decoder<number> = (v, cx) => cx.num(v);
+/** `format: uint8`. */
+export const decodeUint8: Decoder<number> = (v, cx) => cx.uint8(v);
+/** `format: uint16`. */
+export const decodeUint16: Decoder<number> = (v, cx) => cx.uint16(v);
+/** `format: uint32`. */
+export const decodeUint32: Decoder<number> = (v, cx) => cx.uint32(v);
+/** `format: int32`. */
+export const decodeInt32: Decoder<number> = (v, cx) => cx.int32(v);
+/** `format: uint64` (safe range). */
+export const decodeUint64: Decoder<number> = (v, cx) => cx.uint64(v);
+/** `format: int64` (safe range). */
+export const decodeInt64: Decoder<number> = (v, cx) => cx.int64(v);
+/** Strict base64 to bytes (`format: byte`). */
+export const decodeBytes: Decoder<Uint8Array> = (v, cx) => cx.bytes(v);
+/** An absolute path (`AbsolutePath`). */
+export const decodeAbsolutePath: Decoder<string> = (v, cx) => cx.absolutePath(v);
+/** Free JSON (`rawInput`, `rawOutput`): any value, kept as is. */
+export const decodeJson: Decoder<Json> = (v) => v;
+/** A free-form object (`_meta`): any object, kept as is. */
+export const decodeObject: Decoder<JsonObject> = (v, cx) => cx.expectObject(v);
+
+/** An array of `item`s (hoist the result to module scope: it allocates a closure). */
+export function decodeArray<T>(item: Decoder<T>): Decoder<T[]> {
+  return (v, cx) => cx.array(v, item);
+}
+
+/** The members of `obj` other than those named in `names`, in input order (an unknown variant's payload). */
+export function membersExcept(obj: JsonObject, names: readonly string[]): JsonObject {
+  const out: JsonObject = new Map();
+  for (const [k, v] of obj) if (!names.includes(k)) out.set(k, v);
+  return out;
+}
+
+// --- entry points ---
+
+/**
+ * Parses JSON text as a `T`: the value and the warnings for what lenient members
+ * absorbed, or the first problem (`invalid_json`, `duplicate_key`, then type problems
+ * in input order).
+ */
+export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> {
+  let value: Json;
+  try {
+    value = parseJson(text);
+  } catch (e) {
+    if (e instanceof DecodeError) return { ok: false, error: e.problem };
+    throw e;
+  }
+  return decodeValue(value, decode);
+}
+
+/**
+ * Checks an already parsed JSON value as a `T` (repeated member names can no longer
+ * be seen here: use `decodeText` on untrusted text).
+ */
+export function decodeValue<T>(value: Json, decode: Decoder<T>): ParseResult<T> {
+  const cx = new Cx();
+  try {
+    return { ok: true, value: decode(value, cx), warnings: cx.warnings };
+  } catch (e) {
+    if (e instanceof DecodeError) return { ok: false, error: e.problem };
+    throw e;
+  }
+}
+
+/** Writes the canonical JSON text of `value`. */
+export function encodeText<T>(value: T, encode: Encoder<T>): string {
+  const w = new Writer();
+  encode(w, value);
+  return w.finish();
+}

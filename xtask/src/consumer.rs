@@ -1,0 +1,139 @@
+//! Consumer tests: each generated package installed the way a downstream user would,
+//! in a fresh temporary project, and used from there.
+
+use crate::{node, root, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Result<Self, String> {
+        let p = std::env::temp_dir().join(format!("acp-terminal-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        Ok(Self(p))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn write(dir: &Path, rel: &str, text: &str) -> Result<(), String> {
+    let p = dir.join(rel);
+    if let Some(parent) = p.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+const MESSAGE: &str = r#"{"sessionId":"s","update":{"sessionUpdate":"terminal_update","terminalId":"term_001","command":null,"output":{"data":"cnVubmluZyAxMjMgdGVzdHMNCg=="}}}"#;
+
+/// The Rust crate as a path dependency of a new crate.
+pub fn rust() -> Result<(), String> {
+    let dir = TempDir::new("rust-consumer")?;
+    let generated = root().join("generated/rust");
+    write(
+        &dir.0,
+        "Cargo.toml",
+        &format!(
+            "[package]\nname = \"consumer\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n[dependencies]\nacp-terminal = {{ path = {:?} }}\n\n[workspace]\n",
+            generated.display().to_string()
+        ),
+    )?;
+    write(
+        &dir.0,
+        "src/main.rs",
+        &format!(
+            r##"use acp_terminal::{{v2, wire}};
+
+fn main() {{
+    let text = r#"{MESSAGE}"#;
+    let parsed = wire::from_str::<v2::UpdateSessionNotification>(text).expect("parses");
+    let v2::SessionUpdate::TerminalUpdate(u) = &parsed.value.update else {{ panic!("not a terminal update") }};
+    assert_eq!(u.command, wire::Patch::Clear);
+    assert!(u.cwd.is_keep());
+    assert_eq!(u.output.as_set().map(|o| &o.data[..]), Some(&b"running 123 tests\r\n"[..]));
+    assert_eq!(wire::to_string(&parsed.value), text);
+    let err = wire::from_str::<v2::TerminalOutput>(r#"{{"data":"aGVsbG9="}}"#).expect_err("non-canonical base64");
+    assert_eq!((err.kind.as_str(), err.path.as_str()), ("invalid_base64", "/data"));
+    println!("rust consumer: ok");
+}}
+"##
+        ),
+    )?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(cargo).args(["run", "--quiet"]).current_dir(&dir.0).env("CARGO_TARGET_DIR", root().join("target/consumer")))
+}
+
+/// The npm package packed with `npm pack` and installed into a new project that
+/// type-checks (strict) and runs code importing it.
+pub fn typescript() -> Result<(), String> {
+    node::install()?;
+    let tsc = root().join("tests/typescript/node_modules/.bin/tsc").display().to_string();
+    let pkg = root().join("generated/typescript");
+    let dir = TempDir::new("ts-consumer")?;
+    let build = dir.0.join("package");
+    // Build the package's dist from its own tsconfig, into a copy (generated/ stays clean).
+    run(Command::new(&tsc).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(build.join("dist")))?;
+    for f in ["package.json"] {
+        std::fs::copy(pkg.join(f), build.join(f)).map_err(|e| e.to_string())?;
+    }
+    copy_dir(&pkg.join("src"), &build.join("src"))?;
+    run(Command::new(npm()).args(["pack", "--quiet", "--pack-destination"]).arg(&dir.0).current_dir(&build))?;
+    let app = dir.0.join("app");
+    write(&app, "package.json", r#"{ "name": "consumer", "private": true, "type": "module" }"#)?;
+    write(
+        &app,
+        "tsconfig.json",
+        r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+             "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM"], "outDir": "dist" },
+           "include": ["main.ts"] }"#,
+    )?;
+    write(
+        &app,
+        "main.ts",
+        &format!(
+            r#"import {{ v2 }} from "acp-terminal";
+import {{ parseUpdateSessionNotification, serializeUpdateSessionNotification, isKnownSessionUpdate }} from "acp-terminal/v2";
+
+const text = {MESSAGE:?};
+const r = parseUpdateSessionNotification(text);
+if (!r.ok) throw new Error(r.error.message);
+const u = r.value.update;
+if (!isKnownSessionUpdate(u) || u.sessionUpdate !== "terminal_update") throw new Error("not a terminal update");
+if (u.command !== null || "cwd" in u) throw new Error("patch states lost");
+const bytes: Uint8Array | undefined = u.output?.data;
+if (new TextDecoder().decode(bytes) !== "running 123 tests\r\n") throw new Error("bytes");
+if (serializeUpdateSessionNotification(r.value) !== text) throw new Error("not byte-identical");
+const bad = v2.parseTerminalOutput('{{"data":"aGVsbG9="}}');
+if (bad.ok || bad.error.kind !== "invalid_base64" || bad.error.path !== "/data") throw new Error("strict base64");
+console.log("typescript consumer: ok");
+"#
+        ),
+    )?;
+    let tarball = std::fs::read_dir(&dir.0).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "tgz")).ok_or("npm pack made no tarball")?;
+    run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).current_dir(&app))?;
+    run(Command::new(&tsc).args(["-p", "tsconfig.json"]).current_dir(&app))?;
+    run(Command::new("node").arg("dist/main.js").current_dir(&app))
+}
+
+fn npm() -> &'static str {
+    if cfg!(windows) { "npm.cmd" } else { "npm" }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| e.to_string())?;
+    for e in std::fs::read_dir(from).map_err(|e| e.to_string())?.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()))?;
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
