@@ -1,0 +1,49 @@
+// Hygiene of the runtime sources the generator copies verbatim: header line, ESM `.js` imports, no Node-only or lenient APIs, no `any`.
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+// dist/tests/typescript-runtime/ -> ../../../../../templates/typescript/runtime (the project root is five levels up)
+const here = dirname(fileURLToPath(import.meta.url));
+const runtime = join(here, "..", "..", "..", "..", "..", "templates", "typescript", "runtime");
+const files = readdirSync(runtime).filter((f) => f.endsWith(".ts"));
+const source = (f: string) => readFileSync(join(runtime, f), "utf8");
+/** The source without comments and string contents, for token checks. */
+const code = (f: string) =>
+  source(f)
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "")
+    .replace(/"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""');
+
+test("the runtime has its files", () => {
+  assert.deepEqual(files.sort(), ["base64.ts", "decode.ts", "errors.ts", "index.ts", "json.ts", "model.ts", "path.ts", "writer.ts"]);
+});
+
+test("each file starts with a one-line comment saying what it is", () => {
+  for (const f of files) {
+    const [first, second] = source(f).split("\n");
+    assert.match(first ?? "", /^\/\/ \S.+$/, f);
+    assert.doesNotMatch(second ?? "", /^\/\//, `${f}: the header is one line`);
+  }
+});
+
+test("relative imports are ESM with .js extensions; no other imports", () => {
+  for (const f of files) {
+    for (const m of source(f).matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gm)) {
+      assert.match(m[1] ?? "", /^\.\/[a-z0-9]+\.js$/, `${f}: ${m[0]}`);
+    }
+    assert.doesNotMatch(source(f), /\brequire\(/, f);
+  }
+});
+
+test("no Node-only APIs, no lenient decoders, no any", () => {
+  for (const f of files) {
+    const c = code(f);
+    for (const banned of [/\bBuffer\b/, /\batob\b/, /\bbtoa\b/, /\bprocess\./, /\bnode:/, /\bany\b/, /@ts-ignore/, /\beval\(/]) {
+      assert.doesNotMatch(c, banned, `${f}: ${banned}`);
+    }
+  }
+});
