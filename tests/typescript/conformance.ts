@@ -8,6 +8,10 @@ import { CODECS } from "../../generated/typescript/src/registry.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
 import { type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
+import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
+import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { TerminalStore } from "../../generated/typescript/src/store.js";
+import { parseSessionUpdate } from "../../generated/typescript/src/v2.js";
 
 function vectorFiles(paths: string[]): string[] {
   const out: string[] = [];
@@ -74,6 +78,67 @@ export function decodeCase(c: JsonObject): string | undefined {
   return out;
 }
 
+/** Evaluates one transcript case; throws the reason when it fails. */
+export function transcriptCase(c: JsonObject): void {
+  const chunks = c.get("chunks");
+  const want = str(get(c.get("expect"), "text"));
+  if (!Array.isArray(chunks)) throw new Error("the case has no `chunks` array");
+  if (want === undefined) throw new Error("the case has no `expect.text`");
+  const t = new Transcript();
+  chunks.forEach((chunk, i) => {
+    if (typeof chunk !== "string") throw new Error(`chunk ${i} is not a string`);
+    t.push(decodeBase64(chunk));
+  });
+  if (t.text !== want) throw new Error(`transcript differs\n    expected ${JSON.stringify(want)}\n    got      ${JSON.stringify(t.text)}`);
+}
+
+/** The view of a store's terminals that replay cases compare, as canonical JSON text with sorted terminal ids. */
+export function storeView(store: TerminalStore): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const [id, t] of store.terminals()) {
+    const e = t.exitStatus;
+    out.set(id, new Map<string, Json>([
+      ["command", t.command],
+      ["cwd", t.cwd],
+      ["output", encodeBase64(t.output.toBytes())],
+      ["exitStatus", e === null ? null : new Map<string, Json>([["exitCode", e.exitCode ?? null], ["signal", e.signal ?? null]])],
+      ["transcript", t.transcript],
+      ["toolCallIds", t.sortedToolCalls()],
+    ]));
+  }
+  return out;
+}
+
+/** JSON text with every object's members sorted, for order-insensitive comparison. */
+function sortedText(v: Json | undefined): string {
+  const sort = (x: Json): Json => (x instanceof Map ? new Map([...x.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, y]) => [k, sort(y)])) : Array.isArray(x) ? x.map(sort) : x);
+  return v === undefined ? "undefined" : writeJson(sort(v));
+}
+
+/** Evaluates one replay case; throws the reason when it fails. */
+export function replayCase(c: JsonObject): void {
+  const updates = c.get("updates");
+  const expect = c.get("expect");
+  if (!Array.isArray(updates)) throw new Error("the case has no `updates` array");
+  if (!(expect instanceof Map)) throw new Error("the case has no `expect`");
+  const store = new TerminalStore();
+  let error: [string, string] | undefined;
+  for (let i = 0; i < updates.length; i++) {
+    const r = parseSessionUpdate(writeJson(updates[i] as Json));
+    if (!r.ok) {
+      error = [r.error.kind, `/updates/${i}${r.error.path}`];
+      break;
+    }
+    store.apply(r.value);
+  }
+  const wantErrorValue = expect.get("error");
+  const wantError = wantErrorValue === undefined ? undefined : [str(get(wantErrorValue, "kind")), str(get(wantErrorValue, "path"))];
+  if (JSON.stringify(error) !== JSON.stringify(wantError)) throw new Error(`expected error ${JSON.stringify(wantError)}, got ${JSON.stringify(error)}`);
+  const got = sortedText(storeView(store));
+  const want = sortedText(expect.get("terminals"));
+  if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
+}
+
 function main(argv: string[]): number {
   let emit: string | undefined;
   const paths: string[] = [];
@@ -109,10 +174,17 @@ function main(argv: string[]): number {
       const kind = str(get(c, "kind")) ?? "";
       try {
         if (!(c instanceof Map)) throw new Error("a case must be an object");
-        if (kind !== "decode") throw new Error(`this runner cannot evaluate cases of kind ${JSON.stringify(kind)} yet`);
-        const out = decodeCase(c);
+        if (kind === "decode") {
+          const out = decodeCase(c);
+          if (out !== undefined) lines.push(JSON.stringify({ file, name, output: out }));
+        } else if (kind === "transcript") {
+          transcriptCase(c);
+        } else if (kind === "replay") {
+          replayCase(c);
+        } else {
+          throw new Error(`this runner cannot evaluate cases of kind ${JSON.stringify(kind)}`);
+        }
         passed++;
-        if (out !== undefined) lines.push(JSON.stringify({ file, name, output: out }));
       } catch (e) {
         failed++;
         console.log(`FAIL ${file} :: ${name} [${kind}]: ${e instanceof Error ? e.message : String(e)}`);

@@ -13,6 +13,7 @@ use std::process::Command;
 struct Runner {
     language: &'static str,
     command: Vec<String>,
+    env: Vec<(String, String)>,
 }
 
 fn cargo() -> String {
@@ -25,11 +26,13 @@ fn runners() -> Result<Vec<Runner>, String> {
     let exe = target.join("debug").join(format!("acp-terminal-conformance{}", std::env::consts::EXE_SUFFIX));
     crate::node::build_tests()?;
     Ok(vec![
-        Runner { language: "rust", command: vec![exe.display().to_string()] },
+        Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
         Runner {
             language: "typescript",
             command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()],
+            env: vec![],
         },
+        Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env()] },
     ])
 }
 
@@ -59,6 +62,7 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
         let (program, args) = r.command.split_first().ok_or("empty runner command")?;
         let status = Command::new(program)
             .args(args)
+            .envs(r.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .arg("--emit")
             .arg(&emit)
             .args(&dirs)

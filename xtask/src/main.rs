@@ -7,6 +7,8 @@ mod consumer;
 mod golden;
 mod ir;
 mod node;
+mod pyenv;
+mod python;
 mod rust;
 mod typescript;
 
@@ -64,7 +66,10 @@ fn test() -> Result<(), String> {
     codegen::compile_goldens()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
+    node::build_tests()?;
     run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
+    node::runtime_tests()?;
+    pyenv::test()?;
     conformance::conformance(&[])?;
     consumer::rust()?;
     consumer::typescript()?;

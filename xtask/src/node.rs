@@ -15,7 +15,12 @@ fn tsc() -> String {
 
 /// `npm ci` in `tests/typescript` when its packages are missing or stale.
 pub fn install() -> Result<(), String> {
-    let dir = root().join("tests/typescript");
+    install_in("tests/typescript")
+}
+
+/// `npm ci` in `rel` when its packages are missing or older than its lock file.
+pub fn install_in(rel: &str) -> Result<(), String> {
+    let dir = root().join(rel);
     let marker = dir.join("node_modules/.package-lock.json");
     let lock = dir.join("package-lock.json");
     let fresh = match (std::fs::metadata(&marker).and_then(|m| m.modified()), std::fs::metadata(&lock).and_then(|m| m.modified())) {
@@ -34,4 +39,11 @@ pub fn build_tests() -> Result<(), String> {
     install()?;
     run(Command::new(tsc()).args(["-p", "generated/typescript/tsconfig.json", "--noEmit"]))?;
     run(Command::new(tsc()).args(["-p", "tests/typescript/tsconfig.json"]))
+}
+
+/// The runtime's own tests (`tests/typescript-runtime`): type-checks the runtime alone,
+/// with no Node or DOM types, then runs its unit tests.
+pub fn runtime_tests() -> Result<(), String> {
+    install_in("tests/typescript-runtime")?;
+    run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/typescript-runtime")))
 }

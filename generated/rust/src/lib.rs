@@ -15,6 +15,7 @@
 //! ```
 
 pub mod registry;
+pub mod store;
 pub mod v1;
 pub mod v2;
 pub mod wire;

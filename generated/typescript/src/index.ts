@@ -11,3 +11,5 @@ export * from "./runtime/index.js";
 export { EXTRA, UNKNOWN_VARIANT, isUnknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
+export { Transcript } from "./runtime/transcript.js";
+export { ByteLog, TerminalState, TerminalStore, type ApplyResult } from "./store.js";

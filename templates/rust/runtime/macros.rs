@@ -156,6 +156,12 @@ macro_rules! acp_string_newtype {
             }
         }
 
+        impl ::core::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
         impl From<String> for $name {
             fn from(s: String) -> Self {
                 Self(s)

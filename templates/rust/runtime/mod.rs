@@ -10,6 +10,8 @@ mod patch;
 mod untagged;
 mod path;
 mod path_type;
+/// The safe transcript renderer of docs/TRANSCRIPT.md.
+pub mod transcript;
 
 pub use bytes::{Bytes, decode_base64, encode_base64};
 pub use decode::{
@@ -21,6 +23,7 @@ pub use json::{Writer, parse_value, push_token};
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
 pub use path_type::AbsolutePath;
+pub use transcript::Transcript;
 
 use serde_json::Value;
 

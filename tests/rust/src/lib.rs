@@ -99,6 +99,67 @@ pub fn generated_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
     })
 }
 
+/// Evaluates one `transcript` case: every chunk pushed, in order, into a fresh transcript.
+pub fn transcript_case(case: &Value) -> CaseResult {
+    let chunks = case.get("chunks").and_then(Value::as_array).ok_or("the case has no `chunks` array")?;
+    let want = case.get("expect").and_then(|e| e.get("text")).and_then(Value::as_str).ok_or("the case has no `expect.text`")?;
+    let mut t = acp_terminal::wire::Transcript::new();
+    for (i, c) in chunks.iter().enumerate() {
+        let text = c.as_str().ok_or_else(|| format!("chunk {i} is not a string"))?;
+        let bytes = acp_terminal::wire::decode_base64(text).map_err(|e| format!("chunk {i} is not strict base64: {e}"))?;
+        t.push(&bytes);
+    }
+    let got = t.text();
+    if got == want { Ok(None) } else { Err(format!("transcript differs\n    expected {want:?}\n    got      {got:?}")) }
+}
+
+/// The view of a store's terminals that `replay` cases compare.
+#[must_use]
+pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
+    let mut out = serde_json::Map::new();
+    for (id, t) in store.terminals() {
+        let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
+        let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
+        out.insert(
+            id.as_str().to_owned(),
+            serde_json::json!({
+                "command": t.command(),
+                "cwd": t.cwd().map(|c| c.as_str()),
+                "output": acp_terminal::wire::encode_base64(&t.output().to_vec()),
+                "exitStatus": exit,
+                "transcript": t.transcript(),
+                "toolCallIds": tool_calls,
+            }),
+        );
+    }
+    Value::Object(out)
+}
+
+/// Evaluates one `replay` case: the updates applied in order to an empty store.
+pub fn replay_case(case: &Value) -> CaseResult {
+    let updates = case.get("updates").and_then(Value::as_array).ok_or("the case has no `updates` array")?;
+    let expect = case.get("expect").ok_or("the case has no `expect`")?;
+    let mut store = acp_terminal::store::TerminalStore::new();
+    let mut error: Option<(String, String)> = None;
+    for (i, u) in updates.iter().enumerate() {
+        let text = serde_json::to_string(u).map_err(|e| e.to_string())?;
+        match acp_terminal::wire::from_str::<acp_terminal::v2::SessionUpdate>(&text) {
+            Ok(p) => store.apply(p.value),
+            Err(e) => {
+                error = Some((e.kind.as_str().to_owned(), format!("/updates/{i}{}", e.path)));
+                break;
+            }
+        }
+    }
+    let want_error = expect.get("error").map(|e| (e["kind"].as_str().unwrap_or("?").to_owned(), e["path"].as_str().unwrap_or("?").to_owned()));
+    if error != want_error {
+        return Err(format!("expected error {want_error:?}, got {error:?}"));
+    }
+    let got = store_view(&store);
+    let want = expect.get("terminals").ok_or("the case has no `expect.terminals`")?;
+    if &got == want { Ok(None) } else { Err(format!("terminals differ\n    expected {want}\n    got      {got}")) }
+}
+
 /// One evaluated case.
 pub struct Outcome {
     /// File, relative to where it was found.
@@ -133,6 +194,8 @@ pub fn run_files(files: &[PathBuf]) -> Vec<Outcome> {
             let kind = case.get("kind").and_then(Value::as_str).unwrap_or("").to_owned();
             let result = match kind.as_str() {
                 "decode" => decode_case(case, &generated_decoder),
+                "transcript" => transcript_case(case),
+                "replay" => replay_case(case),
                 other => Err(format!("this runner cannot evaluate cases of kind {other:?} yet")),
             };
             out.push(Outcome { file: file.clone(), name, kind, result });

@@ -1,0 +1,118 @@
+"""Strict canonical base64 (RFC 4648, standard alphabet, padding required) on bytes."""
+
+from __future__ import annotations
+
+from binascii import a2b_base64, b2a_base64
+from collections.abc import Callable
+from typing import Final
+
+try:  # Optional: SIMD base64 when the `pybase64` package is installed; the checks around it are the same.
+    import pybase64 as _pybase64  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover - depends on the environment
+    _pybase64 = None  # type: ignore[assignment, unused-ignore]
+
+_ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_VALUE: Final[dict[str, int]] = {c: i for i, c in enumerate(_ALPHABET)}
+_WHITESPACE: Final = frozenset(" \t\n\r\f\v")
+
+
+class Base64Error(ValueError):
+    """Raised by ``decode_base64``; the message says what is wrong and what to change."""
+
+
+def decode_base64(text: str) -> bytes:
+    """Decodes strict canonical base64: standard alphabet (``A-Z a-z 0-9 + /``), length a
+    multiple of 4, ``=`` padding only at the end and only as needed, no whitespace, and
+    the unused low bits of the last symbol zero. So every accepted text is exactly what
+    ``encode_base64`` writes for the bytes. The empty string is zero bytes.
+
+    Raises a ``Base64Error`` whose message describes the first problem.
+    """
+    n = len(text)
+    if n & 3:
+        raise Base64Error(_explain(text))
+    if n == 0:
+        return b""
+    pad = 0
+    if text[-1] == "=":
+        pad = 2 if text[-2] == "=" else 1
+        # `binascii`'s strict mode lets a whole group of padding through ("YWJj====").
+        if text[-3] == "=":
+            raise Base64Error(_explain(text))
+    try:
+        out = _decode(text)
+    except ValueError:  # binascii.Error, or a character outside ASCII
+        raise Base64Error(_explain(text)) from None
+    # The bits past the last whole byte must be zero: of the last symbol, 4 bits after
+    # one byte (two `=`), 2 bits after two bytes (one `=`).
+    if pad and _VALUE[text[n - 1 - pad]] & (0x0F if pad == 2 else 0x03):
+        raise Base64Error(_explain(text))
+    if len(out) != (n >> 2) * 3 - pad:  # pragma: no cover - strict mode and the checks above rule it out
+        raise Base64Error(_explain(text))
+    return out
+
+
+def encode_base64(data: bytes | bytearray | memoryview) -> str:
+    """Encodes bytes as canonical padded standard base64."""
+    return _encode(data)
+
+
+def _decode_binascii(text: str) -> bytes:
+    """Standard alphabet, padding where `binascii`'s strict mode wants it (raises ``ValueError``)."""
+    return a2b_base64(text, strict_mode=True)
+
+
+def _encode_binascii(data: bytes | bytearray | memoryview) -> str:
+    return b2a_base64(data, newline=False).decode("ascii")
+
+
+if _pybase64 is not None:
+
+    def _decode_pybase64(text: str) -> bytes:
+        """As ``_decode_binascii``, about ten times faster on long texts."""
+        out: bytes = _pybase64.b64decode(text, validate=True)
+        return out
+
+    def _encode_pybase64(data: bytes | bytearray | memoryview) -> str:
+        out: str = _pybase64.b64encode_as_string(data)
+        return out
+
+
+ACCELERATED: Final = _pybase64 is not None
+"""Whether the optional ``pybase64`` package does the bulk work (same results, faster)."""
+
+_decode: Callable[[str], bytes] = _decode_pybase64 if _pybase64 is not None else _decode_binascii
+"""The bulk decoder ``decode_base64`` checks around (either rejects anything outside the
+alphabet and misplaced padding; neither checks the unused bits)."""
+_encode: Callable[[bytes | bytearray | memoryview], str] = (
+    _encode_pybase64 if _pybase64 is not None else _encode_binascii
+)
+
+
+def _explain(text: str) -> str:
+    """Says why ``text`` is not strict canonical base64 (called only once decoding failed)."""
+    n = len(text)
+    for i, c in enumerate(text):
+        if c == "=" or c in _VALUE:
+            continue
+        if c in _WHITESPACE:
+            return f"whitespace at offset {i}; base64 here must be one unbroken line"
+        if c in "-_":
+            return f"`{c}` at offset {i} belongs to the URL-safe alphabet; use the standard one (`+`, `/`)"
+        shown = f"`{c}`" if "\x21" <= c < "\x7f" else f"U+{ord(c):04X}"
+        return f"{shown} at offset {i} is not in the standard base64 alphabet"
+    first_pad = text.find("=")
+    if first_pad >= 0:
+        if text.rstrip("=") != text[:first_pad]:
+            return f"padding `=` at offset {first_pad} is not at the end of the text"
+        if n - first_pad > 2:
+            return f"there are {n - first_pad} padding characters; a group needs at most 2"
+        if first_pad % 4 < 2:
+            return f"padding `=` at offset {first_pad} comes before the group's second symbol"
+    if n & 3:
+        symbols = n - (n - first_pad if first_pad >= 0 else 0)
+        if symbols % 4 == 1:
+            return f"length {n} cannot be base64: the last group has a single symbol"
+        return f"length {n} is not a multiple of 4; pad the last group with `=`"
+    last = first_pad - 1 if first_pad >= 0 else n - 1
+    return f"the symbol at offset {last} has non-zero unused bits; the canonical encoding of these bytes differs"

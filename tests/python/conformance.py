@@ -1,0 +1,192 @@
+"""The Python conformance testee: ``python conformance.py [--emit FILE] PATH...``.
+
+Prints one line per failed case and ends with ``N passed, N failed``; with ``--emit``,
+writes the canonical output of every passing decode case as JSON lines.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from acp_terminal import ParseError, Transcript
+from acp_terminal._runtime.json import parse_json
+from acp_terminal._runtime.writer import Writer
+from acp_terminal.registry import CODECS
+from acp_terminal.store import TerminalStore
+from acp_terminal.v2 import parse_session_update
+
+
+class CaseFailure(Exception):
+    """Why a case failed."""
+
+
+def write_json(value: Any) -> str:
+    w = Writer()
+    w.value(value)
+    return w.finish()
+
+
+def vector_files(paths: list[str]) -> list[str]:
+    out: list[str] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(str(f) for f in p.rglob("*.json") if f.is_file())
+        else:
+            out.append(str(p))
+    return sorted(out)
+
+
+def decode_case(c: dict[str, Any]) -> str | None:
+    schema = c.get("schema", "v2")
+    type_name = c.get("type")
+    if not isinstance(type_name, str):
+        raise CaseFailure("the case has no `type`")
+    codec = CODECS.get(schema, {}).get(type_name)
+    if codec is None:
+        raise CaseFailure(f"`{type_name}` is not a definition of schema {schema!r}")
+    parse, serialize = codec
+    if isinstance(c.get("inputText"), str):
+        text = c["inputText"]
+    elif "input" in c:
+        text = write_json(c["input"])
+    else:
+        raise CaseFailure("the case has neither `input` nor `inputText`")
+    expect = c.get("expect", {})
+    if not isinstance(expect, dict):
+        raise CaseFailure("`expect` must be an object")
+    want_error = expect.get("error")
+    try:
+        parsed = parse(text)
+    except ParseError as e:
+        if want_error is None:
+            raise CaseFailure(f"unexpected error {e.kind} at {e.path!r}: {e.message}") from e
+        if (e.kind, e.path) != (want_error.get("kind"), want_error.get("path")):
+            raise CaseFailure(f"expected error {want_error.get('kind')} at {want_error.get('path')!r}, got {e.kind} at {e.path!r} ({e.message})") from e
+        return None
+    out = serialize(parsed.value)
+    if want_error is not None:
+        raise CaseFailure(f"expected error {want_error}, got output {out}")
+    want = expect["output"] if "output" in expect else c.get("input")
+    if want is None and "input" not in c and "output" not in expect:
+        raise CaseFailure("no expected output (give `expect.output` with `inputText`)")
+    want_text = write_json(want)
+    if out != want_text:
+        raise CaseFailure(f"output differs\n    expected {want_text}\n    got      {out}")
+    got_w = [[w.kind, w.path] for w in parsed.warnings]
+    want_w = [[w.get("kind"), w.get("path")] for w in expect.get("warnings", [])]
+    if got_w != want_w:
+        raise CaseFailure(f"warnings differ: expected {want_w}, got {got_w}")
+    again = serialize(parse(out).value)
+    if again != out:
+        raise CaseFailure(f"not a fixpoint: {out} -> {again}")
+    return out
+
+
+def transcript_case(c: dict[str, Any]) -> None:
+    chunks = c.get("chunks")
+    want = c.get("expect", {}).get("text")
+    if not isinstance(chunks, list) or not isinstance(want, str):
+        raise CaseFailure("the case needs `chunks` and `expect.text`")
+    t = Transcript()
+    for chunk in chunks:
+        t.push(base64.b64decode(chunk, validate=True))
+    if t.text != want:
+        raise CaseFailure(f"transcript differs\n    expected {want!r}\n    got      {t.text!r}")
+
+
+def store_view(store: TerminalStore) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for terminal_id, t in store.terminals():
+        e = t.exit_status
+        out[terminal_id] = {
+            "command": t.command,
+            "cwd": t.cwd,
+            "output": base64.b64encode(t.output.to_bytes()).decode("ascii"),
+            "exitStatus": None if e is None else {"exitCode": e.exit_code, "signal": e.signal},
+            "transcript": t.transcript,
+            "toolCallIds": t.sorted_tool_calls(),
+        }
+    return out
+
+
+def replay_case(c: dict[str, Any]) -> None:
+    updates = c.get("updates")
+    expect = c.get("expect")
+    if not isinstance(updates, list) or not isinstance(expect, dict):
+        raise CaseFailure("the case needs `updates` and `expect`")
+    store = TerminalStore()
+    error: tuple[str, str] | None = None
+    for i, u in enumerate(updates):
+        try:
+            parsed = parse_session_update(write_json(u))
+        except ParseError as e:
+            error = (e.kind, f"/updates/{i}{e.path}")
+            break
+        store.apply(parsed.value)
+    want_error_value = expect.get("error")
+    want_error = None if want_error_value is None else (want_error_value.get("kind"), want_error_value.get("path"))
+    if error != want_error:
+        raise CaseFailure(f"expected error {want_error}, got {error}")
+    got = store_view(store)
+    if got != expect.get("terminals"):
+        raise CaseFailure(f"terminals differ\n    expected {json.dumps(expect.get('terminals'))}\n    got      {json.dumps(got)}")
+
+
+def main(argv: list[str]) -> int:
+    emit: str | None = None
+    paths: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--emit":
+            i += 1
+            emit = argv[i] if i < len(argv) else None
+        else:
+            paths.append(argv[i])
+        i += 1
+    if not paths:
+        print("usage: python conformance.py [--emit FILE] PATH...", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    lines: list[str] = []
+    for file in vector_files(paths):
+        try:
+            doc = parse_json(Path(file).read_text(encoding="utf-8"))
+            cases = doc["cases"] if isinstance(doc, dict) else None
+            if not isinstance(cases, list):
+                raise CaseFailure("no `cases` array")
+        except Exception as e:  # noqa: BLE001 - a broken file is one failure, reported
+            failed += 1
+            print(f"FAIL {file} :: (file): cannot read the vector file: {e}")
+            continue
+        for c in cases:
+            name = c.get("name", "(unnamed)") if isinstance(c, dict) else "(unnamed)"
+            kind = c.get("kind", "") if isinstance(c, dict) else ""
+            try:
+                if not isinstance(c, dict):
+                    raise CaseFailure("a case must be an object")
+                if kind == "decode":
+                    out = decode_case(c)
+                    if out is not None:
+                        lines.append(json.dumps({"file": file, "name": name, "output": out}, ensure_ascii=False))
+                elif kind == "transcript":
+                    transcript_case(c)
+                elif kind == "replay":
+                    replay_case(c)
+                else:
+                    raise CaseFailure(f"this runner cannot evaluate cases of kind {kind!r}")
+                passed += 1
+            except Exception as e:  # noqa: BLE001 - every failure is reported, never a crash
+                failed += 1
+                print(f"FAIL {file} :: {name} [{kind}]: {e}")
+    if emit is not None:
+        Path(emit).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    print(f"python: {passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,396 @@
+//! The Python binding: turns the IR into the view the Python templates render
+//! (pydantic models for the values, generated decoders and encoders for the wire).
+
+use crate::ir::{Def, Field, Ir, Presence, Ty};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case", "type",
+];
+
+/// Attribute names pydantic's `BaseModel` already uses.
+const MODEL_ATTRIBUTES: &[&str] = &["copy", "dict", "json", "schema", "construct", "validate", "fields", "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs", "schema_json"];
+
+fn py(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn ident(wire: &str) -> String {
+    let s = wire.to_snake_case();
+    let s = if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("f_{s}") } else { s };
+    if KEYWORDS.contains(&s.as_str()) || MODEL_ATTRIBUTES.contains(&s.as_str()) || s.starts_with("model_") { format!("{s}_") } else { s }
+}
+
+fn docstring(doc: &str, indent: &str) -> Vec<String> {
+    let doc = doc.trim().replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    if doc.is_empty() {
+        return vec![];
+    }
+    let lines: Vec<&str> = doc.lines().collect();
+    if lines.len() == 1 {
+        return vec![format!("{indent}\"\"\"{}\"\"\"", lines[0].trim_end())];
+    }
+    let mut out = vec![format!("{indent}\"\"\"{}", lines[0].trim_end())];
+    for l in &lines[1..] {
+        out.push(if l.trim().is_empty() { String::new() } else { format!("{indent}{}", l.trim_end()) });
+    }
+    out.push(format!("{indent}\"\"\""));
+    out
+}
+
+fn comment(doc: &str, indent: &str) -> Vec<String> {
+    doc.trim().lines().map(|l| if l.trim().is_empty() { format!("{indent}#") } else { format!("{indent}# {}", l.trim_end()) }).collect()
+}
+
+#[derive(Default)]
+struct Helpers {
+    arrays: BTreeMap<String, (String, String, String)>,
+    options: BTreeMap<String, String>,
+    /// Runtime decoders and encoders the module calls (for its imports).
+    used: BTreeSet<String>,
+}
+
+
+
+impl Helpers {
+    fn py_type(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => name.clone(),
+            Ty::String => "str".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Integer { .. } => "int".into(),
+            Ty::Number { .. } => "float".into(),
+            Ty::Bytes => "bytes".into(),
+            Ty::Object => "dict[str, JsonValue]".into(),
+            Ty::Json => "JsonValue".into(),
+            Ty::Array { items } => format!("list[{}]", self.py_type(items)),
+        }
+    }
+
+    fn suffix(t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => name.clone(),
+            Ty::String => "String".into(),
+            Ty::Bool => "Boolean".into(),
+            Ty::Integer { format, .. } => format.to_upper_camel_case(),
+            Ty::Number { .. } => "Number".into(),
+            Ty::Bytes => "Bytes".into(),
+            Ty::Object => "Object".into(),
+            Ty::Json => "Json".into(),
+            Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
+        }
+    }
+
+    fn decoder(&mut self, t: &Ty) -> String {
+        let d = self.decoder_name(t);
+        if d.starts_with("decode_") && d[7..].starts_with(|c: char| c.is_ascii_lowercase()) {
+            self.used.insert(d.clone());
+        }
+        d
+    }
+
+    fn encoder(&mut self, t: &Ty) -> String {
+        let e = self.encoder_name(t);
+        if e.starts_with("encode_") && e[7..].starts_with(|c: char| c.is_ascii_lowercase()) {
+            self.used.insert(e.clone());
+        }
+        e
+    }
+
+    fn decoder_name(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => format!("decode_{name}"),
+            Ty::String => "decode_string".into(),
+            Ty::Bool => "decode_boolean".into(),
+            Ty::Integer { format, .. } => match format.as_str() {
+                "uint32" => "decode_uint32",
+                "int32" => "decode_int32",
+                "uint16" => "decode_uint16",
+                "uint8" => "decode_uint8",
+                "uint64" | "uint" => "decode_uint64",
+                _ => "decode_int64",
+            }
+            .into(),
+            Ty::Number { .. } => "decode_number".into(),
+            Ty::Bytes => "decode_bytes".into(),
+            Ty::Object => "decode_object".into(),
+            Ty::Json => "decode_json".into(),
+            Ty::Array { items } => {
+                let name = Self::suffix(t);
+                let entry = (self.py_type(items), self.decoder(items), self.encoder(items));
+                self.arrays.insert(name.clone(), entry);
+                format!("decode_{name}")
+            }
+        }
+    }
+
+    fn encoder_name(&mut self, t: &Ty) -> String {
+        match t {
+            Ty::Ref { name } => format!("encode_{name}"),
+            Ty::String => "encode_string".into(),
+            Ty::Bool => "encode_boolean".into(),
+            Ty::Integer { .. } | Ty::Number { .. } => "encode_number".into(),
+            Ty::Bytes => "encode_bytes".into(),
+            Ty::Object => "encode_object".into(),
+            Ty::Json => "encode_json".into(),
+            Ty::Array { .. } => {
+                self.decoder(t);
+                format!("encode_{}", Self::suffix(t))
+            }
+        }
+    }
+
+    fn options(&mut self, f: &Field) -> Option<String> {
+        let mut parts = Vec::new();
+        if f.lenient {
+            parts.push("lenient=True".to_owned());
+        }
+        if f.skip_invalid_items {
+            parts.push("skip_items=True".to_owned());
+        }
+        if let Ty::Number { min, max } = &f.ty {
+            if min.is_some() || max.is_some() {
+                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
+                parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
+            }
+        }
+        if let Some(n) = f.min_items {
+            parts.push(format!("min_items={n}"));
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let literal = format!("MemberOptions({})", parts.join(", "));
+        let next = format!("_OPTIONS_{}", self.options.len());
+        Some(self.options.entry(literal).or_insert(next).clone())
+    }
+}
+
+#[derive(Serialize)]
+struct PField {
+    comment: Vec<String>,
+    ident: String,
+    wire: String,
+    annotation: String,
+    default: Option<String>,
+    local: String,
+    decode: String,
+    encode: String,
+    required: bool,
+    absent: String,
+}
+
+fn pfield(h: &mut Helpers, owner: &str, f: &Field, i: usize, seen: &mut BTreeSet<String>) -> Result<PField, String> {
+    let id = ident(&f.wire);
+    if !seen.insert(id.clone()) {
+        return Err(format!("$defs/{owner}: members map to the same Python attribute `{id}` (one of them is `{}`)", f.wire));
+    }
+    let ty = h.py_type(&f.ty);
+    let dec = h.decoder(&f.ty);
+    let enc = h.encoder(&f.ty);
+    let opts = h.options(f).map(|o| format!(", {o}")).unwrap_or_default();
+    let (helper, put, annotation, default, absent) = match f.presence {
+        Presence::Req => ("required", "put", ty.clone(), None, "_ABSENT".to_owned()),
+        Presence::Opt => ("optional", "put_optional", format!("{ty} | None"), Some("None".to_owned()), "None".to_owned()),
+        Presence::Maybe => ("maybe", "put_optional", format!("{ty} | None"), Some("None".to_owned()), "None".to_owned()),
+        Presence::Patch => ("patch", "put_patch", format!("{ty} | MISSING | None"), Some("MISSING".to_owned()), "MISSING".to_owned()),
+    };
+    Ok(PField {
+        comment: comment(&f.doc, "    "),
+        ident: id.clone(),
+        wire: py(&f.wire),
+        annotation,
+        default,
+        local: format!("m{i}"),
+        decode: format!("cx.{helper}(k, x, {dec}{opts})"),
+        encode: format!("w.{put}({}, v.{id}, {enc})", py(&f.wire)),
+        required: f.presence == Presence::Req,
+        absent,
+    })
+}
+
+#[derive(Serialize)]
+struct PVariant {
+    doc: Vec<String>,
+    class_name: String,
+    wire: String,
+    payload: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum PDef {
+    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String },
+    StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
+    StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
+    TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
+    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, snake: String },
+    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
+}
+
+#[derive(Serialize)]
+pub struct Module {
+    defs: Vec<PDef>,
+    arrays: Vec<(String, String, String, String)>,
+    options: Vec<(String, String)>,
+    skips: Vec<(String, String)>,
+    names: Vec<String>,
+    decoders: Vec<String>,
+    encoders: Vec<String>,
+    model_imports: Vec<String>,
+    uses_path: bool,
+}
+
+/// The Python view of one schema document.
+pub fn view(ir: &Ir) -> Result<Module, String> {
+    let mut h = Helpers::default();
+    let mut skips: BTreeMap<String, String> = BTreeMap::new();
+    let mut skip_const = |names: &[String]| -> String {
+        let literal = format!("frozenset(({}{}))", names.iter().map(|n| py(n)).collect::<Vec<_>>().join(", "), if names.len() == 1 { "," } else { "" });
+        let next = format!("_SKIP_{}", skips.len());
+        skips.entry(literal).or_insert(next).clone()
+    };
+    let names: BTreeSet<String> = ir.defs.iter().map(|d| d.name().to_owned()).collect();
+    let mut taken = BTreeSet::new();
+    let mut vname = |owner: &str, wire: &str| -> Result<String, String> {
+        let n = format!("{owner}{}", wire.to_upper_camel_case());
+        if names.contains(&n) || !taken.insert(n.clone()) {
+            return Err(format!("$defs/{owner}: the variant class name `{n}` for `{wire}` is already taken"));
+        }
+        Ok(n)
+    };
+    let mut defs = Vec::new();
+    for d in &ir.defs {
+        let snake = d.name().to_snake_case();
+        defs.push(match d {
+            Def::Struct { name, doc, fields, .. } => {
+                let mut seen = BTreeSet::new();
+                PDef::Struct {
+                    name: name.clone(),
+                    doc: docstring(doc, "    "),
+                    fields: fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
+                    snake,
+                }
+            }
+            Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: comment(doc, ""), absolute_path: *absolute_path, snake },
+            Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
+                name: name.clone(),
+                doc: comment(doc, ""),
+                values: values.iter().map(|v| py(&v.wire)).collect(),
+                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                open: other.is_some(),
+                snake,
+            },
+            Def::TaggedUnion { name, doc, tag, variants, other } => PDef::TaggedUnion {
+                name: name.clone(),
+                doc: comment(doc, ""),
+                tag: py(tag),
+                tag_attr: ident(tag),
+                variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
+                open: other.is_some(),
+                skip_const: skip_const(std::slice::from_ref(tag)),
+                known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                snake,
+            },
+            Def::TaggedStruct { name, doc, tag, variants, common, .. } => {
+                let mut reserved = vec![tag.clone()];
+                reserved.extend(common.iter().map(|f| f.wire.clone()));
+                let mut seen = BTreeSet::from([ident(tag)]);
+                PDef::TaggedStruct {
+                    name: name.clone(),
+                    doc: comment(doc, ""),
+                    tag: py(tag),
+                    tag_attr: ident(tag),
+                    variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
+                    common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
+                    skip_const: skip_const(&reserved),
+                    snake,
+                }
+            }
+            Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: comment(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
+        });
+    }
+    // Named strings and enums decode through these.
+    for d in &ir.defs {
+        match d {
+            Def::StringAlias { absolute_path: true, .. } => {
+                h.used.insert("decode_absolute_path".into());
+                h.used.insert("encode_string".into());
+            }
+            Def::StringAlias { .. } | Def::StringEnum { .. } => {
+                h.used.insert("decode_string".into());
+                h.used.insert("encode_string".into());
+            }
+            _ => {}
+        }
+    }
+    let mut decoders: Vec<String> = vec!["Cx".into()];
+    if !h.options.is_empty() {
+        decoders.push("MemberOptions".into());
+    }
+    let mut functions: Vec<String> = h.used.iter().filter(|n| n.starts_with("decode_")).cloned().collect();
+    functions.extend(["decode_text".into(), "decode_value".into(), "encode_text".into()]);
+    functions.sort_by_key(|n| natural(n));
+    decoders.extend(functions);
+    let mut encoders: Vec<String> = h.used.iter().filter(|n| n.starts_with("encode_")).cloned().collect();
+    encoders.sort_by_key(|n| natural(n));
+    let patch = ir.defs.iter().any(|d| match d {
+        Def::Struct { fields, .. } => fields.iter().any(|f| f.presence == Presence::Patch),
+        Def::TaggedStruct { common, .. } => common.iter().any(|f| f.presence == Presence::Patch),
+        _ => false,
+    });
+    let unknown = ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { other: Some(_), .. } | Def::TaggedStruct { .. }));
+    let no_payload = ir.defs.iter().any(|d| match d {
+        Def::TaggedUnion { variants, .. } | Def::TaggedStruct { variants, .. } => variants.iter().any(|v| v.payload.is_none()),
+        _ => false,
+    });
+    let mut model_imports: Vec<String> = Vec::new();
+    if patch {
+        model_imports.push("MISSING".into());
+    }
+    if unknown {
+        model_imports.push("UnknownVariant".into());
+    }
+    model_imports.extend(["WireModel".into(), "construct".into()]);
+    if no_payload {
+        model_imports.push("no_payload".into());
+    }
+    if unknown {
+        model_imports.push("unknown_variant".into());
+    }
+    Ok(Module {
+        model_imports,
+        uses_path: ir.defs.iter().any(|d| matches!(d, Def::StringAlias { absolute_path: true, .. })),
+        decoders,
+        encoders,
+        defs,
+        arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
+        options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),
+        skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
+        names: ir.defs.iter().map(|d| d.name().to_owned()).collect(),
+    })
+}
+
+/// isort's natural order: runs of digits compare as numbers (`uint8` < `uint16`).
+fn natural(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(0)));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
+}
