@@ -47,15 +47,15 @@ enum State {
 /// The current line: cells and a cursor column.
 ///
 /// While the cursor stays at or past the end, or the line is pure ASCII, the cells are
-/// kept as UTF-8 bytes (`narrow`); a write inside a line with non-ASCII cells switches
-/// to one `char` per cell (`wide`) until the line is finished or cleared. Trailing
-/// spaces are indistinguishable from missing cells (printing past the end pads with
-/// spaces, the output trims them), so erasing to the end truncates.
+/// kept as UTF-8 bytes (`narrow`); a write inside a line with non-ASCII cells switches to
+/// one `char` per cell (`wide`) until the line is finished or cleared. Trailing spaces
+/// are indistinguishable from missing cells (printing past the end pads with spaces, the
+/// output trims them), so erasing to the end truncates.
 #[derive(Debug, Clone, Default)]
 struct Line {
-    /// The cells as UTF-8, when not `wide`.
+    /// The cells as UTF-8 (whole characters only), when not `wide`.
     bytes: Vec<u8>,
-    /// Number of cells in `bytes`, when not `wide`.
+    /// Number of cells in `bytes`.
     n: usize,
     /// The cells, when `wide`.
     cells: Vec<char>,
@@ -70,6 +70,11 @@ impl Line {
         if self.wide { self.cells.len() } else { self.n }
     }
 
+    /// Narrow and pure ASCII: a cell index is a byte index.
+    fn ascii(&self) -> bool {
+        !self.wide && self.bytes.len() == self.n
+    }
+
     fn clear(&mut self) {
         self.bytes.clear();
         self.cells.clear();
@@ -78,11 +83,13 @@ impl Line {
     }
 
     fn make_wide(&mut self) {
-        self.cells.clear();
-        self.cells.extend(std::str::from_utf8(&self.bytes).expect("the line holds whole characters").chars());
-        self.bytes.clear();
-        self.n = 0;
-        self.wide = true;
+        if !self.wide {
+            self.cells.clear();
+            self.cells.extend(std::str::from_utf8(&self.bytes).expect("whole characters").chars());
+            self.bytes.clear();
+            self.n = 0;
+            self.wide = true;
+        }
     }
 
     /// Prints a run of ASCII cells (TAB or U+0020..U+007E).
@@ -95,7 +102,7 @@ impl Line {
                 self.col = self.n;
                 return;
             }
-            if self.bytes.len() == self.n {
+            if self.ascii() {
                 let end = self.col + run.len();
                 if end <= self.n {
                     self.bytes[self.col..end].copy_from_slice(run);
@@ -120,8 +127,7 @@ impl Line {
         if !self.wide {
             if self.col >= self.n {
                 self.bytes.resize(self.bytes.len() + (self.col - self.n), b' ');
-                let mut buf = [0u8; 4];
-                self.bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                self.bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 self.n = self.col + 1;
                 self.col = self.n;
                 return;
@@ -143,29 +149,25 @@ impl Line {
 
     /// CSI `K` with its first parameter.
     fn erase(&mut self, mode: u32) {
-        let len = self.len();
+        let (col, len) = (self.col, self.len());
         match mode {
-            0 if self.col == 0 => self.clear(),
-            0 if self.col < len => {
-                if !self.wide && self.bytes.len() != self.n {
-                    self.make_wide();
-                }
-                if self.wide {
-                    self.cells.truncate(self.col);
+            0 if col == 0 => self.clear(),
+            0 if col < len => {
+                if self.ascii() {
+                    self.bytes.truncate(col);
+                    self.n = col;
                 } else {
-                    self.bytes.truncate(self.col);
-                    self.n = self.col;
+                    self.make_wide();
+                    self.cells.truncate(col);
                 }
             }
-            1 if self.col + 1 >= len => self.clear(),
+            1 if col + 1 >= len => self.clear(),
             1 => {
-                if !self.wide && self.bytes.len() != self.n {
-                    self.make_wide();
-                }
-                if self.wide {
-                    self.cells[..=self.col].fill(' ');
+                if self.ascii() {
+                    self.bytes[..=col].fill(b' ');
                 } else {
-                    self.bytes[..=self.col].fill(b' ');
+                    self.make_wide();
+                    self.cells[..=col].fill(' ');
                 }
             }
             2 => self.clear(),
@@ -173,23 +175,17 @@ impl Line {
         }
     }
 
-    /// Appends the cells without trailing spaces.
-    fn write_to(&self, out: &mut String) {
+    /// Appends the UTF-8 of the cells without trailing spaces.
+    fn write_to(&self, out: &mut Vec<u8>) {
         if self.wide {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
-            out.extend(&self.cells[..end]);
+            for c in &self.cells[..end] {
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
         } else {
             let end = self.bytes.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
-            out.push_str(std::str::from_utf8(&self.bytes[..end]).expect("the line holds whole characters"));
+            out.extend_from_slice(&self.bytes[..end]);
         }
-    }
-
-    /// LF: appends the line and `\n` to `out` and starts an empty line at column 0.
-    fn finish(&mut self, out: &mut String) {
-        self.write_to(out);
-        out.push('\n');
-        self.clear();
-        self.col = 0;
     }
 }
 
@@ -241,8 +237,7 @@ fn is_bidi(cp: u32) -> bool {
 /// Push the terminal's bytes in chunks of any size; [`Transcript::text`] is the same
 /// whatever the chunking. A replacement snapshot starts over with [`Transcript::reset`].
 ///
-/// ```
-/// use acp_terminal_schema::wire::Transcript;
+/// ```text
 /// let mut t = Transcript::new();
 /// t.push(b"\x1b[32mok\x1b[0m 50%\r");
 /// t.push(b"ok 100%\r\ndone \x1b]0;title\x07");
@@ -250,8 +245,10 @@ fn is_bidi(cp: u32) -> bool {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
-    /// Every finished line, each followed by `\n`.
+    /// Finished lines, each followed by `\n`, checked as UTF-8 in large blocks.
     out: String,
+    /// Finished lines after `out`, not yet moved there (always whole characters).
+    raw: Vec<u8>,
     line: Line,
     state: State,
     /// The first CSI parameter so far.
@@ -276,6 +273,7 @@ impl Transcript {
     /// Use it when a replacement snapshot arrives, then push the snapshot's bytes.
     pub fn reset(&mut self) {
         self.out.clear();
+        self.raw.clear();
         self.line.clear();
         self.line.col = 0;
         self.state = State::Ground;
@@ -287,9 +285,11 @@ impl Transcript {
     /// character at the end show nothing yet.
     #[must_use]
     pub fn text(&self) -> String {
-        let mut s = String::with_capacity(self.out.len() + self.line.bytes.len() + self.line.cells.len() * 4);
+        let mut tail = self.raw.clone();
+        self.line.write_to(&mut tail);
+        let mut s = String::with_capacity(self.out.len() + tail.len());
         s.push_str(&self.out);
-        self.line.write_to(&mut s);
+        s.push_str(std::str::from_utf8(&tail).expect("whole characters"));
         s
     }
 
@@ -308,7 +308,34 @@ impl Transcript {
                         self.line.put_ascii(&bytes[start..i]);
                     }
                     if i < n {
-                        i = self.step(bytes, i);
+                        if bytes[i] == 0x1B && bytes.get(i + 1) == Some(&b'[') {
+                            self.state = self.csi();
+                            i += 2;
+                        } else {
+                            i = self.step(bytes, i);
+                        }
+                    }
+                }
+                State::CsiEntry | State::CsiParam => {
+                    // The usual parameter bytes and final byte, without going through `step`.
+                    while i < n {
+                        match bytes[i] {
+                            b @ b'0'..=b'9' => self.digit(b),
+                            b';' => self.first = false,
+                            _ => break,
+                        }
+                        self.state = State::CsiParam;
+                        i += 1;
+                    }
+                    if i < n {
+                        let b = bytes[i];
+                        if (0x40..=0x7E).contains(&b) {
+                            self.dispatch(b);
+                            self.state = State::Ground;
+                            i += 1;
+                        } else {
+                            i = self.step(bytes, i);
+                        }
                     }
                 }
                 State::Osc | State::Str => {
@@ -428,9 +455,21 @@ impl Transcript {
         match b {
             0x08 => self.line.col = self.line.col.saturating_sub(1),
             b'\t' => self.line.put_ascii(b"\t"),
-            b'\n' => self.line.finish(&mut self.out),
+            b'\n' => self.finish_line(),
             b'\r' => self.line.col = 0,
             _ => {}
+        }
+    }
+
+    /// LF: the line is finished and an empty one starts at column 0.
+    fn finish_line(&mut self) {
+        self.line.write_to(&mut self.raw);
+        self.raw.push(b'\n');
+        self.line.clear();
+        self.line.col = 0;
+        if self.raw.len() >= 1 << 15 {
+            self.out.push_str(std::str::from_utf8(&self.raw).expect("whole characters"));
+            self.raw.clear();
         }
     }
 

@@ -1,4 +1,5 @@
 // The safe transcript (docs/TRANSCRIPT.md): terminal bytes in, text that any UI can show out.
+
 // UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence, by the WHATWG
 // decoder), escape and control sequences are removed with the DEC / ECMA-48 parser state
 // machine, and a one-line discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress
@@ -38,10 +39,6 @@ const CSI_IGNORE = 6;
 const OSC = 7;
 const STR = 8;
 
-function isBidi(c: number): boolean {
-  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
 /** Cells of `s` from `from` to `to` (UTF-16 units), one per code point. */
 function pushCells(cells: string[], s: string, from: number, to: number, col: number): number {
   for (let i = from; i < to; i++) {
@@ -59,7 +56,7 @@ function pushCells(cells: string[], s: string, from: number, to: number, col: nu
   return col;
 }
 
-/** Index just past the last cell that is not U+0020. */
+/** `s` without trailing U+0020. */
 function trimEnd(s: string): string {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 0x20) end--;

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -23,8 +23,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
-from ._runtime.path import is_absolute_path, why_not_absolute
+from ._runtime.model import WireModel, construct
 from ._runtime.writer import (
     Writer,
     encode_bytes,
@@ -54,9 +53,11 @@ class Blob(WireModel):
 
 # Told apart by `words` or `blob`.
 Payload: TypeAlias = Words | Blob
+
 # --- decoders and encoders ---
 
-def decode_Words_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Words] = Words) -> Words:
+def decode_Words_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Words`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -75,13 +76,12 @@ def decode_Words_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls
         cx.missing("words")
     if m1 is _ABSENT:
         cx.missing("uri")
-    out = cls.model_construct(words=m0, uri=m1, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"words": m0, "uri": m1}, extra
 
 
 def decode_Words(v: Json, cx: Cx) -> Words:
-    return decode_Words_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Words_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Words, values, extra)
 
 
 def encode_Words_known(w: Writer, v: Words) -> None:
@@ -96,7 +96,8 @@ def encode_Words(w: Writer, v: Words) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Blob_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Blob] = Blob) -> Blob:
+def decode_Blob_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Blob`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -115,13 +116,12 @@ def decode_Blob_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls:
         cx.missing("blob")
     if m1 is _ABSENT:
         cx.missing("uri")
-    out = cls.model_construct(blob=m0, uri=m1, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"blob": m0, "uri": m1}, extra
 
 
 def decode_Blob(v: Json, cx: Cx) -> Blob:
-    return decode_Blob_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Blob_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Blob, values, extra)
 
 
 def encode_Blob_known(w: Writer, v: Blob) -> None:

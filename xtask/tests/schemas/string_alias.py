@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -23,7 +23,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
+from ._runtime.model import WireModel, construct
 from ._runtime.path import is_absolute_path, why_not_absolute
 from ._runtime.writer import (
     Writer,
@@ -74,7 +74,8 @@ class Place(WireModel):
 
 # --- decoders and encoders ---
 
-def decode_Place_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Place] = Place) -> Place:
+def decode_Place_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Place`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
     extra: dict[str, Json] | None = None
@@ -91,13 +92,12 @@ def decode_Place_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("thing")
-    out = cls.model_construct(thing=m0, at=m1, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"thing": m0, "at": m1}, extra
 
 
 def decode_Place(v: Json, cx: Cx) -> Place:
-    return decode_Place_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Place_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Place, values, extra)
 
 
 def encode_Place_known(w: Writer, v: Place) -> None:

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -22,8 +22,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
-from ._runtime.path import is_absolute_path, why_not_absolute
+from ._runtime.model import WireModel, construct
 from ._runtime.writer import (
     Writer,
     encode_string,
@@ -65,8 +64,9 @@ def is_known_side(v: str) -> bool:
 
 def decode_Side(v: Json, cx: Cx) -> Side:
     s = decode_string(v, cx)
-    if s in SIDE_VALUES:
-        return cast(Side, s)
+    for known in SIDE_VALUES:
+        if s == known:
+            return known
     return cx.unknown_value(s, "Side", SIDE_VALUES)
 
 

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -30,8 +30,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
-from ._runtime.path import is_absolute_path, why_not_absolute
+from ._runtime.model import MISSING, WireModel, construct
 from ._runtime.writer import (
     Writer,
     encode_boolean,
@@ -99,7 +98,8 @@ def decode_ArrayOfString(v: Json, cx: Cx) -> list[str]:
 def encode_ArrayOfString(w: Writer, v: list[str]) -> None:
     w.array(v, encode_string)
 
-def decode_Record_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Record] = Record) -> Record:
+def decode_Record_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Record`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
     m2: Any = None
@@ -145,13 +145,12 @@ def decode_Record_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cl
         cx.missing("id")
     if m4 is _ABSENT:
         cx.missing("data")
-    out = cls.model_construct(id=m0, count=m1, ratio=m2, flag=m3, data=m4, link=m5, tags=m6, choices=m7, note=m8, raw=m9, meta=m10, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"id": m0, "count": m1, "ratio": m2, "flag": m3, "data": m4, "link": m5, "tags": m6, "choices": m7, "note": m8, "raw": m9, "meta": m10}, extra
 
 
 def decode_Record(v: Json, cx: Cx) -> Record:
-    return decode_Record_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Record_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Record, values, extra)
 
 
 def encode_Record_known(w: Writer, v: Record) -> None:

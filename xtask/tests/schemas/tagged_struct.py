@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -24,8 +24,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
-from ._runtime.path import is_absolute_path, why_not_absolute
+from ._runtime.model import UnknownVariant, WireModel, construct, unknown_variant
 from ._runtime.writer import (
     Writer,
     encode_number,
@@ -56,11 +55,13 @@ class ChangeAdd(One):
 
 
 # Tagged by `op`; `size` is common.
-Change: TypeAlias = ChangeAdd | UnknownVariant
+ChangeVariant: TypeAlias = ChangeAdd
+Change: TypeAlias = ChangeVariant | UnknownVariant
 
 # --- decoders and encoders ---
 
-def decode_One_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[One] = One) -> One:
+def decode_One_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``One`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
@@ -74,13 +75,12 @@ def decode_One_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: 
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("path")
-    out = cls.model_construct(path=m0, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"path": m0}, extra
 
 
 def decode_One(v: Json, cx: Cx) -> One:
-    return decode_One_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_One_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(One, values, extra)
 
 
 def encode_One_known(w: Writer, v: One) -> None:
@@ -97,15 +97,18 @@ def encode_One(w: Writer, v: One) -> None:
 def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "op")
-    out: Any
+    cls: type[ChangeVariant]
     if tag == "add":
-        out = decode_One_members(obj, cx, _SKIP_0, ChangeAdd)
+        values, extra = decode_One_values(obj, cx, _SKIP_0)
+        cls = ChangeAdd
     else:
         return unknown_variant(tag, obj, "op")
+    values["op"] = tag
+    values["size"] = None
     for k, x in obj.items():
         if k == "size":
-            out.size = cx.optional(k, x, decode_uint64, _OPTIONS_0)
-    return cast(Change, out)
+            values["size"] = cx.optional(k, x, decode_uint64, _OPTIONS_0)
+    return construct(cls, values, extra)
 
 
 def encode_Change(w: Writer, v: Change) -> None:

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias, cast
+from typing import Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -22,8 +22,7 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, no_payload, unknown_variant
-from ._runtime.path import is_absolute_path, why_not_absolute
+from ._runtime.model import UnknownVariant, WireModel, construct, no_payload, unknown_variant
 from ._runtime.writer import (
     Writer,
     encode_number,
@@ -64,6 +63,7 @@ class ShapeNone(WireModel):
 SHAPE_TAGS: Final = ("circle", "none", )
 # Open, with a tag-only variant.
 Shape: TypeAlias = ShapeCircle | ShapeNone | UnknownVariant
+
 class ClosedShapeSquare(Square):
     """The ``"square"`` variant of ``ClosedShape``."""
 
@@ -73,9 +73,11 @@ class ClosedShapeSquare(Square):
 CLOSED_SHAPE_TAGS: Final = ("square", )
 # Closed.
 ClosedShape: TypeAlias = ClosedShapeSquare
+
 # --- decoders and encoders ---
 
-def decode_Circle_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Circle] = Circle) -> Circle:
+def decode_Circle_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Circle`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
@@ -89,13 +91,12 @@ def decode_Circle_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cl
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("r")
-    out = cls.model_construct(r=m0, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"r": m0}, extra
 
 
 def decode_Circle(v: Json, cx: Cx) -> Circle:
-    return decode_Circle_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Circle_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Circle, values, extra)
 
 
 def encode_Circle_known(w: Writer, v: Circle) -> None:
@@ -109,7 +110,8 @@ def encode_Circle(w: Writer, v: Circle) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Square_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cls: type[Square] = Square) -> Square:
+def decode_Square_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Square`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
@@ -123,13 +125,12 @@ def decode_Square_members(obj: dict[str, Json], cx: Cx, skip: frozenset[str], cl
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("side")
-    out = cls.model_construct(side=m0, )
-    object.__setattr__(out, "__pydantic_extra__", extra if extra is not None else {})
-    return out
+    return {"side": m0}, extra
 
 
 def decode_Square(v: Json, cx: Cx) -> Square:
-    return decode_Square_members(cx.expect_object(v), cx, _NO_SKIP)
+    values, extra = decode_Square_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Square, values, extra)
 
 
 def encode_Square_known(w: Writer, v: Square) -> None:
@@ -147,7 +148,9 @@ def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
     if tag == "circle":
-        return cast(ShapeCircle, decode_Circle_members(obj, cx, _SKIP_0, ShapeCircle))
+        values, extra = decode_Circle_values(obj, cx, _SKIP_0)
+        values["kind"] = "circle"
+        return construct(ShapeCircle, values, extra)
     elif tag == "none":
         return no_payload(ShapeNone, obj, "kind")
     return unknown_variant(tag, obj, "kind")
@@ -172,7 +175,9 @@ def decode_ClosedShape(v: Json, cx: Cx) -> ClosedShape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
     if tag == "square":
-        return cast(ClosedShapeSquare, decode_Square_members(obj, cx, _SKIP_0, ClosedShapeSquare))
+        values, extra = decode_Square_values(obj, cx, _SKIP_0)
+        values["kind"] = "square"
+        return construct(ClosedShapeSquare, values, extra)
     return cx.unknown_tag("kind", tag, "ClosedShape", CLOSED_SHAPE_TAGS)
 
 

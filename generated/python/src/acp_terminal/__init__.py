@@ -9,7 +9,7 @@ in ``__pydantic_extra__`` in input order, and unknown union variants are
 ``v2.serialize_<name>(value)``.
 """
 
-from . import v2, v1
+from . import v1, v2
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
@@ -17,14 +17,14 @@ from .store import ByteLog, TerminalState, TerminalStore
 
 __all__ = [
     "MISSING",
+    "ByteLog",
     "ParseError",
     "Parsed",
     "Problem",
-    "Transcript",
-    "UnknownVariant",
-    "ByteLog",
     "TerminalState",
     "TerminalStore",
-    "v2",
+    "Transcript",
+    "UnknownVariant",
     "v1",
+    "v2",
 ]

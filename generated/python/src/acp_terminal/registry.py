@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import v2, v1
+from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 

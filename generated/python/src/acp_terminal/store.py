@@ -69,7 +69,7 @@ class ByteLog:
     def __len__(self) -> int:
         return self._len
 
-    def chunks(self) -> Iterator[bytes | memoryview]:
+    def chunks(self) -> Iterator[bytes | bytearray | memoryview]:
         """The retained bytes, block by block."""
         last = len(self._blocks) - 1
         for i, b in enumerate(self._blocks):

@@ -48,15 +48,15 @@ enum State {
 /// The current line: cells and a cursor column.
 ///
 /// While the cursor stays at or past the end, or the line is pure ASCII, the cells are
-/// kept as UTF-8 bytes (`narrow`); a write inside a line with non-ASCII cells switches
-/// to one `char` per cell (`wide`) until the line is finished or cleared. Trailing
-/// spaces are indistinguishable from missing cells (printing past the end pads with
-/// spaces, the output trims them), so erasing to the end truncates.
+/// kept as one string (`narrow`); a write inside a line with non-ASCII cells switches to
+/// one `char` per cell (`wide`) until the line is finished or cleared. Trailing spaces
+/// are indistinguishable from missing cells (printing past the end pads with spaces, the
+/// output trims them), so erasing to the end truncates.
 #[derive(Debug, Clone, Default)]
 struct Line {
-    /// The cells as UTF-8, when not `wide`.
-    bytes: Vec<u8>,
-    /// Number of cells in `bytes`, when not `wide`.
+    /// The cells, when not `wide`.
+    text: String,
+    /// Number of cells in `text`.
     n: usize,
     /// The cells, when `wide`.
     cells: Vec<char>,
@@ -66,53 +66,61 @@ struct Line {
     col: usize,
 }
 
+/// `n` spaces, for padding.
+fn spaces(s: &mut String, n: usize) {
+    s.extend(std::iter::repeat_n(' ', n));
+}
+
 impl Line {
     fn len(&self) -> usize {
         if self.wide { self.cells.len() } else { self.n }
     }
 
+    /// Narrow and pure ASCII: a cell index is a byte index.
+    fn ascii(&self) -> bool {
+        !self.wide && self.text.len() == self.n
+    }
+
     fn clear(&mut self) {
-        self.bytes.clear();
+        self.text.clear();
         self.cells.clear();
         self.n = 0;
         self.wide = false;
     }
 
     fn make_wide(&mut self) {
-        self.cells.clear();
-        self.cells.extend(std::str::from_utf8(&self.bytes).expect("the line holds whole characters").chars());
-        self.bytes.clear();
-        self.n = 0;
-        self.wide = true;
+        if !self.wide {
+            self.cells.clear();
+            self.cells.extend(self.text.chars());
+            self.text.clear();
+            self.n = 0;
+            self.wide = true;
+        }
     }
 
     /// Prints a run of ASCII cells (TAB or U+0020..U+007E).
-    fn put_ascii(&mut self, run: &[u8]) {
+    fn put_ascii(&mut self, run: &str) {
         if !self.wide {
             if self.col >= self.n {
-                self.bytes.resize(self.bytes.len() + (self.col - self.n), b' ');
-                self.bytes.extend_from_slice(run);
+                spaces(&mut self.text, self.col - self.n);
+                self.text.push_str(run);
                 self.n = self.col + run.len();
                 self.col = self.n;
                 return;
             }
-            if self.bytes.len() == self.n {
-                let end = self.col + run.len();
-                if end <= self.n {
-                    self.bytes[self.col..end].copy_from_slice(run);
-                } else {
-                    let (inside, beyond) = run.split_at(self.n - self.col);
-                    self.bytes[self.col..].copy_from_slice(inside);
-                    self.bytes.extend_from_slice(beyond);
-                    self.n = end;
-                }
-                self.col = end;
+            if self.ascii() {
+                let end = (self.col + run.len()).min(self.n);
+                let (inside, beyond) = run.split_at(end - self.col);
+                self.text.replace_range(self.col..end, inside);
+                self.text.push_str(beyond);
+                self.n = self.n.max(self.col + run.len());
+                self.col += run.len();
                 return;
             }
             self.make_wide();
         }
-        for &b in run {
-            self.put_wide(char::from(b));
+        for c in run.chars() {
+            self.put_wide(c);
         }
     }
 
@@ -120,9 +128,8 @@ impl Line {
     fn put_char(&mut self, c: char) {
         if !self.wide {
             if self.col >= self.n {
-                self.bytes.resize(self.bytes.len() + (self.col - self.n), b' ');
-                let mut buf = [0u8; 4];
-                self.bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                spaces(&mut self.text, self.col - self.n);
+                self.text.push(c);
                 self.n = self.col + 1;
                 self.col = self.n;
                 return;
@@ -144,29 +151,26 @@ impl Line {
 
     /// CSI `K` with its first parameter.
     fn erase(&mut self, mode: u32) {
-        let len = self.len();
+        let (col, len) = (self.col, self.len());
         match mode {
-            0 if self.col == 0 => self.clear(),
-            0 if self.col < len => {
-                if !self.wide && self.bytes.len() != self.n {
-                    self.make_wide();
-                }
-                if self.wide {
-                    self.cells.truncate(self.col);
+            0 if col == 0 => self.clear(),
+            0 if col < len => {
+                if self.ascii() {
+                    self.text.truncate(col);
+                    self.n = col;
                 } else {
-                    self.bytes.truncate(self.col);
-                    self.n = self.col;
+                    self.make_wide();
+                    self.cells.truncate(col);
                 }
             }
-            1 if self.col + 1 >= len => self.clear(),
+            1 if col + 1 >= len => self.clear(),
             1 => {
-                if !self.wide && self.bytes.len() != self.n {
-                    self.make_wide();
-                }
-                if self.wide {
-                    self.cells[..=self.col].fill(' ');
+                if self.ascii() {
+                    let blank = " ".repeat(col + 1);
+                    self.text.replace_range(..=col, &blank);
                 } else {
-                    self.bytes[..=self.col].fill(b' ');
+                    self.make_wide();
+                    self.cells[..=col].fill(' ');
                 }
             }
             2 => self.clear(),
@@ -180,8 +184,7 @@ impl Line {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
             out.extend(&self.cells[..end]);
         } else {
-            let end = self.bytes.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
-            out.push_str(std::str::from_utf8(&self.bytes[..end]).expect("the line holds whole characters"));
+            out.push_str(self.text.trim_end_matches(' '));
         }
     }
 
@@ -242,8 +245,7 @@ fn is_bidi(cp: u32) -> bool {
 /// Push the terminal's bytes in chunks of any size; [`Transcript::text`] is the same
 /// whatever the chunking. A replacement snapshot starts over with [`Transcript::reset`].
 ///
-/// ```
-/// use acp_terminal_schema::wire::Transcript;
+/// ```text
 /// let mut t = Transcript::new();
 /// t.push(b"\x1b[32mok\x1b[0m 50%\r");
 /// t.push(b"ok 100%\r\ndone \x1b]0;title\x07");
@@ -288,7 +290,7 @@ impl Transcript {
     /// character at the end show nothing yet.
     #[must_use]
     pub fn text(&self) -> String {
-        let mut s = String::with_capacity(self.out.len() + self.line.bytes.len() + self.line.cells.len() * 4);
+        let mut s = String::with_capacity(self.out.len() + self.line.text.len() + self.line.cells.len() * 4);
         s.push_str(&self.out);
         self.line.write_to(&mut s);
         s
@@ -306,10 +308,38 @@ impl Transcript {
                         i += 1;
                     }
                     if i > start {
-                        self.line.put_ascii(&bytes[start..i]);
+                        let run = std::str::from_utf8(&bytes[start..i]).expect("ASCII");
+                        self.line.put_ascii(run);
                     }
                     if i < n {
-                        i = self.step(bytes, i);
+                        if bytes[i] == 0x1B && bytes.get(i + 1) == Some(&b'[') {
+                            self.state = self.csi();
+                            i += 2;
+                        } else {
+                            i = self.step(bytes, i);
+                        }
+                    }
+                }
+                State::CsiEntry | State::CsiParam => {
+                    // The usual parameter bytes and final byte, without going through `step`.
+                    while i < n {
+                        match bytes[i] {
+                            b @ b'0'..=b'9' => self.digit(b),
+                            b';' => self.first = false,
+                            _ => break,
+                        }
+                        self.state = State::CsiParam;
+                        i += 1;
+                    }
+                    if i < n {
+                        let b = bytes[i];
+                        if (0x40..=0x7E).contains(&b) {
+                            self.dispatch(b);
+                            self.state = State::Ground;
+                            i += 1;
+                        } else {
+                            i = self.step(bytes, i);
+                        }
                     }
                 }
                 State::Osc | State::Str => {
@@ -428,7 +458,7 @@ impl Transcript {
     fn execute(&mut self, b: u8) {
         match b {
             0x08 => self.line.col = self.line.col.saturating_sub(1),
-            b'\t' => self.line.put_ascii(b"\t"),
+            b'\t' => self.line.put_ascii("\t"),
             b'\n' => self.line.finish(&mut self.out),
             b'\r' => self.line.col = 0,
             _ => {}
@@ -477,7 +507,7 @@ impl Transcript {
         }
         self.state = match (self.state, b) {
             (S::Ground, 0x20..=0x7E) => {
-                self.line.put_ascii(&[b]);
+                self.line.put_ascii(char::from(b).encode_utf8(&mut [0; 4]));
                 S::Ground
             }
             (S::Osc, 0x07) => S::Ground,
