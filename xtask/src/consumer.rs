@@ -137,3 +137,42 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The Python distribution installed with pip into a fresh virtual environment, as a
+/// downstream user would, and used from there.
+pub fn python() -> Result<(), String> {
+    let dir = TempDir::new("py-consumer")?;
+    let venv = dir.0.join("venv");
+    run(Command::new(if cfg!(windows) { "python" } else { "python3" }).args(["-m", "venv"]).arg(&venv))?;
+    let py = if cfg!(windows) { venv.join("Scripts/python.exe") } else { venv.join("bin/python") };
+    // Build from a copy so no build artefacts land in generated/.
+    let src = dir.0.join("acp-terminal");
+    copy_dir(&root().join("generated/python"), &src)?;
+    run(Command::new(&py).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).arg(&src))?;
+    write(
+        &dir.0,
+        "main.py",
+        &format!(
+            r#"from acp_terminal import MISSING, ParseError, TerminalStore, v2
+
+text = {MESSAGE:?}
+parsed = v2.parse_update_session_notification(text)
+u = parsed.value.update
+assert isinstance(u, v2.SessionUpdateTerminalUpdate)
+assert u.command is None and u.cwd is MISSING
+assert u.output is not None and u.output is not MISSING and u.output.data == b"running 123 tests\r\n"
+assert v2.serialize_update_session_notification(parsed.value) == text
+try:
+    v2.parse_terminal_output('{{"data":"aGVsbG9="}}')
+    raise SystemExit("non-canonical base64 accepted")
+except ParseError as e:
+    assert (e.kind, e.path) == ("invalid_base64", "/data")
+store = TerminalStore()
+store.apply_notification_text(text)
+assert store.terminal("term_001").transcript == "running 123 tests\n"
+print("python consumer: ok")
+"#
+        ),
+    )?;
+    run(Command::new(&py).arg("main.py").current_dir(&dir.0))
+}

@@ -73,6 +73,7 @@ fn test() -> Result<(), String> {
     conformance::conformance(&[])?;
     consumer::rust()?;
     consumer::typescript()?;
+    consumer::python()?;
     Ok(())
 }
 
