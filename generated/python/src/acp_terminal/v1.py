@@ -1829,10 +1829,3 @@ def serialize_wait_for_terminal_exit_response(value: WaitForTerminalExitResponse
     """The canonical JSON text of a ``WaitForTerminalExitResponse``."""
     return encode_text(value, encode_WaitForTerminalExitResponse)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -2900,10 +2900,3 @@ def serialize_update_session_notification(value: UpdateSessionNotification) -> s
     """The canonical JSON text of a ``UpdateSessionNotification``."""
     return encode_text(value, encode_UpdateSessionNotification)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

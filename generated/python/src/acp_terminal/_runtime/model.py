@@ -42,6 +42,9 @@ class WireModel(BaseModel):
     """
 
     model_config = ConfigDict(
+        # Parsing goes through the generated decoders and `construct`, so pydantic's
+        # validator and serializer are only built when first used (import stays fast).
+        defer_build=True,
         extra="allow",
         validate_by_name=True,
         validate_by_alias=True,
