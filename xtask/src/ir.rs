@@ -156,7 +156,8 @@ const ANNOTATIONS: &[&str] = &["description", "title", "x-side", "x-method", "x-
 
 fn check_keys(def: &str, ptr: &str, o: &Map<String, Value>, allowed: &[&str]) -> R<()> {
     for k in o.keys() {
-        if !allowed.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()) {
+        // `x-` keywords are extension annotations: they never change what validates.
+        if !allowed.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str()) && !k.starts_with("x-") {
             return err(def, &format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")), format!("unsupported keyword `{k}`"));
         }
     }
@@ -439,8 +440,24 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
     let defs = schema.get("$defs").and_then(Value::as_object).ok_or_else(|| IrError { def: String::new(), pointer: "/$defs".into(), message: "the document has no `$defs` object".into() })?;
     let title = schema.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for (name, v) in defs {
-        out.push(definition(name, v, defs)?);
+        match definition(name, v, defs) {
+            Ok(d) => out.push(d),
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(first) = errors.first() {
+        // One error that names every definition outside the subset.
+        let mut message = first.message.clone();
+        if errors.len() > 1 {
+            message.push_str(&format!(
+                " (and {} more definitions outside the supported subset: {})",
+                errors.len() - 1,
+                errors[1..].iter().map(|e| format!("$defs/{} at {}: {}", e.def, e.pointer, e.message)).collect::<Vec<_>>().join("; ")
+            ));
+        }
+        return Err(IrError { def: first.def.clone(), pointer: first.pointer.clone(), message });
     }
     let names: BTreeSet<&str> = out.iter().map(Def::name).collect();
     for d in &out {
