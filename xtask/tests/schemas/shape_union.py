@@ -181,10 +181,3 @@ def serialize_payload(value: Payload) -> str:
     """The canonical JSON text of a ``Payload``."""
     return encode_text(value, encode_Payload)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -142,10 +142,3 @@ def serialize_place(value: Place) -> str:
     """The canonical JSON text of a ``Place``."""
     return encode_text(value, encode_Place)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -98,10 +98,3 @@ def serialize_side(value: Side) -> str:
     """The canonical JSON text of a ``Side``."""
     return encode_text(value, encode_Side)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -184,10 +184,3 @@ def serialize_record(value: Record) -> str:
     """The canonical JSON text of a ``Record``."""
     return encode_text(value, encode_Record)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -147,10 +147,3 @@ def serialize_change(value: Change) -> str:
     """The canonical JSON text of a ``Change``."""
     return encode_text(value, encode_Change)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()

@@ -231,10 +231,3 @@ def serialize_closed_shape(value: ClosedShape) -> str:
     """The canonical JSON text of a ``ClosedShape``."""
     return encode_text(value, encode_ClosedShape)
 
-
-def _rebuild() -> None:
-    for model in [v for v in globals().values() if isinstance(v, type) and issubclass(v, WireModel) and v is not WireModel]:
-        model.model_rebuild()
-
-
-_rebuild()
