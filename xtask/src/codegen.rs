@@ -323,35 +323,54 @@ pub fn generate_from(schema: &Path, out: &Path, check: bool) -> Result<(), Strin
     sync(out, &files, &["rust/src", "typescript/src", "python/src"], check)
 }
 
-/// Generates one crate from every construct schema under `xtask/tests/schemas/` (the
-/// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` would, and
-/// builds it, so the generated code for each construct is known to compile.
-pub fn compile_goldens() -> Result<(), String> {
+/// Generates the bindings of every construct schema under `xtask/tests/schemas/` (the
+/// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` does, and
+/// checks each compiles: the Rust crate with `cargo build` (warnings denied), the
+/// TypeScript package with strict `tsc`, the Python package with `mypy --strict`.
+/// Needs the npm and pip installs of `cargo xtask test`.
+pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     let dir = root().join("xtask/tests/schemas");
-    let mut inputs = Vec::new();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
     paths.sort();
+    let out = std::env::temp_dir().join(format!("acp-terminal-goldens-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut count = 0;
+    let mut inputs = Vec::new();
     for p in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if !name.ends_with(".json") || name.ends_with(".ir.json") || name.starts_with("err_") {
             continue;
         }
+        // Each schema alone, through the same path as the command line ...
+        generate_from(&p, &out.join(name.trim_end_matches(".json")), false)?;
+        count += 1;
         let module = name.trim_end_matches(".json").to_owned();
         let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
         inputs.push(Input { module, source: format!("xtask/tests/schemas/{name}"), text });
     }
-    let out = std::env::temp_dir().join(format!("acp-terminal-goldens-{}", std::process::id()));
+    // ... and all of them as modules of one package per language, compiled once.
     let mut files = Files::default();
-    rust_crate(&inputs, "rust", false, &mut files)?;
+    rust_crate(&inputs, "all/rust", false, &mut files)?;
+    typescript_package(&inputs, "all/typescript", false, &mut files)?;
+    python_package(&inputs, "all/python", false, &mut files)?;
     sync(&out, &files, &[], false)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let result = crate::run(
         Command::new(cargo)
             .args(["build", "--quiet", "--manifest-path"])
-            .arg(out.join("rust/Cargo.toml"))
+            .arg(out.join("all/rust/Cargo.toml"))
             .env("CARGO_TARGET_DIR", root().join("target/goldens"))
             .env("RUSTFLAGS", "-D warnings"),
-    );
+    )
+    .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join("all/typescript/tsconfig.json"))))
+    .and_then(|()| {
+        crate::run(
+            Command::new(python)
+                .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
+                .arg(out.join("mypy-cache"))
+                .arg(out.join("all/python/src/acp_terminal")),
+        )
+    });
     let _ = std::fs::remove_dir_all(&out);
-    result.map(|()| eprintln!("the generated code of {} construct schemas compiles", inputs.len()))
+    result.map(|()| eprintln!("the bindings generated from {count} construct schemas compile in Rust, TypeScript and Python"))
 }

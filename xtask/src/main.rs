@@ -63,7 +63,9 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 
 fn test() -> Result<(), String> {
     codegen::generate(true)?;
-    codegen::compile_goldens()?;
+    node::install()?;
+    pyenv::install()?;
+    codegen::compile_goldens(&node::tsc_path(), &pyenv::python())?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     node::build_tests()?;

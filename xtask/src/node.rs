@@ -10,7 +10,12 @@ fn npm() -> &'static str {
 }
 
 fn tsc() -> String {
-    root().join("tests/typescript/node_modules/.bin/tsc").display().to_string()
+    tsc_path().display().to_string()
+}
+
+/// The TypeScript compiler the test project installs.
+pub fn tsc_path() -> std::path::PathBuf {
+    root().join("tests/typescript/node_modules/.bin/tsc")
 }
 
 /// `npm ci` in `tests/typescript` when its packages are missing or stale.
