@@ -71,6 +71,7 @@ fn test() -> Result<(), String> {
     node::build_tests()?;
     run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
     node::runtime_tests()?;
+    node::transcript_tests()?;
     pyenv::test()?;
     conformance::conformance(&[])?;
     consumer::rust()?;

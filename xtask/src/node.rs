@@ -52,3 +52,10 @@ pub fn runtime_tests() -> Result<(), String> {
     install_in("tests/typescript-runtime")?;
     run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/typescript-runtime")))
 }
+
+/// The transcript's own tests (`tests/transcript`): its vectors, whole and byte by
+/// byte, the re-chunking property and the safety test, with the test project's `tsc`.
+pub fn transcript_tests() -> Result<(), String> {
+    install()?;
+    run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/transcript")))
+}

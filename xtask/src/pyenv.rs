@@ -43,9 +43,9 @@ fn with_package(cmd: &mut Command) -> &mut Command {
 pub fn test() -> Result<(), String> {
     install()?;
     let py = python();
-    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime"])))?;
+    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript"])))?;
     run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "generated/python/src/acp_terminal", "tests/python"])))?;
-    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime"])))
+    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime", "tests/transcript"])))
 }
 
 /// The Python conformance runner command (for `xtask conformance`).

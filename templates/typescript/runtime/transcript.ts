@@ -1,31 +1,24 @@
-// The safe transcript (docs/TRANSCRIPT.md): terminal bytes in, text that any UI can show out.
+// The safe transcript renderer of docs/TRANSCRIPT.md: terminal bytes in, text that any UI can show out.
 
-// UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence, by the WHATWG
-// decoder), escape and control sequences are removed with the DEC / ECMA-48 parser state
-// machine, and a one-line discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress
-// lines show their last state. Work per chunk is proportional to the chunk.
-//
-// Details TRANSCRIPT.md leaves open are decided as in the Rust and Python bindings
-// (tests/vectors/transcript/README.md): BEL ends an OSC string but not DCS/SOS/PM/APC; C0
-// controls inside escape and CSI sequences are executed; `:` makes a CSI sequence ignored;
-// numeric parameters saturate at 65535; CSI C and CSI G never move the cursor right of
-// column 1023; CSI K with another parameter than 0, 1 or 2 has no effect; an incomplete
-// character at the end is not shown yet.
-
-/** The parts of the WHATWG `TextDecoder` used here (a global in browsers, Node, Deno and Bun). */
-interface Utf8Decoder {
-  decode(input: Uint8Array, options: { stream: boolean }): string;
-}
-type Utf8DecoderClass = new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => Utf8Decoder;
-
-function utf8Decoder(): Utf8Decoder {
-  const ctor = (globalThis as unknown as { TextDecoder?: Utf8DecoderClass }).TextDecoder;
-  if (ctor === undefined) throw new Error("Transcript needs the global TextDecoder");
-  return new ctor("utf-8", { fatal: false, ignoreBOM: true });
-}
+/*
+ * UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence), escape and
+ * control sequences are removed with the DEC / ECMA-48 parser state machine, and a one-line
+ * discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress lines show their last
+ * state. Work per chunk is proportional to the chunk: the bytes are scanned once, and text is
+ * kept as UTF-16 code units in a growing buffer that becomes a string in large blocks.
+ *
+ * Details TRANSCRIPT.md leaves open are decided as in the Rust and Python bindings
+ * (tests/vectors/transcript/README.md): BEL ends an OSC string but not DCS/SOS/PM/APC; C0
+ * controls inside escape and CSI sequences are executed; `:` makes a CSI sequence ignored;
+ * numeric parameters saturate at 65535; CSI C and CSI G never move the cursor right of
+ * column 1023; CSI K with another parameter than 0, 1 or 2 has no effect; an incomplete
+ * character at the end is not shown yet.
+ */
 
 const MAX_PARAM = 65535;
 const MAX_MOVE_COL = 1023;
+/** Finished lines become a string in blocks of this many UTF-16 units. */
+const FLUSH = 1 << 16;
 
 // Parser states (vt100.net's DEC parser). The DCS states and SOS/PM/APC share STR: none of
 // them has a visible effect and all of them end the same way.
@@ -39,106 +32,109 @@ const CSI_IGNORE = 6;
 const OSC = 7;
 const STR = 8;
 
-/** Cells of `s` from `from` to `to` (UTF-16 units), one per code point. */
-function pushCells(cells: string[], s: string, from: number, to: number, col: number): number {
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    let ch: string;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
-      ch = s.slice(i, i + 2);
-      i++;
-    } else {
-      ch = s[i] as string;
-    }
-    while (cells.length < col) cells.push(" ");
-    cells[col++] = ch;
-  }
-  return col;
-}
-
-/** `s` without trailing U+0020. */
-function trimEnd(s: string): string {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end--;
-  return end === s.length ? s : s.slice(0, end);
-}
+/** `decode` result for a valid prefix that needs more bytes. */
+const SHORT = 0;
 
 /**
- * The current line: cells and a cursor column. While the cursor is at or past the end the
- * cells are one string (appending is cheap); a write inside the line switches to one array
- * entry per cell until the line is finished or cleared. Trailing spaces and missing cells
- * look the same in the output, so erasing to the end truncates.
+ * Decodes the UTF-8 sequence at `b[i]` (a byte of 0x80 or more, `i < end`): a character as
+ * `cp + len * 0x200000`, a maximal invalid subsequence of `len` bytes as `-len`, or SHORT.
  */
-class Line {
-  /** The cells, when `cells` is null. */
-  text = "";
-  /** Number of cells in `text`. */
-  n = 0;
-  /** One string per cell, when not null. */
-  cells: string[] | null = null;
-  /** Cursor column (0-based), may be past the end. */
-  col = 0;
-
-  get length(): number {
-    return this.cells === null ? this.n : this.cells.length;
+function decode(b: Uint8Array, i: number, end: number): number {
+  const b0 = b[i] as number;
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    need = 1;
+  } else if (b0 >= 0xe0 && b0 <= 0xef) {
+    need = 2;
+    if (b0 === 0xe0) lo = 0xa0;
+    else if (b0 === 0xed) hi = 0x9f;
+  } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+    need = 3;
+    if (b0 === 0xf0) lo = 0x90;
+    else if (b0 === 0xf4) hi = 0x8f;
+  } else {
+    return -1;
   }
-
-  clear(): void {
-    this.text = "";
-    this.n = 0;
-    this.cells = null;
+  if (i + 1 >= end) return SHORT;
+  const b1 = b[i + 1] as number;
+  if (b1 < lo || b1 > hi) return -1;
+  let cp = ((b0 & (0x7f >> (need + 1))) << 6) | (b1 & 0x3f);
+  for (let k = 2; k <= need; k++) {
+    if (i + k >= end) return SHORT;
+    const bk = b[i + k] as number;
+    if ((bk & 0xc0) !== 0x80) return -k;
+    cp = (cp << 6) | (bk & 0x3f);
   }
+  return cp + (need + 1) * 0x200000;
+}
 
-  private wide(): string[] {
-    if (this.cells !== null) return this.cells;
-    const cells: string[] = [];
-    pushCells(cells, this.text, 0, this.text.length, 0);
-    this.text = "";
-    this.n = 0;
-    this.cells = cells;
-    return cells;
-  }
+function isBidi(cp: number): boolean {
+  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
 
-  /** Prints `s.slice(from, to)`, which holds `count` code points and no controls. */
-  put(s: string, from: number, to: number, count: number): void {
-    if (this.cells === null && this.col >= this.n) {
-      if (this.col > this.n) this.text += " ".repeat(this.col - this.n);
-      this.text += from === 0 && to === s.length ? s : s.slice(from, to);
-      this.n = this.col + count;
-      this.col = this.n;
-      return;
-    }
-    this.col = pushCells(this.wide(), s, from, to, this.col);
+/** Copies `src[from..to)` to `dst` at `at` (a loop for short runs: `subarray` allocates). */
+function copy(src: Uint8Array, from: number, to: number, dst: Uint16Array, at: number): void {
+  if (to - from > 64) {
+    dst.set(src.subarray(from, to), at);
+  } else {
+    for (let i = from; i < to; i++) dst[at++] = src[i] as number;
   }
+}
 
-  /** CSI K with its first parameter. */
-  erase(mode: number): void {
-    const len = this.length;
-    if (mode === 2 || (mode === 0 && this.col === 0) || (mode === 1 && this.col + 1 >= len)) {
-      this.clear();
-    } else if (mode === 0) {
-      if (this.col < len) this.wide().length = this.col;
-    } else if (mode === 1) {
-      this.wide().fill(" ", 0, this.col + 1);
-    }
+/** The parts of the WHATWG `TextDecoder` used here, when the platform has it. */
+interface Utf16Decoder {
+  decode(input: Uint8Array): string;
+}
+type Utf16DecoderClass = new (label: string, options: { ignoreBOM: boolean }) => Utf16Decoder;
+const utf16: Utf16Decoder | undefined = (() => {
+  const ctor = (globalThis as unknown as { TextDecoder?: Utf16DecoderClass }).TextDecoder;
+  try {
+    return ctor === undefined ? undefined : new ctor("utf-16le", { ignoreBOM: true });
+  } catch {
+    return undefined;
   }
+})();
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-  /** The cells without trailing spaces. */
-  toString(): string {
-    return trimEnd(this.cells === null ? this.text : this.cells.join(""));
+/** `units[from..to)` as a string. */
+function unitsToString(units: Uint16Array, from: number, to: number): string {
+  if (utf16 !== undefined && LITTLE_ENDIAN && to - from > 64) {
+    return utf16.decode(new Uint8Array(units.buffer, units.byteOffset + from * 2, (to - from) * 2));
   }
+  let s = "";
+  for (let i = from; i < to; i += 8192) {
+    s += String.fromCharCode.apply(null, units.subarray(i, Math.min(i + 8192, to)) as unknown as number[]);
+  }
+  return s;
 }
 
 /**
  * The incremental safe transcript renderer of docs/TRANSCRIPT.md. Push the terminal's bytes
  * in chunks of any size; `text` is the same whatever the chunking. A replacement snapshot
  * starts over with `reset()`.
+ *
+ * The current line is a sequence of cells and a cursor column. While the cursor stays at or
+ * past its end, or each of its cells is one UTF-16 unit, its cells are the last units of the
+ * output buffer (printing appends, finishing it appends "\n"); a write inside a line with
+ * other cells moves it to one code point per cell until the line is finished or cleared.
+ * Trailing spaces look the same as missing cells in the output, so erasing to the end
+ * truncates.
  */
 export class Transcript {
-  #decoder: Utf8Decoder = utf8Decoder();
-  /** Every finished line, each followed by "\n". */
+  /** Finished lines, each followed by "\n", already made a string. */
   #out = "";
-  #line = new Line();
+  /** Finished lines not yet in `out`, then (from `lineStart`) the narrow current line. */
+  #buf: Uint16Array = new Uint16Array(1024);
+  #len = 0;
+  #lineStart = 0;
+  /** Number of cells of the narrow current line. */
+  #n = 0;
+  /** The current line's cells as code points, when it is wide. */
+  #cells: number[] | null = null;
+  /** Cursor column (0-based); may be past the end of the line. */
+  #col = 0;
   #state = GROUND;
   /** The first CSI parameter so far. */
   #param = 0;
@@ -146,66 +142,413 @@ export class Transcript {
   #first = true;
   /** The CSI sequence has a private marker. */
   #private = false;
+  /** An incomplete UTF-8 sequence waiting for the next chunk. */
+  #pend = new Uint8Array(8);
+  #pendLen = 0;
 
   /**
    * The transcript so far: every finished line followed by "\n", then the current line,
    * trailing spaces removed. An unfinished sequence or character at the end shows nothing yet.
    */
   get text(): string {
-    const cur = this.#line.toString();
-    return cur === "" ? this.#out : this.#out + cur;
+    const buf = this.#buf;
+    let line: string;
+    const cells = this.#cells;
+    if (cells === null) {
+      let end = this.#len;
+      while (end > this.#lineStart && buf[end - 1] === 0x20) end--;
+      line = unitsToString(buf, this.#lineStart, end);
+    } else {
+      let end = cells.length;
+      while (end > 0 && cells[end - 1] === 0x20) end--;
+      line = "";
+      for (let i = 0; i < end; i += 4096) line += String.fromCodePoint(...cells.slice(i, Math.min(i + 4096, end)));
+    }
+    return this.#out + unitsToString(buf, 0, this.#lineStart) + line;
   }
 
   /** Forgets everything (text, current line, pending sequence or character). */
   reset(): void {
-    this.#decoder = utf8Decoder();
     this.#out = "";
-    this.#line = new Line();
+    this.#len = 0;
+    this.#lineStart = 0;
+    this.#n = 0;
+    this.#cells = null;
+    this.#col = 0;
     this.#state = GROUND;
+    this.#pendLen = 0;
   }
 
   /** Continues the transcript with the next chunk of terminal bytes. */
   push(bytes: Uint8Array): void {
-    const s = this.#decoder.decode(bytes, { stream: true });
-    const n = s.length;
-    let i = 0;
+    const n = bytes.length;
+    let i = this.#pendLen > 0 ? this.#resume(bytes) : 0;
     while (i < n) {
       const state = this.#state;
-      if (state === GROUND) {
-        let j = i;
-        let pairs = 0;
-        for (; j < n; j++) {
-          const c = s.charCodeAt(j);
-          if (c >= 0x20 && c < 0x7f) continue;
-          if (c < 0xa0) {
-            if (c === 0x09) continue;
-            break;
-          }
-          if (c >= 0x202a && (c <= 0x202e || (c >= 0x2066 && c <= 0x2069))) break;
-          if (c >= 0xdc00 && c <= 0xdfff) pairs++;
-        }
-        if (j > i) this.#line.put(s, i, j, j - i - pairs);
-        if (j < n) this.#unit(s.charCodeAt(j));
-        i = j + 1;
-      } else if (state === OSC || state === STR) {
-        let j = i;
-        for (; j < n; j++) {
-          const c = s.charCodeAt(j);
-          if (c === 0x1b || c === 0x18 || c === 0x1a || (c >= 0x80 && c <= 0x9f) || (c === 0x07 && state === OSC)) break;
-        }
-        if (j < n) this.#unit(s.charCodeAt(j));
-        i = j + 1;
+      if (state === GROUND) i = this.#ground(bytes, i);
+      else if (state === CSI_ENTRY || state === CSI_PARAM) i = this.#csiParams(bytes, i);
+      else if (state === OSC || state === STR) i = this.#string(bytes, i);
+      else i = this.#step(bytes, i);
+    }
+  }
+
+  // ---- the current line
+
+  #reserve(extra: number): Uint16Array {
+    let buf = this.#buf;
+    if (this.#len + extra > buf.length) {
+      const bigger = new Uint16Array(Math.max(buf.length * 2, this.#len + extra));
+      bigger.set(buf.subarray(0, this.#len));
+      this.#buf = buf = bigger;
+    }
+    return buf;
+  }
+
+  #clearLine(): void {
+    this.#len = this.#lineStart;
+    this.#n = 0;
+    this.#cells = null;
+  }
+
+  /** Moves the narrow line to one code point per cell. */
+  #wide(): number[] {
+    let cells = this.#cells;
+    if (cells !== null) return cells;
+    cells = [];
+    const buf = this.#buf;
+    for (let i = this.#lineStart; i < this.#len; i++) {
+      const u = buf[i] as number;
+      if (u >= 0xd800 && u <= 0xdbff) {
+        cells.push(((u - 0xd800) << 10) + ((buf[++i] as number) - 0xdc00) + 0x10000);
       } else {
-        const c = s.charCodeAt(i);
-        if (c >= 0xa0) {
-          // Cancels the sequence; the character is then handled in the ground state.
-          this.#state = GROUND;
-        } else {
-          this.#unit(c);
-          i++;
-        }
+        cells.push(u);
       }
     }
+    this.#len = this.#lineStart;
+    this.#n = 0;
+    this.#cells = cells;
+    return cells;
+  }
+
+  #putWide(cp: number): void {
+    const cells = this.#wide();
+    while (cells.length < this.#col) cells.push(0x20);
+    cells[this.#col++] = cp;
+  }
+
+  /** Prints `bytes[from..to)`, printable ASCII or TAB. */
+  #putAscii(bytes: Uint8Array, from: number, to: number): void {
+    const k = to - from;
+    const col = this.#col;
+    const n = this.#n;
+    if (this.#cells === null) {
+      if (col >= n) {
+        const buf = this.#reserve(col - n + k);
+        if (col > n) {
+          buf.fill(0x20, this.#len, this.#len + col - n);
+          this.#len += col - n;
+        }
+        copy(bytes, from, to, buf, this.#len);
+        this.#len += k;
+        this.#n = this.#col = col + k;
+        return;
+      }
+      if (this.#len - this.#lineStart === n) {
+        const buf = this.#reserve(k);
+        copy(bytes, from, to, buf, this.#lineStart + col);
+        if (col + k > n) {
+          this.#n = col + k;
+          this.#len = this.#lineStart + col + k;
+        }
+        this.#col = col + k;
+        return;
+      }
+    }
+    for (let i = from; i < to; i++) this.#putWide(bytes[i] as number);
+  }
+
+  /** Prints one cell holding a code point of U+00A0 or more. */
+  #putCp(cp: number): void {
+    const col = this.#col;
+    const n = this.#n;
+    if (this.#cells === null && col >= n) {
+      const buf = this.#reserve(col - n + 2);
+      if (col > n) {
+        buf.fill(0x20, this.#len, this.#len + col - n);
+        this.#len += col - n;
+      }
+      if (cp < 0x10000) {
+        buf[this.#len++] = cp;
+      } else {
+        buf[this.#len++] = 0xd800 + ((cp - 0x10000) >> 10);
+        buf[this.#len++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      }
+      this.#n = this.#col = col + 1;
+      return;
+    }
+    this.#putWide(cp);
+  }
+
+  /** CSI K with its first parameter. */
+  #erase(mode: number): void {
+    const col = this.#col;
+    const cells = this.#cells;
+    const len = cells === null ? this.#n : cells.length;
+    const simple = cells === null && this.#len - this.#lineStart === this.#n;
+    if (mode === 2 || (mode === 0 && col === 0) || (mode === 1 && col + 1 >= len)) {
+      this.#clearLine();
+    } else if (mode === 0 && col < len) {
+      if (simple) {
+        this.#len = this.#lineStart + col;
+        this.#n = col;
+      } else {
+        this.#wide().length = col;
+      }
+    } else if (mode === 1) {
+      if (simple) this.#buf.fill(0x20, this.#lineStart, this.#lineStart + col + 1);
+      else this.#wide().fill(0x20, 0, col + 1);
+    }
+  }
+
+  /** LF: the line is finished and an empty one starts at column 0. */
+  #finishLine(): void {
+    const cells = this.#cells;
+    let buf = this.#buf;
+    if (cells === null) {
+      let end = this.#len;
+      while (end > this.#lineStart && buf[end - 1] === 0x20) end--;
+      this.#len = end;
+      buf = this.#reserve(1);
+    } else {
+      let end = cells.length;
+      while (end > 0 && cells[end - 1] === 0x20) end--;
+      buf = this.#reserve(end * 2 + 1);
+      let len = this.#len;
+      for (let i = 0; i < end; i++) {
+        const cp = cells[i] as number;
+        if (cp < 0x10000) {
+          buf[len++] = cp;
+        } else {
+          buf[len++] = 0xd800 + ((cp - 0x10000) >> 10);
+          buf[len++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+        }
+      }
+      this.#len = len;
+      this.#cells = null;
+    }
+    buf[this.#len++] = 0x0a;
+    this.#lineStart = this.#len;
+    this.#n = 0;
+    this.#col = 0;
+    if (this.#lineStart >= FLUSH) {
+      this.#out += unitsToString(buf, 0, this.#lineStart);
+      this.#len = this.#lineStart = 0;
+    }
+  }
+
+  // ---- the parser
+
+  /**
+   * The ground state: runs of printable cells, CR, LF and complete CSI sequences without
+   * leaving this loop. Returns where another state starts, or the end.
+   */
+  #ground(bytes: Uint8Array, i: number): number {
+    const n = bytes.length;
+    while (i < n) {
+      let b = bytes[i] as number;
+      if (this.#cells === null && this.#col === this.#n) {
+        // The usual case, the cursor at the end of the line: copy while scanning. A
+        // character never takes more UTF-16 units than UTF-8 bytes.
+        const buf = this.#reserve(n - i);
+        let len = this.#len;
+        const start = len;
+        while (b >= 0x20 ? b < 0x7f : b === 0x09) {
+          buf[len++] = b;
+          if (++i === n) break;
+          b = bytes[i] as number;
+        }
+        this.#len = len;
+        this.#n = this.#col = this.#n + (len - start);
+        if (i === n) return n;
+      } else {
+        let j = i;
+        while (b >= 0x20 ? b < 0x7f : b === 0x09) {
+          if (++j === n) break;
+          b = bytes[j] as number;
+        }
+        if (j > i) this.#putAscii(bytes, i, j);
+        if (j === n) return n;
+        i = j;
+      }
+      if (b >= 0xc2) {
+        const d = decode(bytes, i, n);
+        if (d > 0x200000) {
+          const cp = d & 0x1fffff;
+          if (cp >= 0xa0) {
+            if (!isBidi(cp)) this.#putCp(cp);
+            i += d >>> 21;
+            continue;
+          }
+        }
+        i = this.#step(bytes, i);
+      } else if (b === 0x0d) {
+        this.#col = 0;
+        i++;
+      } else if (b === 0x0a) {
+        this.#finishLine();
+        i++;
+      } else if (b === 0x1b && bytes[i + 1] === 0x5b) {
+        const next = this.#inlineCsi(bytes, i + 2);
+        if (next < 0) {
+          this.#state = this.#csi();
+          return i + 2;
+        }
+        i = next;
+      } else {
+        i = this.#step(bytes, i);
+      }
+      if (this.#state !== GROUND) return i;
+    }
+    return i;
+  }
+
+  /**
+   * A CSI sequence whose parameters and final byte are all in `bytes[i..]` and hold nothing
+   * unusual: applied, and the index after it returned. Otherwise -1.
+   */
+  #inlineCsi(bytes: Uint8Array, i: number): number {
+    const n = bytes.length;
+    let b = bytes[i];
+    const priv = b !== undefined && b >= 0x3c && b <= 0x3f;
+    if (priv) i++;
+    let param = 0;
+    let first = true;
+    for (; i < n; i++) {
+      b = bytes[i] as number;
+      if (b >= 0x30 && b <= 0x39) {
+        if (first) param = Math.min(param * 10 + (b - 0x30), MAX_PARAM);
+      } else if (b === 0x3b) {
+        first = false;
+      } else if (b >= 0x40 && b <= 0x7e) {
+        if (!priv) {
+          this.#param = param;
+          this.#private = false;
+          this.#dispatch(b);
+        }
+        return i + 1;
+      } else {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** The CSI entry and parameter states: digits, `;` and the final byte. */
+  #csiParams(bytes: Uint8Array, i: number): number {
+    const n = bytes.length;
+    for (; i < n; i++) {
+      const b = bytes[i] as number;
+      if (b >= 0x30 && b <= 0x39) {
+        if (this.#first) this.#param = Math.min(this.#param * 10 + (b - 0x30), MAX_PARAM);
+      } else if (b === 0x3b) {
+        this.#first = false;
+      } else if (b >= 0x40 && b <= 0x7e) {
+        this.#dispatch(b);
+        this.#state = GROUND;
+        return i + 1;
+      } else {
+        return this.#step(bytes, i);
+      }
+      this.#state = CSI_PARAM;
+    }
+    return n;
+  }
+
+  /** OSC, DCS, SOS, PM and APC strings: skips the payload up to what ends it. */
+  #string(bytes: Uint8Array, i: number): number {
+    const n = bytes.length;
+    const osc = this.#state === OSC;
+    for (; i < n; i++) {
+      const b = bytes[i] as number;
+      if (b === 0x1b || b === 0x18 || b === 0x1a || (b === 0x07 && osc)) {
+        this.#asciiByte(b);
+        return i + 1;
+      }
+      if (b === 0xc2) {
+        if (i + 1 === n) {
+          this.#stash(bytes, i, n);
+          return n;
+        }
+        const c = bytes[i + 1] as number;
+        if (c >= 0x80 && c <= 0x9f) {
+          this.#c1(c);
+          return i + 2;
+        }
+        // Payload: U+00A0..U+00BF, or U+FFFD followed by a byte looked at again.
+      }
+    }
+    return n;
+  }
+
+  /** Handles the code point starting at `bytes[i]`; returns the next index. */
+  #step(bytes: Uint8Array, i: number): number {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      this.#asciiByte(b);
+      return i + 1;
+    }
+    const d = decode(bytes, i, bytes.length);
+    if (d > 0) {
+      this.#codePoint(d & 0x1fffff);
+      return i + (d >>> 21);
+    }
+    if (d < 0) {
+      this.#codePoint(0xfffd);
+      return i - d;
+    }
+    this.#stash(bytes, i, bytes.length);
+    return bytes.length;
+  }
+
+  #stash(bytes: Uint8Array, from: number, to: number): void {
+    this.#pend.set(bytes.subarray(from, to));
+    this.#pendLen = to - from;
+  }
+
+  /** Completes the pending UTF-8 sequence with the start of `bytes`; returns the bytes used. */
+  #resume(bytes: Uint8Array): number {
+    const p = this.#pendLen;
+    const take = Math.min(4 - p, bytes.length);
+    const tmp = this.#pend;
+    tmp.set(bytes.subarray(0, take), p);
+    this.#pendLen = 0;
+    const d = decode(tmp, 0, p + take);
+    if (d > 0) {
+      this.#codePoint(d & 0x1fffff);
+      return (d >>> 21) - p;
+    }
+    if (d < 0) {
+      this.#codePoint(0xfffd);
+      return -d - p;
+    }
+    this.#pendLen = p + take;
+    return bytes.length;
+  }
+
+  /** A decoded code point at or above U+0080 (U+FFFD included). */
+  #codePoint(cp: number): void {
+    if (cp <= 0x9f) {
+      this.#c1(cp);
+    } else if (this.#state !== OSC && this.#state !== STR) {
+      this.#state = GROUND;
+      if (!isBidi(cp)) this.#putCp(cp);
+    }
+  }
+
+  /** A C1 control, from any state: the same as its 7-bit equivalent ESC Fe. */
+  #c1(cp: number): void {
+    this.#state =
+      cp === 0x9b ? this.#csi() : cp === 0x9d ? OSC : cp === 0x90 || cp === 0x98 || cp === 0x9e || cp === 0x9f ? STR : GROUND;
   }
 
   #csi(): number {
@@ -217,40 +560,34 @@ export class Transcript {
 
   /** A C0 control executed in the ground, escape and CSI states. */
   #execute(c: number): void {
-    const line = this.#line;
     if (c === 0x08) {
-      if (line.col > 0) line.col--;
+      if (this.#col > 0) this.#col--;
     } else if (c === 0x09) {
-      line.put("\t", 0, 1, 1);
+      this.#putAscii(TAB, 0, 1);
     } else if (c === 0x0a) {
-      this.#out += line.toString() + "\n";
-      line.clear();
-      line.col = 0;
+      this.#finishLine();
     } else if (c === 0x0d) {
-      line.col = 0;
+      this.#col = 0;
     }
   }
 
+  /** A CSI final byte without intermediates, outside CSI ignore. */
   #dispatch(fin: number): void {
     if (this.#private) return;
-    const line = this.#line;
     const n = this.#param;
     if (fin === 0x47) {
-      line.col = Math.min(Math.max(n, 1) - 1, MAX_MOVE_COL);
+      this.#col = Math.min(Math.max(n, 1) - 1, MAX_MOVE_COL);
     } else if (fin === 0x44) {
-      line.col = Math.max(line.col - Math.max(n, 1), 0);
+      this.#col = Math.max(this.#col - Math.max(n, 1), 0);
     } else if (fin === 0x43) {
-      if (line.col < MAX_MOVE_COL) line.col = Math.min(line.col + Math.max(n, 1), MAX_MOVE_COL);
+      if (this.#col < MAX_MOVE_COL) this.#col = Math.min(this.#col + Math.max(n, 1), MAX_MOVE_COL);
     } else if (fin === 0x4b) {
-      line.erase(n);
+      this.#erase(n);
     }
   }
 
-  /**
-   * One UTF-16 unit below U+00A0 in any state, or at or above it in the ground state (a bidi
-   * control) and in strings (payload). Printable runs in the ground state never get here.
-   */
-  #unit(c: number): void {
+  /** One byte below 0x80 in the current state. */
+  #asciiByte(c: number): void {
     if (c === 0x1b) {
       this.#state = ESCAPE;
       return;
@@ -259,23 +596,19 @@ export class Transcript {
       this.#state = GROUND;
       return;
     }
-    if (c >= 0x80 && c <= 0x9f) {
-      this.#state =
-        c === 0x9b ? this.#csi() : c === 0x9d ? OSC : c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f ? STR : GROUND;
-      return;
-    }
     const state = this.#state;
     if (state === OSC) {
       if (c === 0x07) this.#state = GROUND;
       return;
     }
-    if (state === STR || c === 0x7f || c >= 0xa0) return;
+    if (state === STR || c === 0x7f) return;
     if (c < 0x20) {
       this.#execute(c);
       return;
     }
     switch (state) {
       case GROUND:
+        this.#putAscii(Uint8Array.of(c), 0, 1);
         return;
       case ESCAPE:
         this.#state =
@@ -308,11 +641,12 @@ export class Transcript {
         if (c >= 0x40) this.#state = GROUND;
         else if (c >= 0x30) this.#state = CSI_IGNORE;
         return;
-      case CSI_IGNORE:
-        if (c >= 0x40) this.#state = GROUND;
-        return;
       default:
+        // CSI_IGNORE
+        if (c >= 0x40) this.#state = GROUND;
         return;
     }
   }
 }
+
+const TAB = Uint8Array.of(0x09);

@@ -5,11 +5,14 @@ UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence), esc
 control sequences are removed with the DEC / ECMA-48 parser state machine, and a one-line
 discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress lines show their last state.
 
-Work per chunk is proportional to the chunk. Each chunk is decoded once by the C codec, the
-sequences without a visible effect are removed by one regular-expression pass, CR LF pairs
-and whole lines are handled in bulk, and only what remains (CR, BS, CSI G/D/C/K, bidi
-controls, sequences with executed controls inside, sequences split across chunks) goes
-through the state machine in Python.
+Work per chunk is proportional to the chunk, and plain text never goes through a Python loop.
+A chunk is decoded once by the C codec (which checks it and finds what waits for the next
+chunk). Then, on its UTF-8 bytes, one regular-expression pass removes every complete
+sequence without a visible effect, ``bytes.translate`` removes the controls without effect,
+CR LF becomes LF, and lines without CR, BS or CSI G/D/C/K go to the output as they are.
+Only the lines with those, and the rare chunks with a C1 control or a sequence that a
+control or a non-ASCII character interrupts, go through the parser in Python; a line that
+redraws itself (CR then CSI K, CSI 1 G then CSI K) is taken from its last redraw.
 
 Details TRANSCRIPT.md leaves open are decided as in the Rust and TypeScript bindings
 (tests/vectors/transcript/README.md): BEL ends an OSC string but not DCS/SOS/PM/APC; C0
@@ -42,14 +45,48 @@ _CSI_IGNORE: Final = 6
 _OSC: Final = 7
 _STR: Final = 8
 
-# Characters that act in every state: CAN, SUB, ESC and the C1 controls.
+_DecoderFactory: Final = codecs.getincrementaldecoder("utf-8")
+
+# ---- the fast path, on UTF-8 bytes of a chunk without C1 controls
+
+# A C1 control (U+0080..U+009F) in UTF-8: such chunks take the slow path.
+_C1: Final = re.compile(rb"\xc2[\x80-\x9f]")
+# A sequence still open at the end of the chunk (from the last ESC).
+_OPEN: Final = re.compile(
+    rb"\x1b\x7f*+(?:\[[\x20-\x3f\x7f]*+|[\x20-\x2f][\x20-\x2f\x7f]*+|\][^\x07\x18\x1a\x1b]*+|[PX^_][^\x18\x1a\x1b]*+)?\Z"
+)
+# Complete sequences without visible effect, removed whole: CSI other than plain G/D/C/K,
+# escape sequences, OSC strings (with a BEL that ends them), DCS/SOS/PM/APC strings, and a
+# sequence that ESC, CAN or SUB interrupts (they stay: they start or end what follows).
+_NO_EFFECT: Final = re.compile(
+    rb"\x1b\[[0-9;]*+m"  # SGR, by far the most common: tried first
+    rb"|\x1b\x7f*+(?:"
+    rb"\[(?![0-9;\x7f]*+[CDGK])[\x20-\x3f\x7f]*+(?:[\x40-\x7e]|(?=[\x18\x1a\x1b]))"
+    rb"|[\x20-\x2f][\x20-\x2f\x7f]*+(?:[\x30-\x7e]|(?=[\x18\x1a\x1b]))"
+    rb"|\][^\x07\x18\x1a\x1b]*+(?:\x07|(?=[\x18\x1a\x1b]))"
+    rb"|[PX^_][^\x18\x1a\x1b]*+(?=[\x18\x1a\x1b])"
+    rb"|[\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e]"
+    rb"|(?=[\x18\x1a\x1b]))"
+)
+# After that pass, an ESC that does not start a plain CSI G/D/C/K: a control or a non-ASCII
+# character interrupts its sequence, so the chunk takes the slow path.
+_BAD_ESC: Final = re.compile(rb"\x1b(?!\x7f*+\[[0-9;\x7f]*+[CDGK])")
+# C0 controls without effect in the ground state (CAN and SUB included), and DEL.
+_DELETE: Final = bytes([*range(0x00, 0x08), 0x0B, 0x0C, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+_BIDI_B: Final = re.compile(rb"\xe2(?:\x80[\xaa-\xae]|\x81[\xa6-\xa9])")
+_TRAIL_B: Final = re.compile(rb" ++\n")
+_CRLF_B: Final = re.compile(rb"\r\n")
+# Everything in a line up to its last redraw: CR or CSI 1 G, then CSI K or CSI 2 K; or
+# CSI 2 K then CR or CSI 1 G. The line is empty after it, with the cursor at column 0.
+_LAST_RESET: Final = re.compile(rb".*(?:(?:\r|\x1b\[[01]?G)\x1b\[[02]?K|\x1b\[2K(?:\r|\x1b\[[01]?G))")
+_END_MOVES: Final = re.compile(rb"(?:\r|\x08|\x1b\[[0-9;]*+[CDG])++\Z")
+_TOKEN: Final = re.compile(rb"\r|\x08|\x1b\[([0-9]*+)[0-9;]*+([CDGK])")
+
+# ---- the slow path, on decoded text
+
 _ANY: Final = "\x18\x1a\x1b\x80-\x9f"
 _CSI_START: Final = r"(?:\x1b\x7f*+\[|\x9b)"
-
-# Removed in one pass from text that starts in the ground state and holds no "complex"
-# sequence (below): complete sequences without effect, strings with their terminator (an
-# anywhere-character other than BEL stays, as it starts what follows), C1 and C0 controls
-# without effect. Each alternative starts where the parser is in the ground state.
+# As _NO_EFFECT, with C1 controls, for text that holds no "complex" sequence (below).
 _SIMPLE: Final = re.compile(
     _CSI_START + r"(?![0-9;\x7f]*+[CDGK])[\x20-\x3f\x7f]*+[\x40-\x7e]"
     r"|\x1b\x7f*+(?:[\x20-\x2f][\x20-\x2f\x7f]*+[\x30-\x7e]|[\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e])"
@@ -58,26 +95,26 @@ _SIMPLE: Final = re.compile(
     r"|[\x18\x1a\x80-\x8f\x91-\x97\x99\x9a\x9c]++"
     r"|[\x00-\x07\x0b\x0c\x0e-\x17\x19\x1c-\x1f\x7f]++"
 )
-# Escape and CSI sequences that the bulk pass cannot take: a control, a character at or
-# above U+00A0 or the end of the chunk comes before the final byte.
+# Escape and CSI sequences that a control, a character at or above U+00A0, another
+# sequence or the end of the text interrupts before the final byte.
 _COMPLEX: Final = re.compile(
     _CSI_START + r"[\x20-\x3f\x7f]*+(?![\x40-\x7e])"
     r"|\x1b\x7f*+(?:[\x20-\x2f][\x20-\x2f\x7f]*+(?![\x30-\x7e])|(?![\x20-\x7e\x7f]))"
 )
-# What is left after the bulk pass that is not plain text, TAB or LF.
 _HARD: Final = re.compile("[\b\r\x1b\x80-\x9f\u202a-\u202e\u2066-\u2069]")
-# CSI G, D, C and K without private marker or intermediates (DEL is already removed).
 _EFFECT: Final = re.compile(r"(?:\x1b\[|\x9b)([0-9]*+)[0-9;]*+([CDGK])")
 _CRLF: Final = re.compile("\r++\n")
-_TRAIL: Final = re.compile(" ++\n")
 _OSC_END: Final = re.compile("[\x07" + _ANY + "]")
 _STR_END: Final = re.compile("[" + _ANY + "]")
-_DecoderFactory: Final = codecs.getincrementaldecoder("utf-8")
 
 
-def _param(digits: str) -> int:
-    digits = digits.lstrip("0")
-    return _MAX_PARAM if len(digits) > 5 else min(int(digits or "0"), _MAX_PARAM)
+def _param(digits: bytes) -> int:
+    digits = digits.lstrip(b"0")
+    return _MAX_PARAM if len(digits) > 5 else min(int(digits or b"0"), _MAX_PARAM)
+
+
+def _cells(b: bytes) -> int:
+    return len(b) if b.isascii() else len(b.decode())
 
 
 class Transcript:
@@ -86,18 +123,19 @@ class Transcript:
     Push the terminal's bytes in chunks of any size; ``text`` is the same whatever the
     chunking. A replacement snapshot starts over with ``reset()``.
 
-    The current line is kept as appended pieces while the cursor is at or past its end, and
-    as one list entry per cell after a write inside it, until the line is finished or
-    cleared. Trailing spaces and missing cells look the same in the output, so erasing to the
-    end truncates.
+    The current line is kept as appended UTF-8 pieces while the cursor is at or past its
+    end, and as one list entry per cell after a write inside it, until the line is finished
+    or cleared. Trailing spaces and missing cells look the same in the output, so erasing to
+    the end truncates.
     """
 
-    __slots__ = ("_cells", "_col", "_dec", "_first", "_n", "_out", "_param", "_parts", "_private", "_st")
+    __slots__ = ("_cells", "_col", "_dec", "_done", "_first", "_n", "_out", "_param", "_parts", "_private", "_st")
 
     def __init__(self) -> None:
         self._dec: codecs.IncrementalDecoder = _DecoderFactory("replace")
-        self._out: list[str] = []  # finished lines, each ending with "\n"
-        self._parts: list[str] = []  # the current line's cells, when _cells is None
+        self._done = ""  # finished lines already decoded, each ending with "\n"
+        self._out: list[bytes] = []  # finished lines after those, as UTF-8
+        self._parts: list[bytes] = []  # the current line's cells as UTF-8, when _cells is None
         self._n = 0  # number of cells in _parts
         self._cells: list[str] | None = None  # one string per cell, after a write inside the line
         self._col = 0  # cursor column (0-based), may be past the end
@@ -110,6 +148,7 @@ class Transcript:
         """Forgets everything (text, current line, pending sequence or character). Use it
         when a replacement snapshot arrives, then push the snapshot's bytes."""
         self._dec = _DecoderFactory("replace")
+        self._done = ""
         self._out = []
         self._clear()
         self._col = 0
@@ -120,42 +159,43 @@ class Transcript:
         """The transcript so far: every finished line followed by ``"\\n"``, then the current
         line, trailing spaces removed. An unfinished sequence or character at the end shows
         nothing yet."""
-        out = self._out
-        if len(out) > 1:
-            joined = "".join(out)
-            out.clear()
-            out.append(joined)
-        head = out[0] if out else ""
+        if self._out:
+            self._done += b"".join(self._out).decode()
+            self._out.clear()
+        head = self._done
         cur = self._line()
-        return head + cur if cur else head
+        return head + cur.decode() if cur else head
 
     def push(self, data: bytes) -> None:
         """Continues the transcript with the next chunk of terminal bytes."""
         dec = self._dec
+        waiting = dec.getstate()[0]
         s = dec.decode(data)
         held = dec.getstate()[0]
         if len(held) == 2 and held[0] == 0xED and held[1] >= 0xA0:
             # ED A0..BF can never become a character (a surrogate): show it now, as a
             # stream that ended here would.
             s += dec.decode(b"", True)
+            held = b""
         if not s:
             return
-        n = len(s)
         i = self._run(s, 0) if self._st != _GROUND else 0
-        while i < n:
-            m = _COMPLEX.search(s, i)
-            end = n if m is None else m.start()
-            if end > i:
-                self._bulk(s if i == 0 and end == n else s[i:end])
-            if m is None:
-                return
-            i = self._run(s, end)
+        if i == len(s):
+            return
+        if not waiting and "\ufffd" not in s:
+            # The chunk is valid UTF-8: its own bytes, without what waits for the next chunk.
+            start = len(s[:i].encode()) if i else 0
+            b = data[start : len(data) - len(held)]
+        else:
+            b = (s[i:] if i else s).encode()
+        if not self._fast(b):
+            self._slow(s, i)
 
     # ---- the current line
 
-    def _line(self) -> str:
+    def _line(self) -> bytes:
         cells = self._cells
-        return ("".join(self._parts) if cells is None else "".join(cells)).rstrip(" ")
+        return (b"".join(self._parts) if cells is None else "".join(cells).encode()).rstrip(b" ")
 
     def _clear(self) -> None:
         self._parts = []
@@ -165,33 +205,33 @@ class Transcript:
     def _wide(self) -> list[str]:
         cells = self._cells
         if cells is None:
-            cells = self._cells = list("".join(self._parts))
+            cells = self._cells = list(b"".join(self._parts).decode())
             self._parts = []
             self._n = 0
         return cells
 
-    def _put(self, s: str) -> None:
-        """Prints ``s`` (no controls except TAB) at the cursor."""
+    def _put(self, b: bytes, count: int) -> None:
+        """Prints ``b``, ``count`` characters without controls other than TAB, at the cursor."""
         col = self._col
         cells = self._cells
         if cells is None:
             n = self._n
             if col >= n:
                 if col > n:
-                    self._parts.append(" " * (col - n))
-                self._parts.append(s)
-                self._col = self._n = col + len(s)
+                    self._parts.append(b" " * (col - n))
+                self._parts.append(b)
+                self._col = self._n = col + count
                 return
             cells = self._wide()
         if col > len(cells):
             cells.extend(" " * (col - len(cells)))
-        end = col + len(s)
-        cells[col:end] = s
+        end = col + count
+        cells[col:end] = b.decode()
         self._col = end
 
     def _finish(self) -> None:
         """LF: the line is finished and an empty one starts at column 0."""
-        self._out.append(self._line() + "\n")
+        self._out.append(self._line() + b"\n")
         self._clear()
         self._col = 0
 
@@ -203,30 +243,147 @@ class Transcript:
         if mode == 2 or (mode == 0 and col == 0) or (mode == 1 and col + 1 >= n):
             self._clear()
         elif mode == 0 and col < n:
-            if cells is None:
-                self._parts = ["".join(self._parts)[:col]]
-                self._n = col
-            else:
-                del cells[col:]
+            del self._wide()[col:]
         elif mode == 1:
-            if cells is None:
-                self._parts = [" " * (col + 1) + "".join(self._parts)[col + 1 :]]
-            else:
-                cells[: col + 1] = " " * (col + 1)
+            self._wide()[: col + 1] = " " * (col + 1)
 
-    def _move(self, fin: str, n: int) -> None:
-        """CSI G, D, C or K without private marker or intermediates."""
-        if fin == "G":
+    def _move(self, fin: int, n: int) -> None:
+        """CSI G, D, C or K (final byte ``fin``) without private marker or intermediates."""
+        if fin == 0x47:
             self._col = min(max(n, 1) - 1, _MAX_MOVE_COL)
-        elif fin == "D":
+        elif fin == 0x44:
             self._col = max(self._col - max(n, 1), 0)
-        elif fin == "C":
+        elif fin == 0x43:
             if self._col < _MAX_MOVE_COL:
                 self._col = min(self._col + max(n, 1), _MAX_MOVE_COL)
         else:
             self._erase(n)
 
-    # ---- bulk path
+    def _lines(self, b: bytes) -> None:
+        """Prints ``b``: plain text, TAB and LF."""
+        nl = b.find(b"\n")
+        if nl < 0:
+            self._put(b, _cells(b))
+            return
+        if self._n or self._col or self._cells is not None:
+            # The current line goes on until the first LF.
+            if nl:
+                self._put(b[:nl], _cells(b[:nl]))
+            self._finish()
+        else:
+            nl = -1  # an empty line at column 0: the first line is like the others
+        last = b.rfind(b"\n")
+        if last > nl:
+            mid = b[nl + 1 : last + 1]
+            if b" \n" in mid:
+                mid = _TRAIL_B.sub(b"\n", mid)
+            self._out.append(mid)
+        if last + 1 < len(b):
+            tail = b[last + 1 :]
+            self._put(tail, _cells(tail))
+
+    # ---- the fast path
+
+    def _fast(self, b: bytes) -> bool:
+        """Bytes that start in the ground state; False (nothing done) when they hold a C1
+        control or a sequence that something interrupts before its end."""
+        if b"\xc2" in b and _C1.search(b):
+            return False
+        tail = b""
+        k = b.rfind(b"\x1b")
+        if k >= 0:
+            if _OPEN.match(b, k):
+                tail = b[k:]
+                b = b[:k]
+            b = _NO_EFFECT.sub(b"", b)
+            if b"\x1b" in b and _BAD_ESC.search(b):
+                return False
+        b = b.translate(None, _DELETE)
+        if (b"\xe2\x80" in b or b"\xe2\x81" in b) and _BIDI_B.search(b):
+            b = _BIDI_B.sub(b"", b)
+        if b"\r" in b:
+            b = _CRLF_B.sub(b"\n", b)
+        n = len(b)
+        # Where the next CR, BS and ESC are (n: none left).
+        cr = b.find(b"\r") % (n + 1)
+        bs = b.find(b"\x08") % (n + 1)
+        esc = b.find(b"\x1b") % (n + 1)
+        i = 0
+        while i < n:
+            if cr < i:
+                cr = b.find(b"\r", i) % (n + 1)
+            if bs < i:
+                bs = b.find(b"\x08", i) % (n + 1)
+            if esc < i:
+                esc = b.find(b"\x1b", i) % (n + 1)
+            h = min(cr, bs, esc)
+            if h == n:
+                self._lines(b[i:] if i else b)
+                break
+            start = b.rfind(b"\n", i, h) + 1 or i
+            if start > i:
+                self._lines(b[i:start])
+            end = b.find(b"\n", h)
+            if end < 0:
+                end = n
+            if not self._redraw(b[start:end], end < n) and end < n:
+                self._finish()
+            i = end + 1
+        if tail:
+            self._run(tail.decode(), 0)
+        return True
+
+    def _redraw(self, line: bytes, lf: bool) -> bool:
+        """One line of bytes that holds CR, BS or a plain CSI G/D/C/K, followed by LF when
+        ``lf``. Returns whether it finished the line itself."""
+        m = _LAST_RESET.match(line)
+        if m is not None:
+            self._clear()
+            self._col = 0
+            line = line[m.end() :]
+        if lf:
+            # Cursor movements at the end of a line change nothing.
+            e = _END_MOVES.search(line)
+            if e is not None:
+                line = line[: e.start()]
+        if not (b"\r" in line or b"\x1b" in line or b"\x08" in line):
+            if m is not None and lf:
+                self._out.append(line.rstrip(b" ") + b"\n")
+                return True
+            if line:
+                self._put(line, _cells(line))
+            return False
+        pos = 0
+        for t in _TOKEN.finditer(line):
+            a = t.start()
+            if a > pos:
+                piece = line[pos:a]
+                self._put(piece, _cells(piece))
+            fin = t.group(2)
+            if fin is not None:
+                self._move(fin[0], _param(t.group(1)))
+            elif line[a] == 0x0D:
+                self._col = 0
+            elif self._col > 0:
+                self._col -= 1
+            pos = t.end()
+        if pos < len(line):
+            piece = line[pos:]
+            self._put(piece, _cells(piece))
+        return False
+
+    # ---- the slow path, on decoded text
+
+    def _slow(self, s: str, i: int) -> None:
+        n = len(s)
+        while i < n:
+            m = _COMPLEX.search(s, i)
+            end = n if m is None else m.start()
+            if end > i:
+                self._bulk(s if i == 0 and end == n else s[i:end])
+            if m is None:
+                return
+            i = self._run(s, end)
 
     def _bulk(self, t: str) -> None:
         """Text that starts in the ground state and holds no complex sequence."""
@@ -239,7 +396,7 @@ class Transcript:
             m = _HARD.search(t, i)
             h = n if m is None else m.start()
             if h > i:
-                self._text(t, i, h)
+                self._lines(t[i:h].encode())
             if m is None:
                 return
             c = t[h]
@@ -257,28 +414,8 @@ class Transcript:
                 if e is None:
                     i = self._run(t, h)  # a string still open at the end of the text
                 else:
-                    self._move(e.group(2), _param(e.group(1)))
+                    self._move(ord(e.group(2)), _param(e.group(1).encode()))
                     i = e.end()
-
-    def _text(self, t: str, a: int, b: int) -> None:
-        """Prints ``t[a:b]``: plain text, TAB and LF."""
-        nl = t.find("\n", a, b)
-        if nl < 0:
-            self._put(t[a:b])
-            return
-        if nl > a:
-            self._put(t[a:nl])
-        self._finish()
-        last = t.rfind("\n", nl, b)
-        if last > nl:
-            mid = t[nl + 1 : last + 1]
-            if " \n" in mid:
-                mid = _TRAIL.sub("\n", mid)
-            self._out.append(mid)
-        if last + 1 < b:
-            self._put(t[last + 1 : b])
-
-    # ---- the state machine, one character at a time
 
     def _run(self, s: str, i: int) -> int:
         """Runs the parser from ``s[i]`` until it is back in the ground state; returns where
@@ -340,14 +477,14 @@ class Transcript:
                 if self._col > 0:
                     self._col -= 1
             elif c == 0x09:
-                self._put("\t")
+                self._put(b"\t", 1)
             elif c == 0x0A:
                 self._finish()
             elif c == 0x0D:
                 self._col = 0
             return
         if st == _GROUND:
-            self._put(chr(c))
+            self._put(bytes([c]), 1)
         elif st == _ESCAPE:
             if c < 0x30:
                 self._st = _ESC_INTER
@@ -378,7 +515,7 @@ class Transcript:
             elif c >= 0x40:
                 self._st = _GROUND
                 if not self._private and c in (0x43, 0x44, 0x47, 0x4B):
-                    self._move(chr(c), self._param)
+                    self._move(c, self._param)
             else:
                 self._st = _CSI_IGNORE
         elif st == _CSI_INTER:

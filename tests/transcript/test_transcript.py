@@ -1,0 +1,187 @@
+"""The Python transcript renderer against every vector in tests/vectors/transcript, and a
+seeded property test: re-chunking a byte stream never changes the text.
+
+Run with ``python -m pytest tests/transcript`` from the repository root.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "tests" / "vectors" / "transcript"
+
+
+def _load() -> ModuleType:
+    path = ROOT / "templates" / "python" / "runtime" / "transcript.py"
+    spec = importlib.util.spec_from_file_location("acp_transcript_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+Transcript: Any = _load().Transcript
+
+
+def render(chunks: list[bytes]) -> str:
+    t = Transcript()
+    for c in chunks:
+        t.push(c)
+    text: str = t.text
+    return text
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(case, id=f"{file.stem}::{case['name']}")
+        for file in sorted(VECTORS.glob("*.json"))
+        for case in json.loads(file.read_text(encoding="utf-8"))["cases"]
+    ]
+
+
+CASES = _cases()
+
+
+def test_enough_vectors() -> None:
+    assert len(CASES) >= 80
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_vector(case: dict[str, Any]) -> None:
+    assert case["kind"] == "transcript"
+    chunks = [base64.b64decode(c, validate=True) for c in case["chunks"]]
+    want = case["expect"]["text"]
+    assert render(chunks) == want
+    whole = b"".join(chunks)
+    assert render([whole]) == want, "as one chunk"
+    assert render([bytes([b]) for b in whole]) == want, "one byte at a time"
+
+
+# fmt: off
+PIECES = [
+    b"hello", b"progress 42%", b" ", b"  ", b"\t", b"\r", b"\n", b"\r\n", b"\x08", b"\x07", b"\x00", b"\x7f",
+    b"\x1b[31m", b"\x1b[0m", b"\x1b[38;2;1;2;3m", b"\x1b[K", b"\x1b[0K", b"\x1b[1K", b"\x1b[2K", b"\x1b[3K",
+    b"\x1b[1G", b"\x1b[5G", b"\x1b[G", b"\x1b[2D", b"\x1b[D", b"\x1b[3C", b"\x1b[0C", b"\x1b[?25l", b"\x1b[?2K",
+    b"\x1b[1$G", b"\x1b[1:2G", b"\x1b[99999C", b"\x1b]0;title\x07", b"\x1b]8;;http://x\x1b\\", b"\x1b]2;t",
+    b"\x1bP1$qm\x1b\\", b"\x1bPq#0;2;0;0;0\x1b\\", b"\x1bX sos \x1b\\", b"\x1b^pm\x07x\x1b\\", b"\x1b_apc\x1b\\",
+    b"\x1b(B", b"\x1b7", b"\x1b8", b"\x1b", b"\x1b[", b"\x1b]", b"\x1bP", b"\x18", b"\x1a", b"\xc2\x9b2K",
+    b"\xc2\x9b", b"\xc2\x9d0;x\xc2\x9c", b"\xc2\x90q\xc2\x9c", b"\xc2\x85", b"\xc2\x9c", b"\xc2\x80",
+    b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xe4\xb8\xad\xe6\x96\x87", b"\xe2\x80\xae",
+    b"\xe2\x81\xa6", b"\xef\xbb\xbf", b"\xc2\xa0", b"\x80", b"\xbf", b"\xc0\xaf", b"\xe0\x80\xaf",
+    b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf5", b"\xff", b"\xe2\x82", b"\xf0\x9f\x98", b"\xc2", b"\xed",
+    b"\xf4", b"0123456789", b";", b"[", b"]", b"\\",
+]
+# fmt: on
+
+
+def _stream(rng: random.Random) -> bytes:
+    parts = []
+    for _ in range(rng.randrange(1, 61)):
+        if rng.randrange(8) == 0:
+            parts.append(bytes([rng.randrange(256)]))
+        else:
+            parts.append(rng.choice(PIECES))
+    return b"".join(parts)
+
+
+def test_rechunking_never_changes_the_text() -> None:
+    rng = random.Random(0x5EED1234)
+    for round_ in range(400):
+        stream = _stream(rng)
+        want = render([stream])
+        t = Transcript()
+        at = 0
+        while at < len(stream):
+            end = min(at + rng.randrange(9), len(stream))
+            t.push(stream[at:end])
+            at = end
+            if rng.randrange(4) == 0:
+                assert t.text == render([stream[:at]]), (round_, stream, at)
+        assert t.text == want, (round_, stream)
+        t.reset()
+        t.push(stream)
+        assert t.text == want, (round_, "after reset")
+
+
+def test_rechunking_large_streams() -> None:
+    """Longer streams in bigger chunks exercise the bulk path across chunk ends."""
+    rng = random.Random(7)
+    for _ in range(30):
+        stream = b"".join(_stream(rng) for _ in range(40))
+        want = render([stream])
+        chunks = []
+        at = 0
+        while at < len(stream):
+            end = min(at + rng.randrange(1, 300), len(stream))
+            chunks.append(stream[at:end])
+            at = end
+        assert render(chunks) == want
+
+
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_nothing_unsafe_survives_random_bytes() -> None:
+    rng = random.Random(42)
+    for _ in range(300):
+        stream = bytes(rng.randrange(256) for _ in range(rng.randrange(400)))
+        text = render([stream])
+        assert not _UNSAFE.search(text), text
+
+
+def _incomplete_prefix(b: bytes) -> bool:
+    """Whether ``b`` (starting with a lead byte) can still become one character."""
+    first = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
+    b0 = b[0]
+    need = 1 if 0xC2 <= b0 <= 0xDF else 2 if 0xE0 <= b0 <= 0xEF else 3 if 0xF0 <= b0 <= 0xF4 else 0
+    if len(b) > need:
+        return False
+    if len(b) >= 2:
+        lo, hi = first.get(b0, (0x80, 0xBF))
+        if not lo <= b[1] <= hi:
+            return False
+    return all(0x80 <= x <= 0xBF for x in b[2:])
+
+
+def test_a_prefix_waits_only_while_it_can_become_a_character() -> None:
+    for b0 in range(0x80, 0x100):
+        for tail in [b""] + [bytes([x]) for x in range(0x80, 0xC0)]:
+            b = bytes([b0]) + tail
+            # C2 80..C2 9F are C1 controls: no effect (or the start of a sequence).
+            want = "" if _incomplete_prefix(b) else re.sub("[\x80-\x9f]", "", b.decode("utf-8", "replace"))
+            assert render([b]) == want, b
+
+
+def test_reset_forgets_everything() -> None:
+    t = Transcript()
+    t.push(b"old line\r\npartial \xe2\x82")
+    t.push(b"")
+    t.reset()
+    assert t.text == ""
+    t.push(b"\xac new")
+    assert t.text == "\ufffd new"
+    t.reset()
+    t.push(b"x\x1b]0;unfinished")
+    t.reset()
+    t.push(b"visible")
+    assert t.text == "visible"
+
+
+def test_text_is_stable_between_pushes() -> None:
+    t = Transcript()
+    t.push(b"a\r\nb\r\n")
+    assert t.text == t.text == "a\nb\n"
+    t.push(b"c   ")
+    assert t.text == "a\nb\nc"
