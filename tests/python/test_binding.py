@@ -89,3 +89,24 @@ def test_the_store_keeps_output_from_chunks_that_arrive_before_the_reference() -
     assert t.output.to_bytes() == b"passed\r\n"
     assert t.transcript == "passed\n"
     assert t.sorted_tool_calls() == ["call_1"]
+
+
+def test_pydantic_validation_uses_a_callable_discriminator_with_an_unknown_fallback() -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    adapter: TypeAdapter[v2.SessionUpdate] = TypeAdapter(v2.SessionUpdate)
+    known = adapter.validate_python({"sessionUpdate": "terminal_update", "terminalId": "t", "command": None})
+    assert isinstance(known, v2.SessionUpdateTerminalUpdate)
+    assert known.command is None and known.cwd is MISSING
+    unknown = adapter.validate_python({"sessionUpdate": "_badge", "label": "x"})
+    assert isinstance(unknown, UnknownVariant)
+    assert (unknown.tag, unknown.members) == ("_badge", {"label": "x"})
+    with pytest.raises(ValidationError):
+        adapter.validate_python({"sessionUpdate": "terminal_update"})  # a known tag with a bad payload
+    with pytest.raises(ValidationError):
+        adapter.validate_python({"label": "no tag"})
+    closed: TypeAdapter[v1.ToolCallContent] = TypeAdapter(v1.ToolCallContent)
+    with pytest.raises(ValidationError):
+        closed.validate_python({"type": "_chart"})
+    outcome: TypeAdapter[v2.RequestPermissionOutcome] = TypeAdapter(v2.RequestPermissionOutcome)
+    assert isinstance(outcome.validate_python({"outcome": "_auto", "optionId": "allow"}), UnknownVariant)

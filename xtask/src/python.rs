@@ -228,7 +228,7 @@ enum PDef {
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
-    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, snake: String },
+    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
 }
 
@@ -243,6 +243,8 @@ pub struct Module {
     encoders: Vec<String>,
     model_imports: Vec<String>,
     uses_path: bool,
+    uses_unions: bool,
+    uses_open_unions: bool,
 }
 
 /// The Python view of one schema document.
@@ -308,6 +310,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
                     common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
                     skip_const: skip_const(&reserved),
+                    known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
                     snake,
                 }
             }
@@ -355,14 +358,25 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     if unknown {
         model_imports.push("UnknownVariant".into());
     }
+    let unions = ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { .. } | Def::TaggedStruct { .. }));
+    if unknown {
+        model_imports.push("UNKNOWN_TAG".into());
+    }
+    model_imports.sort_by_key(|n| (!n.chars().all(|c| c.is_ascii_uppercase() || c == '_'), n.clone()));
     model_imports.extend(["WireModel".into(), "construct".into()]);
+    if unions {
+        model_imports.push("discriminator".into());
+    }
     if no_payload {
         model_imports.push("no_payload".into());
     }
     if unknown {
+        model_imports.push("unknown_from".into());
         model_imports.push("unknown_variant".into());
     }
     Ok(Module {
+        uses_unions: unions,
+        uses_open_unions: unknown,
         model_imports,
         uses_path: ir.defs.iter().any(|d| matches!(d, Def::StringAlias { absolute_path: true, .. })),
         decoders,

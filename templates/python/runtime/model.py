@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any, TypeGuard, TypeVar
 
@@ -15,10 +15,12 @@ __all__ = [
     "UnknownVariant",
     "WireModel",
     "construct",
+    "discriminator",
     "extra_of",
     "is_unknown_variant",
     "members_except",
     "no_payload",
+    "unknown_from",
     "unknown_variant",
     "with_extra",
 ]
@@ -136,3 +138,39 @@ def no_payload(cls: type[M], obj: JsonObject, tag_name: str) -> M:
     out = cls.model_construct()
     object.__setattr__(out, "__pydantic_extra__", {k: v for k, v in obj.items() if k != tag_name})
     return out
+
+
+UNKNOWN_TAG = "__unknown__"
+"""The pydantic tag of an open union's fallback branch (``UnknownVariant``)."""
+
+
+def discriminator(tag_name: str, attr: str, known: tuple[str, ...], *, open_union: bool) -> Callable[[Any], str | None]:
+    """A callable discriminator for pydantic validation of a tagged union: the variant
+    named by the tag member (``tag_name`` in a dict, ``attr`` on a model); for an open
+    union, any other string tag selects the fallback branch, so a known tag with a bad
+    payload is still an error, never unknown. ``None`` (no branch) when the tag is
+    missing or not a string."""
+
+    def tag_of(v: Any) -> str | None:
+        if isinstance(v, UnknownVariant):
+            return UNKNOWN_TAG if open_union else None
+        tag = v.get(tag_name) if isinstance(v, dict) else getattr(v, attr, None)
+        if not isinstance(tag, str):
+            return None
+        if tag in known:
+            return tag
+        return UNKNOWN_TAG if open_union else None
+
+    return tag_of
+
+
+def unknown_from(tag_name: str) -> Callable[[Any], Any]:
+    """A before-validator for an open union's fallback branch: a JSON object becomes an
+    ``UnknownVariant`` keeping its tag and every other member, in order."""
+
+    def convert(v: Any) -> Any:
+        if isinstance(v, dict) and isinstance(v.get(tag_name), str):
+            return unknown_variant(v[tag_name], v, tag_name)
+        return v
+
+    return convert

@@ -23,7 +23,10 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import WireModel, construct
+from ._runtime.model import (
+    WireModel,
+    construct,
+)
 from ._runtime.writer import (
     Writer,
     encode_bytes,

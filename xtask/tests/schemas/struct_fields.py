@@ -30,7 +30,11 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, WireModel, construct
+from ._runtime.model import (
+    MISSING,
+    WireModel,
+    construct,
+)
 from ._runtime.writer import (
     Writer,
     encode_boolean,

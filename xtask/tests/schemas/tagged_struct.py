@@ -9,9 +9,9 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
-from pydantic import Field, JsonValue
+from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -24,7 +24,15 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import UnknownVariant, WireModel, construct, unknown_variant
+from ._runtime.model import (
+    UNKNOWN_TAG,
+    UnknownVariant,
+    WireModel,
+    construct,
+    discriminator,
+    unknown_from,
+    unknown_variant,
+)
 from ._runtime.writer import (
     Writer,
     encode_number,
@@ -54,9 +62,15 @@ class ChangeAdd(One):
     size: int | None = Field(default=None, alias="size")
 
 
-# Tagged by `op`; `size` is common.
+CHANGE_TAGS: Final = ("add", )
 ChangeVariant: TypeAlias = ChangeAdd
-Change: TypeAlias = ChangeVariant | UnknownVariant
+
+# Tagged by `op`; `size` is common.
+Change: TypeAlias = Annotated[
+    Annotated[ChangeAdd, Tag("add")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("op", "op", CHANGE_TAGS, open_union=True)),
+]
 
 # --- decoders and encoders ---
 

@@ -9,9 +9,9 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
-from pydantic import Field, JsonValue
+from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -22,7 +22,16 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import UnknownVariant, WireModel, construct, no_payload, unknown_variant
+from ._runtime.model import (
+    UNKNOWN_TAG,
+    UnknownVariant,
+    WireModel,
+    construct,
+    discriminator,
+    no_payload,
+    unknown_from,
+    unknown_variant,
+)
 from ._runtime.writer import (
     Writer,
     encode_number,
@@ -62,7 +71,12 @@ class ShapeNone(WireModel):
 
 SHAPE_TAGS: Final = ("circle", "none", )
 # Open, with a tag-only variant.
-Shape: TypeAlias = ShapeCircle | ShapeNone | UnknownVariant
+Shape: TypeAlias = Annotated[
+    Annotated[ShapeCircle, Tag("circle")]
+    | Annotated[ShapeNone, Tag("none")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("kind")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("kind", "kind", SHAPE_TAGS, open_union=True)),
+]
 
 class ClosedShapeSquare(Square):
     """The ``"square"`` variant of ``ClosedShape``."""
@@ -72,7 +86,11 @@ class ClosedShapeSquare(Square):
 
 CLOSED_SHAPE_TAGS: Final = ("square", )
 # Closed.
-ClosedShape: TypeAlias = ClosedShapeSquare
+ClosedShape: TypeAlias = Annotated[
+    Annotated[ClosedShapeSquare, Tag("square")]
+    ,
+    Discriminator(discriminator("kind", "kind", CLOSED_SHAPE_TAGS, open_union=False)),
+]
 
 # --- decoders and encoders ---
 

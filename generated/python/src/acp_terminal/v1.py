@@ -9,9 +9,9 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
-from pydantic import Field, JsonValue
+from pydantic import Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -29,7 +29,11 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import WireModel, construct
+from ._runtime.model import (
+    WireModel,
+    construct,
+    discriminator,
+)
 from ._runtime.writer import (
     Writer,
     encode_boolean,
@@ -373,7 +377,15 @@ class ContentBlockResource(EmbeddedResource):
 
 CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
 # Something to show: text, an image, audio, or a resource. Closed in v1.
-ContentBlock: TypeAlias = ContentBlockText | ContentBlockImage | ContentBlockAudio | ContentBlockResourceLink | ContentBlockResource
+ContentBlock: TypeAlias = Annotated[
+    Annotated[ContentBlockText, Tag("text")]
+    | Annotated[ContentBlockImage, Tag("image")]
+    | Annotated[ContentBlockAudio, Tag("audio")]
+    | Annotated[ContentBlockResourceLink, Tag("resource_link")]
+    | Annotated[ContentBlockResource, Tag("resource")]
+    ,
+    Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=False)),
+]
 
 # A resource's contents: text (with a `text` member) or bytes (with a `blob` member).
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -398,7 +410,13 @@ class ToolCallContentTerminal(Terminal):
 
 TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
 # One item of a tool call's output. Closed in v1.
-ToolCallContent: TypeAlias = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal
+ToolCallContent: TypeAlias = Annotated[
+    Annotated[ToolCallContentContent, Tag("content")]
+    | Annotated[ToolCallContentDiff, Tag("diff")]
+    | Annotated[ToolCallContentTerminal, Tag("terminal")]
+    ,
+    Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=False)),
+]
 
 # --- decoders and encoders ---
 

@@ -9,9 +9,9 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
-from pydantic import Field, JsonValue
+from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -30,7 +30,17 @@ from ._runtime.decode import (
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.model import MISSING, UnknownVariant, WireModel, construct, no_payload, unknown_variant
+from ._runtime.model import (
+    MISSING,
+    UNKNOWN_TAG,
+    UnknownVariant,
+    WireModel,
+    construct,
+    discriminator,
+    no_payload,
+    unknown_from,
+    unknown_variant,
+)
 from ._runtime.path import is_absolute_path, why_not_absolute
 from ._runtime.writer import (
     Writer,
@@ -630,7 +640,15 @@ class ContentBlockResource(EmbeddedResource):
 
 CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
 # Something to show: text, an image, audio, or a resource.
-ContentBlock: TypeAlias = ContentBlockText | ContentBlockImage | ContentBlockAudio | ContentBlockResourceLink | ContentBlockResource | UnknownVariant
+ContentBlock: TypeAlias = Annotated[
+    Annotated[ContentBlockText, Tag("text")]
+    | Annotated[ContentBlockImage, Tag("image")]
+    | Annotated[ContentBlockAudio, Tag("audio")]
+    | Annotated[ContentBlockResourceLink, Tag("resource_link")]
+    | Annotated[ContentBlockResource, Tag("resource")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=True)),
+]
 
 class DiffChangeAdd(DiffPathChange):
     """The file was created."""
@@ -692,9 +710,19 @@ class DiffChangeCopy(DiffPathPairChange):
     meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
 
 
-# One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.
+DIFF_CHANGE_TAGS: Final = ("add", "delete", "modify", "move", "copy", )
 DiffChangeVariant: TypeAlias = DiffChangeAdd | DiffChangeDelete | DiffChangeModify | DiffChangeMove | DiffChangeCopy
-DiffChange: TypeAlias = DiffChangeVariant | UnknownVariant
+
+# One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.
+DiffChange: TypeAlias = Annotated[
+    Annotated[DiffChangeAdd, Tag("add")]
+    | Annotated[DiffChangeDelete, Tag("delete")]
+    | Annotated[DiffChangeModify, Tag("modify")]
+    | Annotated[DiffChangeMove, Tag("move")]
+    | Annotated[DiffChangeCopy, Tag("copy")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("operation")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("operation", "operation", DIFF_CHANGE_TAGS, open_union=True)),
+]
 
 # A resource's contents: text (with a `text` member) or bytes (with a `blob` member).
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -713,7 +741,12 @@ class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
 
 REQUEST_PERMISSION_OUTCOME_TAGS: Final = ("cancelled", "selected", )
 # How a permission request ended.
-RequestPermissionOutcome: TypeAlias = RequestPermissionOutcomeCancelled | RequestPermissionOutcomeSelected | UnknownVariant
+RequestPermissionOutcome: TypeAlias = Annotated[
+    Annotated[RequestPermissionOutcomeCancelled, Tag("cancelled")]
+    | Annotated[RequestPermissionOutcomeSelected, Tag("selected")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("outcome")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("outcome", "outcome", REQUEST_PERMISSION_OUTCOME_TAGS, open_union=True)),
+]
 
 class RequestPermissionSubjectToolCall(ToolCallPermissionSubject):
     """A tool call."""
@@ -729,7 +762,12 @@ class RequestPermissionSubjectCommand(CommandPermissionSubject):
 
 REQUEST_PERMISSION_SUBJECT_TAGS: Final = ("tool_call", "command", )
 # What the permission is for.
-RequestPermissionSubject: TypeAlias = RequestPermissionSubjectToolCall | RequestPermissionSubjectCommand | UnknownVariant
+RequestPermissionSubject: TypeAlias = Annotated[
+    Annotated[RequestPermissionSubjectToolCall, Tag("tool_call")]
+    | Annotated[RequestPermissionSubjectCommand, Tag("command")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", REQUEST_PERMISSION_SUBJECT_TAGS, open_union=True)),
+]
 
 class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
     """Appends one item to a tool call's output."""
@@ -759,7 +797,14 @@ SESSION_UPDATE_TAGS: Final = ("tool_call_content_chunk", "tool_call_update", "te
 # One change to a session's displayed state. This toolkit knows the four updates of
 # the terminal surface; every other update (messages, plans ...) is kept whole as
 # an unknown variant.
-SessionUpdate: TypeAlias = SessionUpdateToolCallContentChunk | SessionUpdateToolCallUpdate | SessionUpdateTerminalUpdate | SessionUpdateTerminalOutputChunk | UnknownVariant
+SessionUpdate: TypeAlias = Annotated[
+    Annotated[SessionUpdateToolCallContentChunk, Tag("tool_call_content_chunk")]
+    | Annotated[SessionUpdateToolCallUpdate, Tag("tool_call_update")]
+    | Annotated[SessionUpdateTerminalUpdate, Tag("terminal_update")]
+    | Annotated[SessionUpdateTerminalOutputChunk, Tag("terminal_output_chunk")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("sessionUpdate")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("sessionUpdate", "session_update", SESSION_UPDATE_TAGS, open_union=True)),
+]
 
 class ToolCallContentContent(Content):
     """A content block."""
@@ -781,7 +826,13 @@ class ToolCallContentTerminal(Terminal):
 
 TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
 # One item of a tool call's output: a content block, a diff, or a terminal reference.
-ToolCallContent: TypeAlias = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal | UnknownVariant
+ToolCallContent: TypeAlias = Annotated[
+    Annotated[ToolCallContentContent, Tag("content")]
+    | Annotated[ToolCallContentDiff, Tag("diff")]
+    | Annotated[ToolCallContentTerminal, Tag("terminal")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=True)),
+]
 
 # --- decoders and encoders ---
 
