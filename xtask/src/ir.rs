@@ -463,32 +463,48 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
     for d in &out {
         let mut refs = Vec::new();
         collect_refs(d, &mut refs);
-        for r in refs {
+        for (pointer, r) in refs {
             if !names.contains(r.as_str()) {
-                return err(d.name(), "", format!("reference to `{r}`, which is not in `$defs`"));
+                return err(d.name(), &pointer, format!("reference to `{r}`, which is not in `$defs`"));
             }
         }
     }
     Ok(Ir { title, defs: out })
 }
 
-fn ty_refs(t: &Ty, out: &mut Vec<String>) {
+fn ty_refs(t: &Ty, pointer: String, out: &mut Vec<(String, String)>) {
     match t {
-        Ty::Ref { name } => out.push(name.clone()),
-        Ty::Array { items } => ty_refs(items, out),
+        Ty::Ref { name } => out.push((pointer, name.clone())),
+        Ty::Array { items } => ty_refs(items, format!("{pointer}/items"), out),
         _ => {}
     }
 }
 
-fn collect_refs(d: &Def, out: &mut Vec<String>) {
-    match d {
-        Def::Struct { fields, .. } => fields.iter().for_each(|f| ty_refs(&f.ty, out)),
-        Def::TaggedUnion { variants, .. } => out.extend(variants.iter().filter_map(|v| v.payload.clone())),
-        Def::TaggedStruct { variants, common, .. } => {
-            out.extend(variants.iter().filter_map(|v| v.payload.clone()));
-            common.iter().for_each(|f| ty_refs(&f.ty, out));
+fn field_refs(fields: &[Field], out: &mut Vec<(String, String)>) {
+    for f in fields {
+        ty_refs(&f.ty, format!("/properties/{}", f.wire.replace('~', "~0").replace('/', "~1")), out);
+    }
+}
+
+/// Every `$ref` of a definition, with the pointer of the branch or property it is in.
+fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
+    let variant_refs = |variants: &[Variant], out: &mut Vec<(String, String)>| {
+        for (i, v) in variants.iter().enumerate() {
+            if let Some(p) = &v.payload {
+                out.push((format!("/anyOf/{i}/allOf/0/$ref"), p.clone()));
+            }
         }
-        Def::ShapeUnion { alternatives, .. } => out.extend(alternatives.iter().map(|a| a.name.clone())),
+    };
+    match d {
+        Def::Struct { fields, .. } => field_refs(fields, out),
+        Def::TaggedUnion { variants, .. } => variant_refs(variants, out),
+        Def::TaggedStruct { variants, common, .. } => {
+            variant_refs(variants, out);
+            field_refs(common, out);
+        }
+        Def::ShapeUnion { alternatives, .. } => {
+            out.extend(alternatives.iter().enumerate().map(|(i, a)| (format!("/anyOf/{i}/allOf/0/$ref"), a.name.clone())));
+        }
         Def::StringAlias { .. } | Def::StringEnum { .. } => {}
     }
 }
