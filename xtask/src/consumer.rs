@@ -79,7 +79,8 @@ pub fn typescript() -> Result<(), String> {
     let build = dir.0.join("package");
     // Build the package's dist from its own tsconfig, into a copy (generated/ stays clean).
     run(Command::new(&tsc).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(build.join("dist")))?;
-    for f in ["package.json"] {
+    {
+        let f = "package.json";
         std::fs::copy(pkg.join(f), build.join(f)).map_err(|e| e.to_string())?;
     }
     copy_dir(&pkg.join("src"), &build.join("src"))?;

@@ -200,13 +200,11 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
     }
     if let Some(any) = o.get("anyOf").and_then(Value::as_array) {
         check_keys(def, ptr, o, &["anyOf"])?;
-        if let [a, b] = any.as_slice() {
-            if b.get("type") == Some(&Value::from("null")) {
-                if let Some(name) = as_ref(a) {
+        if let [a, b] = any.as_slice()
+            && b.get("type") == Some(&Value::from("null"))
+                && let Some(name) = as_ref(a) {
                     return Ok((Ty::Ref { name: name.to_owned() }, true));
                 }
-            }
-        }
         return err(def, &format!("{ptr}/anyOf"), "only `anyOf: [{$ref}, {type: null}]` is supported in a property");
     }
     let (ts, nullable) = types(v);

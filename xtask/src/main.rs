@@ -68,6 +68,7 @@ fn test() -> Result<(), String> {
     codegen::compile_goldens(&node::tsc_path(), &pyenv::python())?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
+    run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     node::build_tests()?;
     run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
     node::runtime_tests()?;

@@ -152,12 +152,11 @@ impl Helpers {
         if f.skip_invalid_items {
             parts.push("skip_items=True".to_owned());
         }
-        if let Ty::Number { min, max } = &f.ty {
-            if min.is_some() || max.is_some() {
+        if let Ty::Number { min, max } = &f.ty
+            && (min.is_some() || max.is_some()) {
                 let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
                 parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
             }
-        }
         if let Some(n) = f.min_items {
             parts.push(format!("min_items={n}"));
         }

@@ -100,11 +100,10 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
     if f.skip_invalid_items {
         checks.push("SkipItems".to_owned());
     }
-    if let Ty::Number { min, max } = &f.ty {
-        if min.is_some() || max.is_some() {
+    if let Ty::Number { min, max } = &f.ty
+        && (min.is_some() || max.is_some()) {
             checks.push(format!("Range({}, {})", number(min.unwrap_or(f64::NEG_INFINITY)), number(max.unwrap_or(f64::INFINITY))));
         }
-    }
     if let Some(n) = f.min_items {
         checks.push(format!("MinItems({n})"));
     }

@@ -133,12 +133,11 @@ impl Helpers {
         if f.skip_invalid_items {
             parts.push("skipItems: true".to_owned());
         }
-        if let Ty::Number { min, max } = &f.ty {
-            if min.is_some() || max.is_some() {
+        if let Ty::Number { min, max } = &f.ty
+            && (min.is_some() || max.is_some()) {
                 let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
                 parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
             }
-        }
         if let Some(n) = f.min_items {
             parts.push(format!("minItems: {n}"));
         }

@@ -24,7 +24,7 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     STRICT.decode(text).map_err(|e| {
         use base64::DecodeError as D;
         match e {
-            D::InvalidByte(i, b) if b == b'=' => {
+            D::InvalidByte(i, b'=') => {
                 format!("padding `=` at offset {i} is not at the end of the text")
             }
             D::InvalidByte(i, b) if b.is_ascii_whitespace() => format!(

@@ -277,6 +277,7 @@ macro_rules! acp_tagged_union {
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
         pub enum $name {
             $( $(#[doc = $vdoc])* $variant($payload), )*
             $(
@@ -358,6 +359,7 @@ macro_rules! acp_tagged_struct {
     ) => {
         #[doc = concat!("The tag-selected part of [`", stringify!($name), "`].")]
         #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
         pub enum $openum {
             $( $(#[doc = $vdoc])* $variant($payload), )*
             #[doc = $odoc]
