@@ -157,6 +157,14 @@ pub struct Input {
     pub text: String,
 }
 
+impl Input {
+    /// The IR of this input's schema text (errors name the source).
+    fn ir(&self) -> Result<ir::Ir, String> {
+        let schema: serde_json::Value = serde_json::from_str(&self.text).map_err(|e| format!("{}: not JSON: {e}", self.source))?;
+        ir::build(&schema).map_err(|e| format!("{}: {e}", self.source))
+    }
+}
+
 #[derive(Serialize)]
 struct NameLit {
     name: String,
@@ -184,8 +192,7 @@ pub fn rust_crate(inputs: &[Input], prefix: &str, client: bool, files: &mut File
     let env = environment();
     let mut modules = Vec::new();
     for input in inputs {
-        let schema: serde_json::Value = serde_json::from_str(&input.text).map_err(|e| format!("{}: not JSON: {e}", input.source))?;
-        let ir = ir::build(&schema).map_err(|e| format!("{}: {e}", input.source))?;
+        let ir = input.ir()?;
         let defs = rust::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "rust/module.rs.jinja", minijinja::context! { source => input.source, title => ir.title, defs => defs })?;
         files.add(format!("{prefix}/src/{}.rs", input.module), rustfmt(&src)?);
@@ -230,8 +237,7 @@ pub fn typescript_package(inputs: &[Input], prefix: &str, client: bool, files: &
     let env = environment();
     let mut modules = Vec::new();
     for input in inputs {
-        let schema: serde_json::Value = serde_json::from_str(&input.text).map_err(|e| format!("{}: not JSON: {e}", input.source))?;
-        let ir = ir::build(&schema).map_err(|e| format!("{}: {e}", input.source))?;
+        let ir = input.ir()?;
         let module = typescript::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "typescript/module.ts.jinja", minijinja::context! { source => input.source, title => ir.title, module => module })?;
         files.add(format!("{prefix}/src/{}.ts", input.module), src);
@@ -270,8 +276,7 @@ pub fn python_package(inputs: &[Input], prefix: &str, client: bool, files: &mut 
     let env = environment();
     let mut modules = Vec::new();
     for input in inputs {
-        let schema: serde_json::Value = serde_json::from_str(&input.text).map_err(|e| format!("{}: not JSON: {e}", input.source))?;
-        let ir = ir::build(&schema).map_err(|e| format!("{}: {e}", input.source))?;
+        let ir = input.ir()?;
         let module = python::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "python/module.py.jinja", minijinja::context! { source => input.source, title => ir.title, module => module })?;
         files.add(format!("{prefix}/src/acp_terminal/{}.py", input.module), src);

@@ -118,16 +118,6 @@ export function encodeAnnotations(w: Writer, v: Annotations): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Annotations`. */
-export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
-  return parseWith(input, decodeAnnotations);
-}
-
-/** The canonical JSON text of a `Annotations`. */
-export function serializeAnnotations(value: Annotations): string {
-  return encodeText(value, encodeAnnotations);
-}
-
 /** A sound clip. */
 export interface AudioContent extends WithExtra {
   /** Display hints. */
@@ -198,16 +188,6 @@ export function encodeAudioContent(w: Writer, v: AudioContent): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `AudioContent`. */
-export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
-  return parseWith(input, decodeAudioContent);
-}
-
-/** The canonical JSON text of a `AudioContent`. */
-export function serializeAudioContent(value: AudioContent): string {
-  return encodeText(value, encodeAudioContent);
 }
 
 /** A resource's contents as base64 text (not checked in v1). */
@@ -282,16 +262,6 @@ export function encodeBlobResourceContents(w: Writer, v: BlobResourceContents): 
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
-export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
-  return parseWith(input, decodeBlobResourceContents);
-}
-
-/** The canonical JSON text of a `BlobResourceContents`. */
-export function serializeBlobResourceContents(value: BlobResourceContents): string {
-  return encodeText(value, encodeBlobResourceContents);
-}
-
 /** A content block shown as tool-call output. */
 export interface Content extends WithExtra {
   /** The block. */
@@ -344,16 +314,6 @@ export function encodeContent(w: Writer, v: Content): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Content`. */
-export function parseContent(input: string | Json): ParseResult<Content> {
-  return parseWith(input, decodeContent);
-}
-
-/** The canonical JSON text of a `Content`. */
-export function serializeContent(value: Content): string {
-  return encodeText(value, encodeContent);
 }
 
 /** Text. */
@@ -421,16 +381,6 @@ export function encodeContentBlock(w: Writer, v: ContentBlock): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
-export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
-  return parseWith(input, decodeContentBlock);
-}
-
-/** The canonical JSON text of a `ContentBlock`. */
-export function serializeContentBlock(value: ContentBlock): string {
-  return encodeText(value, encodeContentBlock);
 }
 
 /** `terminal/create`: the Agent asks the Client to start a command in a new terminal. */
@@ -532,16 +482,6 @@ export function encodeCreateTerminalRequest(w: Writer, v: CreateTerminalRequest)
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `CreateTerminalRequest`. */
-export function parseCreateTerminalRequest(input: string | Json): ParseResult<CreateTerminalRequest> {
-  return parseWith(input, decodeCreateTerminalRequest);
-}
-
-/** The canonical JSON text of a `CreateTerminalRequest`. */
-export function serializeCreateTerminalRequest(value: CreateTerminalRequest): string {
-  return encodeText(value, encodeCreateTerminalRequest);
-}
-
 /** The Client's answer to `terminal/create`. */
 export interface CreateTerminalResponse extends WithExtra {
   /** The new terminal. */
@@ -594,16 +534,6 @@ export function encodeCreateTerminalResponse(w: Writer, v: CreateTerminalRespons
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `CreateTerminalResponse`. */
-export function parseCreateTerminalResponse(input: string | Json): ParseResult<CreateTerminalResponse> {
-  return parseWith(input, decodeCreateTerminalResponse);
-}
-
-/** The canonical JSON text of a `CreateTerminalResponse`. */
-export function serializeCreateTerminalResponse(value: CreateTerminalResponse): string {
-  return encodeText(value, encodeCreateTerminalResponse);
 }
 
 /** A text diff of one file (v1 form). */
@@ -678,16 +608,6 @@ export function encodeDiff(w: Writer, v: Diff): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Diff`. */
-export function parseDiff(input: string | Json): ParseResult<Diff> {
-  return parseWith(input, decodeDiff);
-}
-
-/** The canonical JSON text of a `Diff`. */
-export function serializeDiff(value: Diff): string {
-  return encodeText(value, encodeDiff);
-}
-
 /** A resource whose contents travel inside the message. */
 export interface EmbeddedResource extends WithExtra {
   /** Display hints. */
@@ -751,16 +671,6 @@ export function encodeEmbeddedResource(w: Writer, v: EmbeddedResource): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
-export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
-  return parseWith(input, decodeEmbeddedResource);
-}
-
-/** The canonical JSON text of a `EmbeddedResource`. */
-export function serializeEmbeddedResource(value: EmbeddedResource): string {
-  return encodeText(value, encodeEmbeddedResource);
-}
-
 /** A resource's contents: text (with a `text` member) or bytes (with a `blob` member). */
 export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
@@ -776,16 +686,6 @@ export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourc
 export function encodeEmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource): void {
   if ("text" in v) return encodeTextResourceContents(w, v);
   encodeBlobResourceContents(w, v);
-}
-
-/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
-export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
-  return parseWith(input, decodeEmbeddedResourceResource);
-}
-
-/** The canonical JSON text of a `EmbeddedResourceResource`. */
-export function serializeEmbeddedResourceResource(value: EmbeddedResourceResource): string {
-  return encodeText(value, encodeEmbeddedResourceResource);
 }
 
 /** An environment variable for a command. */
@@ -849,16 +749,6 @@ export function encodeEnvVariable(w: Writer, v: EnvVariable): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `EnvVariable`. */
-export function parseEnvVariable(input: string | Json): ParseResult<EnvVariable> {
-  return parseWith(input, decodeEnvVariable);
-}
-
-/** The canonical JSON text of a `EnvVariable`. */
-export function serializeEnvVariable(value: EnvVariable): string {
-  return encodeText(value, encodeEnvVariable);
 }
 
 /** An image. */
@@ -942,16 +832,6 @@ export function encodeImageContent(w: Writer, v: ImageContent): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ImageContent`. */
-export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
-  return parseWith(input, decodeImageContent);
-}
-
-/** The canonical JSON text of a `ImageContent`. */
-export function serializeImageContent(value: ImageContent): string {
-  return encodeText(value, encodeImageContent);
-}
-
 /** `terminal/kill`: the Agent asks the Client to stop a terminal's command. */
 export interface KillTerminalRequest extends WithExtra {
   /** The session. */
@@ -1015,16 +895,6 @@ export function encodeKillTerminalRequest(w: Writer, v: KillTerminalRequest): vo
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `KillTerminalRequest`. */
-export function parseKillTerminalRequest(input: string | Json): ParseResult<KillTerminalRequest> {
-  return parseWith(input, decodeKillTerminalRequest);
-}
-
-/** The canonical JSON text of a `KillTerminalRequest`. */
-export function serializeKillTerminalRequest(value: KillTerminalRequest): string {
-  return encodeText(value, encodeKillTerminalRequest);
-}
-
 /** The Client's answer to `terminal/kill`. */
 export interface KillTerminalResponse extends WithExtra {
   /** Extension data; omitted and `null` mean none. */
@@ -1068,16 +938,6 @@ export function encodeKillTerminalResponse(w: Writer, v: KillTerminalResponse): 
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `KillTerminalResponse`. */
-export function parseKillTerminalResponse(input: string | Json): ParseResult<KillTerminalResponse> {
-  return parseWith(input, decodeKillTerminalResponse);
-}
-
-/** The canonical JSON text of a `KillTerminalResponse`. */
-export function serializeKillTerminalResponse(value: KillTerminalResponse): string {
-  return encodeText(value, encodeKillTerminalResponse);
 }
 
 /** `terminal/release`: the Agent lets the Client free a terminal. */
@@ -1143,16 +1003,6 @@ export function encodeReleaseTerminalRequest(w: Writer, v: ReleaseTerminalReques
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ReleaseTerminalRequest`. */
-export function parseReleaseTerminalRequest(input: string | Json): ParseResult<ReleaseTerminalRequest> {
-  return parseWith(input, decodeReleaseTerminalRequest);
-}
-
-/** The canonical JSON text of a `ReleaseTerminalRequest`. */
-export function serializeReleaseTerminalRequest(value: ReleaseTerminalRequest): string {
-  return encodeText(value, encodeReleaseTerminalRequest);
-}
-
 /** The Client's answer to `terminal/release`. */
 export interface ReleaseTerminalResponse extends WithExtra {
   /** Extension data; omitted and `null` mean none. */
@@ -1196,16 +1046,6 @@ export function encodeReleaseTerminalResponse(w: Writer, v: ReleaseTerminalRespo
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `ReleaseTerminalResponse`. */
-export function parseReleaseTerminalResponse(input: string | Json): ParseResult<ReleaseTerminalResponse> {
-  return parseWith(input, decodeReleaseTerminalResponse);
-}
-
-/** The canonical JSON text of a `ReleaseTerminalResponse`. */
-export function serializeReleaseTerminalResponse(value: ReleaseTerminalResponse): string {
-  return encodeText(value, encodeReleaseTerminalResponse);
 }
 
 /** A pointer to a resource, without its contents. */
@@ -1316,16 +1156,6 @@ export function encodeResourceLink(w: Writer, v: ResourceLink): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
-export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
-  return parseWith(input, decodeResourceLink);
-}
-
-/** The canonical JSON text of a `ResourceLink`. */
-export function serializeResourceLink(value: ResourceLink): string {
-  return encodeText(value, encodeResourceLink);
-}
-
 /** The values of `Role` this version knows, in schema order. */
 export const ROLE_VALUES = ["assistant", "user"] as const;
 
@@ -1349,16 +1179,6 @@ export function decodeRole(v: Json, cx: Cx): Role {
 /** Writes a `Role`. */
 export const encodeRole: Encoder<Role> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `Role`. */
-export function parseRole(input: string | Json): ParseResult<Role> {
-  return parseWith(input, decodeRole);
-}
-
-/** The canonical JSON text of a `Role`. */
-export function serializeRole(value: Role): string {
-  return encodeText(value, encodeRole);
-}
-
 declare const SessionIdBrand: unique symbol;
 /** Identifies one session between a Client and an Agent. */
 export type SessionId = string & { readonly [SessionIdBrand]: true };
@@ -1375,16 +1195,6 @@ export function decodeSessionId(v: Json, cx: Cx): SessionId {
 
 /** Writes a `SessionId`. */
 export const encodeSessionId: Encoder<SessionId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `SessionId`. */
-export function parseSessionId(input: string | Json): ParseResult<SessionId> {
-  return parseWith(input, decodeSessionId);
-}
-
-/** The canonical JSON text of a `SessionId`. */
-export function serializeSessionId(value: SessionId): string {
-  return encodeText(value, encodeSessionId);
-}
 
 /** Tool-call content that embeds a terminal the Client created and controls. */
 export interface Terminal extends WithExtra {
@@ -1438,16 +1248,6 @@ export function encodeTerminal(w: Writer, v: Terminal): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Terminal`. */
-export function parseTerminal(input: string | Json): ParseResult<Terminal> {
-  return parseWith(input, decodeTerminal);
-}
-
-/** The canonical JSON text of a `Terminal`. */
-export function serializeTerminal(value: Terminal): string {
-  return encodeText(value, encodeTerminal);
 }
 
 /** How a Client-owned terminal's command ended. */
@@ -1513,16 +1313,6 @@ export function encodeTerminalExitStatus(w: Writer, v: TerminalExitStatus): void
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
-export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
-  return parseWith(input, decodeTerminalExitStatus);
-}
-
-/** The canonical JSON text of a `TerminalExitStatus`. */
-export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
-  return encodeText(value, encodeTerminalExitStatus);
-}
-
 declare const TerminalIdBrand: unique symbol;
 /** Identifies a terminal the Client created with `terminal/create`. */
 export type TerminalId = string & { readonly [TerminalIdBrand]: true };
@@ -1539,16 +1329,6 @@ export function decodeTerminalId(v: Json, cx: Cx): TerminalId {
 
 /** Writes a `TerminalId`. */
 export const encodeTerminalId: Encoder<TerminalId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `TerminalId`. */
-export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
-  return parseWith(input, decodeTerminalId);
-}
-
-/** The canonical JSON text of a `TerminalId`. */
-export function serializeTerminalId(value: TerminalId): string {
-  return encodeText(value, encodeTerminalId);
-}
 
 /** `terminal/output`: the Agent asks for a terminal's output so far. */
 export interface TerminalOutputRequest extends WithExtra {
@@ -1611,16 +1391,6 @@ export function encodeTerminalOutputRequest(w: Writer, v: TerminalOutputRequest)
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `TerminalOutputRequest`. */
-export function parseTerminalOutputRequest(input: string | Json): ParseResult<TerminalOutputRequest> {
-  return parseWith(input, decodeTerminalOutputRequest);
-}
-
-/** The canonical JSON text of a `TerminalOutputRequest`. */
-export function serializeTerminalOutputRequest(value: TerminalOutputRequest): string {
-  return encodeText(value, encodeTerminalOutputRequest);
 }
 
 /** The Client's answer to `terminal/output`. */
@@ -1695,16 +1465,6 @@ export function encodeTerminalOutputResponse(w: Writer, v: TerminalOutputRespons
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalOutputResponse`. */
-export function parseTerminalOutputResponse(input: string | Json): ParseResult<TerminalOutputResponse> {
-  return parseWith(input, decodeTerminalOutputResponse);
-}
-
-/** The canonical JSON text of a `TerminalOutputResponse`. */
-export function serializeTerminalOutputResponse(value: TerminalOutputResponse): string {
-  return encodeText(value, encodeTerminalOutputResponse);
-}
-
 /** Plain or Markdown text. */
 export interface TextContent extends WithExtra {
   /** Display hints. */
@@ -1766,16 +1526,6 @@ export function encodeTextContent(w: Writer, v: TextContent): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `TextContent`. */
-export function parseTextContent(input: string | Json): ParseResult<TextContent> {
-  return parseWith(input, decodeTextContent);
-}
-
-/** The canonical JSON text of a `TextContent`. */
-export function serializeTextContent(value: TextContent): string {
-  return encodeText(value, encodeTextContent);
 }
 
 /** A resource's contents as text. */
@@ -1850,16 +1600,6 @@ export function encodeTextResourceContents(w: Writer, v: TextResourceContents): 
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
-export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
-  return parseWith(input, decodeTextResourceContents);
-}
-
-/** The canonical JSON text of a `TextResourceContents`. */
-export function serializeTextResourceContents(value: TextResourceContents): string {
-  return encodeText(value, encodeTextResourceContents);
-}
-
 /** A content block. */
 export type ToolCallContentContent = { type: "content" } & Content;
 /** A text diff. */
@@ -1911,16 +1651,6 @@ export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
-export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
-  return parseWith(input, decodeToolCallContent);
-}
-
-/** The canonical JSON text of a `ToolCallContent`. */
-export function serializeToolCallContent(value: ToolCallContent): string {
-  return encodeText(value, encodeToolCallContent);
 }
 
 /** `terminal/wait_for_exit`: the Agent waits for a terminal's command to end. */
@@ -1986,16 +1716,6 @@ export function encodeWaitForTerminalExitRequest(w: Writer, v: WaitForTerminalEx
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `WaitForTerminalExitRequest`. */
-export function parseWaitForTerminalExitRequest(input: string | Json): ParseResult<WaitForTerminalExitRequest> {
-  return parseWith(input, decodeWaitForTerminalExitRequest);
-}
-
-/** The canonical JSON text of a `WaitForTerminalExitRequest`. */
-export function serializeWaitForTerminalExitRequest(value: WaitForTerminalExitRequest): string {
-  return encodeText(value, encodeWaitForTerminalExitRequest);
-}
-
 /** The Client's answer to `terminal/wait_for_exit`. */
 export interface WaitForTerminalExitResponse extends WithExtra {
   /** The exit code. */
@@ -2057,6 +1777,286 @@ export function encodeWaitForTerminalExitResponse(w: Writer, v: WaitForTerminalE
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/** Parses JSON text (or a parsed value) as a `Annotations`. */
+export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
+  return parseWith(input, decodeAnnotations);
+}
+
+/** The canonical JSON text of a `Annotations`. */
+export function serializeAnnotations(value: Annotations): string {
+  return encodeText(value, encodeAnnotations);
+}
+
+/** Parses JSON text (or a parsed value) as a `AudioContent`. */
+export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
+  return parseWith(input, decodeAudioContent);
+}
+
+/** The canonical JSON text of a `AudioContent`. */
+export function serializeAudioContent(value: AudioContent): string {
+  return encodeText(value, encodeAudioContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
+export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
+  return parseWith(input, decodeBlobResourceContents);
+}
+
+/** The canonical JSON text of a `BlobResourceContents`. */
+export function serializeBlobResourceContents(value: BlobResourceContents): string {
+  return encodeText(value, encodeBlobResourceContents);
+}
+
+/** Parses JSON text (or a parsed value) as a `Content`. */
+export function parseContent(input: string | Json): ParseResult<Content> {
+  return parseWith(input, decodeContent);
+}
+
+/** The canonical JSON text of a `Content`. */
+export function serializeContent(value: Content): string {
+  return encodeText(value, encodeContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
+export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
+  return parseWith(input, decodeContentBlock);
+}
+
+/** The canonical JSON text of a `ContentBlock`. */
+export function serializeContentBlock(value: ContentBlock): string {
+  return encodeText(value, encodeContentBlock);
+}
+
+/** Parses JSON text (or a parsed value) as a `CreateTerminalRequest`. */
+export function parseCreateTerminalRequest(input: string | Json): ParseResult<CreateTerminalRequest> {
+  return parseWith(input, decodeCreateTerminalRequest);
+}
+
+/** The canonical JSON text of a `CreateTerminalRequest`. */
+export function serializeCreateTerminalRequest(value: CreateTerminalRequest): string {
+  return encodeText(value, encodeCreateTerminalRequest);
+}
+
+/** Parses JSON text (or a parsed value) as a `CreateTerminalResponse`. */
+export function parseCreateTerminalResponse(input: string | Json): ParseResult<CreateTerminalResponse> {
+  return parseWith(input, decodeCreateTerminalResponse);
+}
+
+/** The canonical JSON text of a `CreateTerminalResponse`. */
+export function serializeCreateTerminalResponse(value: CreateTerminalResponse): string {
+  return encodeText(value, encodeCreateTerminalResponse);
+}
+
+/** Parses JSON text (or a parsed value) as a `Diff`. */
+export function parseDiff(input: string | Json): ParseResult<Diff> {
+  return parseWith(input, decodeDiff);
+}
+
+/** The canonical JSON text of a `Diff`. */
+export function serializeDiff(value: Diff): string {
+  return encodeText(value, encodeDiff);
+}
+
+/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
+export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
+  return parseWith(input, decodeEmbeddedResource);
+}
+
+/** The canonical JSON text of a `EmbeddedResource`. */
+export function serializeEmbeddedResource(value: EmbeddedResource): string {
+  return encodeText(value, encodeEmbeddedResource);
+}
+
+/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
+export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
+  return parseWith(input, decodeEmbeddedResourceResource);
+}
+
+/** The canonical JSON text of a `EmbeddedResourceResource`. */
+export function serializeEmbeddedResourceResource(value: EmbeddedResourceResource): string {
+  return encodeText(value, encodeEmbeddedResourceResource);
+}
+
+/** Parses JSON text (or a parsed value) as a `EnvVariable`. */
+export function parseEnvVariable(input: string | Json): ParseResult<EnvVariable> {
+  return parseWith(input, decodeEnvVariable);
+}
+
+/** The canonical JSON text of a `EnvVariable`. */
+export function serializeEnvVariable(value: EnvVariable): string {
+  return encodeText(value, encodeEnvVariable);
+}
+
+/** Parses JSON text (or a parsed value) as a `ImageContent`. */
+export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
+  return parseWith(input, decodeImageContent);
+}
+
+/** The canonical JSON text of a `ImageContent`. */
+export function serializeImageContent(value: ImageContent): string {
+  return encodeText(value, encodeImageContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `KillTerminalRequest`. */
+export function parseKillTerminalRequest(input: string | Json): ParseResult<KillTerminalRequest> {
+  return parseWith(input, decodeKillTerminalRequest);
+}
+
+/** The canonical JSON text of a `KillTerminalRequest`. */
+export function serializeKillTerminalRequest(value: KillTerminalRequest): string {
+  return encodeText(value, encodeKillTerminalRequest);
+}
+
+/** Parses JSON text (or a parsed value) as a `KillTerminalResponse`. */
+export function parseKillTerminalResponse(input: string | Json): ParseResult<KillTerminalResponse> {
+  return parseWith(input, decodeKillTerminalResponse);
+}
+
+/** The canonical JSON text of a `KillTerminalResponse`. */
+export function serializeKillTerminalResponse(value: KillTerminalResponse): string {
+  return encodeText(value, encodeKillTerminalResponse);
+}
+
+/** Parses JSON text (or a parsed value) as a `ReleaseTerminalRequest`. */
+export function parseReleaseTerminalRequest(input: string | Json): ParseResult<ReleaseTerminalRequest> {
+  return parseWith(input, decodeReleaseTerminalRequest);
+}
+
+/** The canonical JSON text of a `ReleaseTerminalRequest`. */
+export function serializeReleaseTerminalRequest(value: ReleaseTerminalRequest): string {
+  return encodeText(value, encodeReleaseTerminalRequest);
+}
+
+/** Parses JSON text (or a parsed value) as a `ReleaseTerminalResponse`. */
+export function parseReleaseTerminalResponse(input: string | Json): ParseResult<ReleaseTerminalResponse> {
+  return parseWith(input, decodeReleaseTerminalResponse);
+}
+
+/** The canonical JSON text of a `ReleaseTerminalResponse`. */
+export function serializeReleaseTerminalResponse(value: ReleaseTerminalResponse): string {
+  return encodeText(value, encodeReleaseTerminalResponse);
+}
+
+/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
+export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
+  return parseWith(input, decodeResourceLink);
+}
+
+/** The canonical JSON text of a `ResourceLink`. */
+export function serializeResourceLink(value: ResourceLink): string {
+  return encodeText(value, encodeResourceLink);
+}
+
+/** Parses JSON text (or a parsed value) as a `Role`. */
+export function parseRole(input: string | Json): ParseResult<Role> {
+  return parseWith(input, decodeRole);
+}
+
+/** The canonical JSON text of a `Role`. */
+export function serializeRole(value: Role): string {
+  return encodeText(value, encodeRole);
+}
+
+/** Parses JSON text (or a parsed value) as a `SessionId`. */
+export function parseSessionId(input: string | Json): ParseResult<SessionId> {
+  return parseWith(input, decodeSessionId);
+}
+
+/** The canonical JSON text of a `SessionId`. */
+export function serializeSessionId(value: SessionId): string {
+  return encodeText(value, encodeSessionId);
+}
+
+/** Parses JSON text (or a parsed value) as a `Terminal`. */
+export function parseTerminal(input: string | Json): ParseResult<Terminal> {
+  return parseWith(input, decodeTerminal);
+}
+
+/** The canonical JSON text of a `Terminal`. */
+export function serializeTerminal(value: Terminal): string {
+  return encodeText(value, encodeTerminal);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
+export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
+  return parseWith(input, decodeTerminalExitStatus);
+}
+
+/** The canonical JSON text of a `TerminalExitStatus`. */
+export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
+  return encodeText(value, encodeTerminalExitStatus);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalId`. */
+export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
+  return parseWith(input, decodeTerminalId);
+}
+
+/** The canonical JSON text of a `TerminalId`. */
+export function serializeTerminalId(value: TerminalId): string {
+  return encodeText(value, encodeTerminalId);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalOutputRequest`. */
+export function parseTerminalOutputRequest(input: string | Json): ParseResult<TerminalOutputRequest> {
+  return parseWith(input, decodeTerminalOutputRequest);
+}
+
+/** The canonical JSON text of a `TerminalOutputRequest`. */
+export function serializeTerminalOutputRequest(value: TerminalOutputRequest): string {
+  return encodeText(value, encodeTerminalOutputRequest);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalOutputResponse`. */
+export function parseTerminalOutputResponse(input: string | Json): ParseResult<TerminalOutputResponse> {
+  return parseWith(input, decodeTerminalOutputResponse);
+}
+
+/** The canonical JSON text of a `TerminalOutputResponse`. */
+export function serializeTerminalOutputResponse(value: TerminalOutputResponse): string {
+  return encodeText(value, encodeTerminalOutputResponse);
+}
+
+/** Parses JSON text (or a parsed value) as a `TextContent`. */
+export function parseTextContent(input: string | Json): ParseResult<TextContent> {
+  return parseWith(input, decodeTextContent);
+}
+
+/** The canonical JSON text of a `TextContent`. */
+export function serializeTextContent(value: TextContent): string {
+  return encodeText(value, encodeTextContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
+export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
+  return parseWith(input, decodeTextResourceContents);
+}
+
+/** The canonical JSON text of a `TextResourceContents`. */
+export function serializeTextResourceContents(value: TextResourceContents): string {
+  return encodeText(value, encodeTextResourceContents);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
+export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
+  return parseWith(input, decodeToolCallContent);
+}
+
+/** The canonical JSON text of a `ToolCallContent`. */
+export function serializeToolCallContent(value: ToolCallContent): string {
+  return encodeText(value, encodeToolCallContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `WaitForTerminalExitRequest`. */
+export function parseWaitForTerminalExitRequest(input: string | Json): ParseResult<WaitForTerminalExitRequest> {
+  return parseWith(input, decodeWaitForTerminalExitRequest);
+}
+
+/** The canonical JSON text of a `WaitForTerminalExitRequest`. */
+export function serializeWaitForTerminalExitRequest(value: WaitForTerminalExitRequest): string {
+  return encodeText(value, encodeWaitForTerminalExitRequest);
 }
 
 /** Parses JSON text (or a parsed value) as a `WaitForTerminalExitResponse`. */

@@ -102,16 +102,6 @@ export function decodeAbsolutePath(v: Json, cx: Cx): AbsolutePath {
 /** Writes a `AbsolutePath`. */
 export const encodeAbsolutePath: Encoder<AbsolutePath> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
-export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
-  return parseWith(input, decodeAbsolutePath);
-}
-
-/** The canonical JSON text of a `AbsolutePath`. */
-export function serializeAbsolutePath(value: AbsolutePath): string {
-  return encodeText(value, encodeAbsolutePath);
-}
-
 /** Hints for the Client about how content is meant to be used or shown. */
 export interface Annotations extends WithExtra {
   /** Who the content is meant for. */
@@ -182,16 +172,6 @@ export function encodeAnnotations(w: Writer, v: Annotations): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Annotations`. */
-export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
-  return parseWith(input, decodeAnnotations);
-}
-
-/** The canonical JSON text of a `Annotations`. */
-export function serializeAnnotations(value: Annotations): string {
-  return encodeText(value, encodeAnnotations);
 }
 
 /** A sound clip. */
@@ -266,16 +246,6 @@ export function encodeAudioContent(w: Writer, v: AudioContent): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `AudioContent`. */
-export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
-  return parseWith(input, decodeAudioContent);
-}
-
-/** The canonical JSON text of a `AudioContent`. */
-export function serializeAudioContent(value: AudioContent): string {
-  return encodeText(value, encodeAudioContent);
-}
-
 /** A resource's contents as bytes. */
 export interface BlobResourceContents extends WithExtra {
   /** The bytes, as base64 on the wire. */
@@ -346,16 +316,6 @@ export function encodeBlobResourceContents(w: Writer, v: BlobResourceContents): 
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
-export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
-  return parseWith(input, decodeBlobResourceContents);
-}
-
-/** The canonical JSON text of a `BlobResourceContents`. */
-export function serializeBlobResourceContents(value: BlobResourceContents): string {
-  return encodeText(value, encodeBlobResourceContents);
 }
 
 /**
@@ -443,16 +403,6 @@ export function encodeCommandPermissionSubject(w: Writer, v: CommandPermissionSu
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `CommandPermissionSubject`. */
-export function parseCommandPermissionSubject(input: string | Json): ParseResult<CommandPermissionSubject> {
-  return parseWith(input, decodeCommandPermissionSubject);
-}
-
-/** The canonical JSON text of a `CommandPermissionSubject`. */
-export function serializeCommandPermissionSubject(value: CommandPermissionSubject): string {
-  return encodeText(value, encodeCommandPermissionSubject);
-}
-
 /** A content block shown as tool-call output. */
 export interface Content extends WithExtra {
   /** The block. */
@@ -505,16 +455,6 @@ export function encodeContent(w: Writer, v: Content): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Content`. */
-export function parseContent(input: string | Json): ParseResult<Content> {
-  return parseWith(input, decodeContent);
-}
-
-/** The canonical JSON text of a `Content`. */
-export function serializeContent(value: Content): string {
-  return encodeText(value, encodeContent);
 }
 
 /** Text. */
@@ -595,16 +535,6 @@ export function encodeContentBlock(w: Writer, v: ContentBlock): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
-export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
-  return parseWith(input, decodeContentBlock);
-}
-
-/** The canonical JSON text of a `ContentBlock`. */
-export function serializeContentBlock(value: ContentBlock): string {
-  return encodeText(value, encodeContentBlock);
-}
-
 /**
  * File changes made by a tool call. `changes` is authoritative; `patch` is optional
  * text to render and must agree with it.
@@ -669,16 +599,6 @@ export function encodeDiff(w: Writer, v: Diff): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Diff`. */
-export function parseDiff(input: string | Json): ParseResult<Diff> {
-  return parseWith(input, decodeDiff);
-}
-
-/** The canonical JSON text of a `Diff`. */
-export function serializeDiff(value: Diff): string {
-  return encodeText(value, encodeDiff);
 }
 
 /** The members every known `DiffChange` variant shares. */
@@ -798,16 +718,6 @@ export function encodeDiffChange(w: Writer, v: DiffChange): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffChange`. */
-export function parseDiffChange(input: string | Json): ParseResult<DiffChange> {
-  return parseWith(input, decodeDiffChange);
-}
-
-/** The canonical JSON text of a `DiffChange`. */
-export function serializeDiffChange(value: DiffChange): string {
-  return encodeText(value, encodeDiffChange);
-}
-
 /** The values of `DiffFileType` this version knows, in schema order. */
 export const DIFF_FILE_TYPE_VALUES = ["text", "binary", "directory", "symlink"] as const;
 
@@ -830,16 +740,6 @@ export function decodeDiffFileType(v: Json, cx: Cx): DiffFileType {
 
 /** Writes a `DiffFileType`. */
 export const encodeDiffFileType: Encoder<DiffFileType> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `DiffFileType`. */
-export function parseDiffFileType(input: string | Json): ParseResult<DiffFileType> {
-  return parseWith(input, decodeDiffFileType);
-}
-
-/** The canonical JSON text of a `DiffFileType`. */
-export function serializeDiffFileType(value: DiffFileType): string {
-  return encodeText(value, encodeDiffFileType);
-}
 
 /** Patch text a Client can render for some or all of a diff's changes. */
 export interface DiffPatch extends WithExtra {
@@ -895,16 +795,6 @@ export function encodeDiffPatch(w: Writer, v: DiffPatch): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffPatch`. */
-export function parseDiffPatch(input: string | Json): ParseResult<DiffPatch> {
-  return parseWith(input, decodeDiffPatch);
-}
-
-/** The canonical JSON text of a `DiffPatch`. */
-export function serializeDiffPatch(value: DiffPatch): string {
-  return encodeText(value, encodeDiffPatch);
-}
-
 /** The values of `DiffPatchFormat` this version knows, in schema order. */
 export const DIFF_PATCH_FORMAT_VALUES = ["git_patch"] as const;
 
@@ -927,16 +817,6 @@ export function decodeDiffPatchFormat(v: Json, cx: Cx): DiffPatchFormat {
 
 /** Writes a `DiffPatchFormat`. */
 export const encodeDiffPatchFormat: Encoder<DiffPatchFormat> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `DiffPatchFormat`. */
-export function parseDiffPatchFormat(input: string | Json): ParseResult<DiffPatchFormat> {
-  return parseWith(input, decodeDiffPatchFormat);
-}
-
-/** The canonical JSON text of a `DiffPatchFormat`. */
-export function serializeDiffPatchFormat(value: DiffPatchFormat): string {
-  return encodeText(value, encodeDiffPatchFormat);
-}
 
 /** A change to one file at one path. */
 export interface DiffPathChange extends WithExtra {
@@ -981,16 +861,6 @@ export function encodeDiffPathChange(w: Writer, v: DiffPathChange): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `DiffPathChange`. */
-export function parseDiffPathChange(input: string | Json): ParseResult<DiffPathChange> {
-  return parseWith(input, decodeDiffPathChange);
-}
-
-/** The canonical JSON text of a `DiffPathChange`. */
-export function serializeDiffPathChange(value: DiffPathChange): string {
-  return encodeText(value, encodeDiffPathChange);
 }
 
 /** A change that takes a file from one path to another. */
@@ -1045,16 +915,6 @@ export function encodeDiffPathPairChange(w: Writer, v: DiffPathPairChange): void
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `DiffPathPairChange`. */
-export function parseDiffPathPairChange(input: string | Json): ParseResult<DiffPathPairChange> {
-  return parseWith(input, decodeDiffPathPairChange);
-}
-
-/** The canonical JSON text of a `DiffPathPairChange`. */
-export function serializeDiffPathPairChange(value: DiffPathPairChange): string {
-  return encodeText(value, encodeDiffPathPairChange);
 }
 
 /** A resource whose contents travel inside the message. */
@@ -1120,16 +980,6 @@ export function encodeEmbeddedResource(w: Writer, v: EmbeddedResource): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
-export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
-  return parseWith(input, decodeEmbeddedResource);
-}
-
-/** The canonical JSON text of a `EmbeddedResource`. */
-export function serializeEmbeddedResource(value: EmbeddedResource): string {
-  return encodeText(value, encodeEmbeddedResource);
-}
-
 /** A resource's contents: text (with a `text` member) or bytes (with a `blob` member). */
 export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
 
@@ -1145,16 +995,6 @@ export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourc
 export function encodeEmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource): void {
   if ("text" in v) return encodeTextResourceContents(w, v);
   encodeBlobResourceContents(w, v);
-}
-
-/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
-export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
-  return parseWith(input, decodeEmbeddedResourceResource);
-}
-
-/** The canonical JSON text of a `EmbeddedResourceResource`. */
-export function serializeEmbeddedResourceResource(value: EmbeddedResourceResource): string {
-  return encodeText(value, encodeEmbeddedResourceResource);
 }
 
 /** An icon a Client may show next to a resource. */
@@ -1229,16 +1069,6 @@ export function encodeIcon(w: Writer, v: Icon): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Icon`. */
-export function parseIcon(input: string | Json): ParseResult<Icon> {
-  return parseWith(input, decodeIcon);
-}
-
-/** The canonical JSON text of a `Icon`. */
-export function serializeIcon(value: Icon): string {
-  return encodeText(value, encodeIcon);
-}
-
 /** The values of `IconTheme` this version knows, in schema order. */
 export const ICON_THEME_VALUES = ["light", "dark"] as const;
 
@@ -1261,16 +1091,6 @@ export function decodeIconTheme(v: Json, cx: Cx): IconTheme {
 
 /** Writes a `IconTheme`. */
 export const encodeIconTheme: Encoder<IconTheme> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `IconTheme`. */
-export function parseIconTheme(input: string | Json): ParseResult<IconTheme> {
-  return parseWith(input, decodeIconTheme);
-}
-
-/** The canonical JSON text of a `IconTheme`. */
-export function serializeIconTheme(value: IconTheme): string {
-  return encodeText(value, encodeIconTheme);
-}
 
 /** An image. */
 export interface ImageContent extends WithExtra {
@@ -1353,16 +1173,6 @@ export function encodeImageContent(w: Writer, v: ImageContent): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ImageContent`. */
-export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
-  return parseWith(input, decodeImageContent);
-}
-
-/** The canonical JSON text of a `ImageContent`. */
-export function serializeImageContent(value: ImageContent): string {
-  return encodeText(value, encodeImageContent);
-}
-
 declare const MediaTypeBrand: unique symbol;
 /** A MIME type such as `text/plain` or `image/png`. */
 export type MediaType = string & { readonly [MediaTypeBrand]: true };
@@ -1379,16 +1189,6 @@ export function decodeMediaType(v: Json, cx: Cx): MediaType {
 
 /** Writes a `MediaType`. */
 export const encodeMediaType: Encoder<MediaType> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `MediaType`. */
-export function parseMediaType(input: string | Json): ParseResult<MediaType> {
-  return parseWith(input, decodeMediaType);
-}
-
-/** The canonical JSON text of a `MediaType`. */
-export function serializeMediaType(value: MediaType): string {
-  return encodeText(value, encodeMediaType);
-}
 
 /** One choice offered to the user. */
 export interface PermissionOption extends WithExtra {
@@ -1462,16 +1262,6 @@ export function encodePermissionOption(w: Writer, v: PermissionOption): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `PermissionOption`. */
-export function parsePermissionOption(input: string | Json): ParseResult<PermissionOption> {
-  return parseWith(input, decodePermissionOption);
-}
-
-/** The canonical JSON text of a `PermissionOption`. */
-export function serializePermissionOption(value: PermissionOption): string {
-  return encodeText(value, encodePermissionOption);
-}
-
 declare const PermissionOptionIdBrand: unique symbol;
 /** Identifies one of the choices offered in a permission request. */
 export type PermissionOptionId = string & { readonly [PermissionOptionIdBrand]: true };
@@ -1488,16 +1278,6 @@ export function decodePermissionOptionId(v: Json, cx: Cx): PermissionOptionId {
 
 /** Writes a `PermissionOptionId`. */
 export const encodePermissionOptionId: Encoder<PermissionOptionId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `PermissionOptionId`. */
-export function parsePermissionOptionId(input: string | Json): ParseResult<PermissionOptionId> {
-  return parseWith(input, decodePermissionOptionId);
-}
-
-/** The canonical JSON text of a `PermissionOptionId`. */
-export function serializePermissionOptionId(value: PermissionOptionId): string {
-  return encodeText(value, encodePermissionOptionId);
-}
 
 /** The values of `PermissionOptionKind` this version knows, in schema order. */
 export const PERMISSION_OPTION_KIND_VALUES = ["allow_once", "allow_always", "reject_once", "reject_always"] as const;
@@ -1521,16 +1301,6 @@ export function decodePermissionOptionKind(v: Json, cx: Cx): PermissionOptionKin
 
 /** Writes a `PermissionOptionKind`. */
 export const encodePermissionOptionKind: Encoder<PermissionOptionKind> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `PermissionOptionKind`. */
-export function parsePermissionOptionKind(input: string | Json): ParseResult<PermissionOptionKind> {
-  return parseWith(input, decodePermissionOptionKind);
-}
-
-/** The canonical JSON text of a `PermissionOptionKind`. */
-export function serializePermissionOptionKind(value: PermissionOptionKind): string {
-  return encodeText(value, encodePermissionOptionKind);
-}
 
 /** The turn was cancelled before the user chose. */
 export type RequestPermissionOutcomeCancelled = { outcome: "cancelled" } & WithExtra;
@@ -1586,16 +1356,6 @@ export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOu
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `RequestPermissionOutcome`. */
-export function parseRequestPermissionOutcome(input: string | Json): ParseResult<RequestPermissionOutcome> {
-  return parseWith(input, decodeRequestPermissionOutcome);
-}
-
-/** The canonical JSON text of a `RequestPermissionOutcome`. */
-export function serializeRequestPermissionOutcome(value: RequestPermissionOutcome): string {
-  return encodeText(value, encodeRequestPermissionOutcome);
 }
 
 /** The Agent asks the Client to ask the user for permission. */
@@ -1691,16 +1451,6 @@ export function encodeRequestPermissionRequest(w: Writer, v: RequestPermissionRe
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `RequestPermissionRequest`. */
-export function parseRequestPermissionRequest(input: string | Json): ParseResult<RequestPermissionRequest> {
-  return parseWith(input, decodeRequestPermissionRequest);
-}
-
-/** The canonical JSON text of a `RequestPermissionRequest`. */
-export function serializeRequestPermissionRequest(value: RequestPermissionRequest): string {
-  return encodeText(value, encodeRequestPermissionRequest);
-}
-
 /** The Client's answer to a permission request. */
 export interface RequestPermissionResponse extends WithExtra {
   /** How the request ended. */
@@ -1753,16 +1503,6 @@ export function encodeRequestPermissionResponse(w: Writer, v: RequestPermissionR
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `RequestPermissionResponse`. */
-export function parseRequestPermissionResponse(input: string | Json): ParseResult<RequestPermissionResponse> {
-  return parseWith(input, decodeRequestPermissionResponse);
-}
-
-/** The canonical JSON text of a `RequestPermissionResponse`. */
-export function serializeRequestPermissionResponse(value: RequestPermissionResponse): string {
-  return encodeText(value, encodeRequestPermissionResponse);
 }
 
 /** A tool call. */
@@ -1820,16 +1560,6 @@ export function encodeRequestPermissionSubject(w: Writer, v: RequestPermissionSu
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `RequestPermissionSubject`. */
-export function parseRequestPermissionSubject(input: string | Json): ParseResult<RequestPermissionSubject> {
-  return parseWith(input, decodeRequestPermissionSubject);
-}
-
-/** The canonical JSON text of a `RequestPermissionSubject`. */
-export function serializeRequestPermissionSubject(value: RequestPermissionSubject): string {
-  return encodeText(value, encodeRequestPermissionSubject);
 }
 
 /** A pointer to a resource the Agent can read, without its contents. */
@@ -1949,16 +1679,6 @@ export function encodeResourceLink(w: Writer, v: ResourceLink): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
-export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
-  return parseWith(input, decodeResourceLink);
-}
-
-/** The canonical JSON text of a `ResourceLink`. */
-export function serializeResourceLink(value: ResourceLink): string {
-  return encodeText(value, encodeResourceLink);
-}
-
 /** The values of `Role` this version knows, in schema order. */
 export const ROLE_VALUES = ["assistant", "user"] as const;
 
@@ -1981,16 +1701,6 @@ export function decodeRole(v: Json, cx: Cx): Role {
 
 /** Writes a `Role`. */
 export const encodeRole: Encoder<Role> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `Role`. */
-export function parseRole(input: string | Json): ParseResult<Role> {
-  return parseWith(input, decodeRole);
-}
-
-/** The canonical JSON text of a `Role`. */
-export function serializeRole(value: Role): string {
-  return encodeText(value, encodeRole);
-}
 
 /** The user picked one of the offered options. */
 export interface SelectedPermissionOutcome extends WithExtra {
@@ -2046,16 +1756,6 @@ export function encodeSelectedPermissionOutcome(w: Writer, v: SelectedPermission
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `SelectedPermissionOutcome`. */
-export function parseSelectedPermissionOutcome(input: string | Json): ParseResult<SelectedPermissionOutcome> {
-  return parseWith(input, decodeSelectedPermissionOutcome);
-}
-
-/** The canonical JSON text of a `SelectedPermissionOutcome`. */
-export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutcome): string {
-  return encodeText(value, encodeSelectedPermissionOutcome);
-}
-
 declare const SessionIdBrand: unique symbol;
 /** Identifies one session between a Client and an Agent. */
 export type SessionId = string & { readonly [SessionIdBrand]: true };
@@ -2072,16 +1772,6 @@ export function decodeSessionId(v: Json, cx: Cx): SessionId {
 
 /** Writes a `SessionId`. */
 export const encodeSessionId: Encoder<SessionId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `SessionId`. */
-export function parseSessionId(input: string | Json): ParseResult<SessionId> {
-  return parseWith(input, decodeSessionId);
-}
-
-/** The canonical JSON text of a `SessionId`. */
-export function serializeSessionId(value: SessionId): string {
-  return encodeText(value, encodeSessionId);
-}
 
 /** Appends one item to a tool call's output. */
 export type SessionUpdateToolCallContentChunk = { sessionUpdate: "tool_call_content_chunk" } & ToolCallContentChunk;
@@ -2158,16 +1848,6 @@ export function encodeSessionUpdate(w: Writer, v: SessionUpdate): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `SessionUpdate`. */
-export function parseSessionUpdate(input: string | Json): ParseResult<SessionUpdate> {
-  return parseWith(input, decodeSessionUpdate);
-}
-
-/** The canonical JSON text of a `SessionUpdate`. */
-export function serializeSessionUpdate(value: SessionUpdate): string {
-  return encodeText(value, encodeSessionUpdate);
-}
-
 /**
  * Tool-call content that points at an Agent-owned terminal by its ID. It is only
  * a display anchor: it gives the Client no control over the process.
@@ -2223,16 +1903,6 @@ export function encodeTerminal(w: Writer, v: Terminal): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Terminal`. */
-export function parseTerminal(input: string | Json): ParseResult<Terminal> {
-  return parseWith(input, decodeTerminal);
-}
-
-/** The canonical JSON text of a `Terminal`. */
-export function serializeTerminal(value: Terminal): string {
-  return encodeText(value, encodeTerminal);
 }
 
 /**
@@ -2301,16 +1971,6 @@ export function encodeTerminalExitStatus(w: Writer, v: TerminalExitStatus): void
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
-export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
-  return parseWith(input, decodeTerminalExitStatus);
-}
-
-/** The canonical JSON text of a `TerminalExitStatus`. */
-export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
-  return encodeText(value, encodeTerminalExitStatus);
-}
-
 declare const TerminalIdBrand: unique symbol;
 /**
  * Identifies an Agent-owned display terminal within a session. The Agent picks it,
@@ -2330,16 +1990,6 @@ export function decodeTerminalId(v: Json, cx: Cx): TerminalId {
 
 /** Writes a `TerminalId`. */
 export const encodeTerminalId: Encoder<TerminalId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `TerminalId`. */
-export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
-  return parseWith(input, decodeTerminalId);
-}
-
-/** The canonical JSON text of a `TerminalId`. */
-export function serializeTerminalId(value: TerminalId): string {
-  return encodeText(value, encodeTerminalId);
-}
 
 /**
  * A replacement snapshot: the complete bytes the Client should keep for the
@@ -2396,16 +2046,6 @@ export function encodeTerminalOutput(w: Writer, v: TerminalOutput): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `TerminalOutput`. */
-export function parseTerminalOutput(input: string | Json): ParseResult<TerminalOutput> {
-  return parseWith(input, decodeTerminalOutput);
-}
-
-/** The canonical JSON text of a `TerminalOutput`. */
-export function serializeTerminalOutput(value: TerminalOutput): string {
-  return encodeText(value, encodeTerminalOutput);
 }
 
 /**
@@ -2472,16 +2112,6 @@ export function encodeTerminalOutputChunk(w: Writer, v: TerminalOutputChunk): vo
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `TerminalOutputChunk`. */
-export function parseTerminalOutputChunk(input: string | Json): ParseResult<TerminalOutputChunk> {
-  return parseWith(input, decodeTerminalOutputChunk);
-}
-
-/** The canonical JSON text of a `TerminalOutputChunk`. */
-export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string {
-  return encodeText(value, encodeTerminalOutputChunk);
 }
 
 /**
@@ -2578,16 +2208,6 @@ export function encodeTerminalUpdate(w: Writer, v: TerminalUpdate): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalUpdate`. */
-export function parseTerminalUpdate(input: string | Json): ParseResult<TerminalUpdate> {
-  return parseWith(input, decodeTerminalUpdate);
-}
-
-/** The canonical JSON text of a `TerminalUpdate`. */
-export function serializeTerminalUpdate(value: TerminalUpdate): string {
-  return encodeText(value, encodeTerminalUpdate);
-}
-
 /** Plain or Markdown text. */
 export interface TextContent extends WithExtra {
   /** The text. */
@@ -2649,16 +2269,6 @@ export function encodeTextContent(w: Writer, v: TextContent): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `TextContent`. */
-export function parseTextContent(input: string | Json): ParseResult<TextContent> {
-  return parseWith(input, decodeTextContent);
-}
-
-/** The canonical JSON text of a `TextContent`. */
-export function serializeTextContent(value: TextContent): string {
-  return encodeText(value, encodeTextContent);
 }
 
 /** A resource's contents as text. */
@@ -2733,16 +2343,6 @@ export function encodeTextResourceContents(w: Writer, v: TextResourceContents): 
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
-export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
-  return parseWith(input, decodeTextResourceContents);
-}
-
-/** The canonical JSON text of a `TextResourceContents`. */
-export function serializeTextResourceContents(value: TextResourceContents): string {
-  return encodeText(value, encodeTextResourceContents);
-}
-
 /** A content block. */
 export type ToolCallContentContent = { type: "content" } & Content;
 /** File changes. */
@@ -2805,16 +2405,6 @@ export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
-export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
-  return parseWith(input, decodeToolCallContent);
-}
-
-/** The canonical JSON text of a `ToolCallContent`. */
-export function serializeToolCallContent(value: ToolCallContent): string {
-  return encodeText(value, encodeToolCallContent);
 }
 
 /** Appends one item to a tool call's output collection. */
@@ -2880,16 +2470,6 @@ export function encodeToolCallContentChunk(w: Writer, v: ToolCallContentChunk): 
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallContentChunk`. */
-export function parseToolCallContentChunk(input: string | Json): ParseResult<ToolCallContentChunk> {
-  return parseWith(input, decodeToolCallContentChunk);
-}
-
-/** The canonical JSON text of a `ToolCallContentChunk`. */
-export function serializeToolCallContentChunk(value: ToolCallContentChunk): string {
-  return encodeText(value, encodeToolCallContentChunk);
-}
-
 declare const ToolCallIdBrand: unique symbol;
 /**
  * Identifies a tool call within a session. A separate domain from terminal IDs,
@@ -2909,16 +2489,6 @@ export function decodeToolCallId(v: Json, cx: Cx): ToolCallId {
 
 /** Writes a `ToolCallId`. */
 export const encodeToolCallId: Encoder<ToolCallId> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `ToolCallId`. */
-export function parseToolCallId(input: string | Json): ParseResult<ToolCallId> {
-  return parseWith(input, decodeToolCallId);
-}
-
-/** The canonical JSON text of a `ToolCallId`. */
-export function serializeToolCallId(value: ToolCallId): string {
-  return encodeText(value, encodeToolCallId);
-}
 
 /** A file (and optionally a line) a tool call reads or changes. */
 export interface ToolCallLocation extends WithExtra {
@@ -2983,16 +2553,6 @@ export function encodeToolCallLocation(w: Writer, v: ToolCallLocation): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallLocation`. */
-export function parseToolCallLocation(input: string | Json): ParseResult<ToolCallLocation> {
-  return parseWith(input, decodeToolCallLocation);
-}
-
-/** The canonical JSON text of a `ToolCallLocation`. */
-export function serializeToolCallLocation(value: ToolCallLocation): string {
-  return encodeText(value, encodeToolCallLocation);
-}
-
 /** Permission for a tool call, described by its current state. */
 export interface ToolCallPermissionSubject extends WithExtra {
   /** The tool call asking for permission. */
@@ -3038,16 +2598,6 @@ export function encodeToolCallPermissionSubject(w: Writer, v: ToolCallPermission
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallPermissionSubject`. */
-export function parseToolCallPermissionSubject(input: string | Json): ParseResult<ToolCallPermissionSubject> {
-  return parseWith(input, decodeToolCallPermissionSubject);
-}
-
-/** The canonical JSON text of a `ToolCallPermissionSubject`. */
-export function serializeToolCallPermissionSubject(value: ToolCallPermissionSubject): string {
-  return encodeText(value, encodeToolCallPermissionSubject);
-}
-
 /** The values of `ToolCallStatus` this version knows, in schema order. */
 export const TOOL_CALL_STATUS_VALUES = ["pending", "in_progress", "completed", "failed", "cancelled"] as const;
 
@@ -3070,16 +2620,6 @@ export function decodeToolCallStatus(v: Json, cx: Cx): ToolCallStatus {
 
 /** Writes a `ToolCallStatus`. */
 export const encodeToolCallStatus: Encoder<ToolCallStatus> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `ToolCallStatus`. */
-export function parseToolCallStatus(input: string | Json): ParseResult<ToolCallStatus> {
-  return parseWith(input, decodeToolCallStatus);
-}
-
-/** The canonical JSON text of a `ToolCallStatus`. */
-export function serializeToolCallStatus(value: ToolCallStatus): string {
-  return encodeText(value, encodeToolCallStatus);
-}
 
 /**
  * Creates or patches a tool call, keyed by `toolCallId`. Every other member is a
@@ -3202,16 +2742,6 @@ export function encodeToolCallUpdate(w: Writer, v: ToolCallUpdate): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallUpdate`. */
-export function parseToolCallUpdate(input: string | Json): ParseResult<ToolCallUpdate> {
-  return parseWith(input, decodeToolCallUpdate);
-}
-
-/** The canonical JSON text of a `ToolCallUpdate`. */
-export function serializeToolCallUpdate(value: ToolCallUpdate): string {
-  return encodeText(value, encodeToolCallUpdate);
-}
-
 /** The values of `ToolKind` this version knows, in schema order. */
 export const TOOL_KIND_VALUES = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] as const;
 
@@ -3234,16 +2764,6 @@ export function decodeToolKind(v: Json, cx: Cx): ToolKind {
 
 /** Writes a `ToolKind`. */
 export const encodeToolKind: Encoder<ToolKind> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `ToolKind`. */
-export function parseToolKind(input: string | Json): ParseResult<ToolKind> {
-  return parseWith(input, decodeToolKind);
-}
-
-/** The canonical JSON text of a `ToolKind`. */
-export function serializeToolKind(value: ToolKind): string {
-  return encodeText(value, encodeToolKind);
-}
 
 /** The `session/update` notification from Agent to Client. */
 export interface UpdateSessionNotification extends WithExtra {
@@ -3306,6 +2826,486 @@ export function encodeUpdateSessionNotification(w: Writer, v: UpdateSessionNotif
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
+export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
+  return parseWith(input, decodeAbsolutePath);
+}
+
+/** The canonical JSON text of a `AbsolutePath`. */
+export function serializeAbsolutePath(value: AbsolutePath): string {
+  return encodeText(value, encodeAbsolutePath);
+}
+
+/** Parses JSON text (or a parsed value) as a `Annotations`. */
+export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
+  return parseWith(input, decodeAnnotations);
+}
+
+/** The canonical JSON text of a `Annotations`. */
+export function serializeAnnotations(value: Annotations): string {
+  return encodeText(value, encodeAnnotations);
+}
+
+/** Parses JSON text (or a parsed value) as a `AudioContent`. */
+export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
+  return parseWith(input, decodeAudioContent);
+}
+
+/** The canonical JSON text of a `AudioContent`. */
+export function serializeAudioContent(value: AudioContent): string {
+  return encodeText(value, encodeAudioContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
+export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
+  return parseWith(input, decodeBlobResourceContents);
+}
+
+/** The canonical JSON text of a `BlobResourceContents`. */
+export function serializeBlobResourceContents(value: BlobResourceContents): string {
+  return encodeText(value, encodeBlobResourceContents);
+}
+
+/** Parses JSON text (or a parsed value) as a `CommandPermissionSubject`. */
+export function parseCommandPermissionSubject(input: string | Json): ParseResult<CommandPermissionSubject> {
+  return parseWith(input, decodeCommandPermissionSubject);
+}
+
+/** The canonical JSON text of a `CommandPermissionSubject`. */
+export function serializeCommandPermissionSubject(value: CommandPermissionSubject): string {
+  return encodeText(value, encodeCommandPermissionSubject);
+}
+
+/** Parses JSON text (or a parsed value) as a `Content`. */
+export function parseContent(input: string | Json): ParseResult<Content> {
+  return parseWith(input, decodeContent);
+}
+
+/** The canonical JSON text of a `Content`. */
+export function serializeContent(value: Content): string {
+  return encodeText(value, encodeContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
+export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
+  return parseWith(input, decodeContentBlock);
+}
+
+/** The canonical JSON text of a `ContentBlock`. */
+export function serializeContentBlock(value: ContentBlock): string {
+  return encodeText(value, encodeContentBlock);
+}
+
+/** Parses JSON text (or a parsed value) as a `Diff`. */
+export function parseDiff(input: string | Json): ParseResult<Diff> {
+  return parseWith(input, decodeDiff);
+}
+
+/** The canonical JSON text of a `Diff`. */
+export function serializeDiff(value: Diff): string {
+  return encodeText(value, encodeDiff);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffChange`. */
+export function parseDiffChange(input: string | Json): ParseResult<DiffChange> {
+  return parseWith(input, decodeDiffChange);
+}
+
+/** The canonical JSON text of a `DiffChange`. */
+export function serializeDiffChange(value: DiffChange): string {
+  return encodeText(value, encodeDiffChange);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffFileType`. */
+export function parseDiffFileType(input: string | Json): ParseResult<DiffFileType> {
+  return parseWith(input, decodeDiffFileType);
+}
+
+/** The canonical JSON text of a `DiffFileType`. */
+export function serializeDiffFileType(value: DiffFileType): string {
+  return encodeText(value, encodeDiffFileType);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffPatch`. */
+export function parseDiffPatch(input: string | Json): ParseResult<DiffPatch> {
+  return parseWith(input, decodeDiffPatch);
+}
+
+/** The canonical JSON text of a `DiffPatch`. */
+export function serializeDiffPatch(value: DiffPatch): string {
+  return encodeText(value, encodeDiffPatch);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffPatchFormat`. */
+export function parseDiffPatchFormat(input: string | Json): ParseResult<DiffPatchFormat> {
+  return parseWith(input, decodeDiffPatchFormat);
+}
+
+/** The canonical JSON text of a `DiffPatchFormat`. */
+export function serializeDiffPatchFormat(value: DiffPatchFormat): string {
+  return encodeText(value, encodeDiffPatchFormat);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffPathChange`. */
+export function parseDiffPathChange(input: string | Json): ParseResult<DiffPathChange> {
+  return parseWith(input, decodeDiffPathChange);
+}
+
+/** The canonical JSON text of a `DiffPathChange`. */
+export function serializeDiffPathChange(value: DiffPathChange): string {
+  return encodeText(value, encodeDiffPathChange);
+}
+
+/** Parses JSON text (or a parsed value) as a `DiffPathPairChange`. */
+export function parseDiffPathPairChange(input: string | Json): ParseResult<DiffPathPairChange> {
+  return parseWith(input, decodeDiffPathPairChange);
+}
+
+/** The canonical JSON text of a `DiffPathPairChange`. */
+export function serializeDiffPathPairChange(value: DiffPathPairChange): string {
+  return encodeText(value, encodeDiffPathPairChange);
+}
+
+/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
+export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
+  return parseWith(input, decodeEmbeddedResource);
+}
+
+/** The canonical JSON text of a `EmbeddedResource`. */
+export function serializeEmbeddedResource(value: EmbeddedResource): string {
+  return encodeText(value, encodeEmbeddedResource);
+}
+
+/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
+export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
+  return parseWith(input, decodeEmbeddedResourceResource);
+}
+
+/** The canonical JSON text of a `EmbeddedResourceResource`. */
+export function serializeEmbeddedResourceResource(value: EmbeddedResourceResource): string {
+  return encodeText(value, encodeEmbeddedResourceResource);
+}
+
+/** Parses JSON text (or a parsed value) as a `Icon`. */
+export function parseIcon(input: string | Json): ParseResult<Icon> {
+  return parseWith(input, decodeIcon);
+}
+
+/** The canonical JSON text of a `Icon`. */
+export function serializeIcon(value: Icon): string {
+  return encodeText(value, encodeIcon);
+}
+
+/** Parses JSON text (or a parsed value) as a `IconTheme`. */
+export function parseIconTheme(input: string | Json): ParseResult<IconTheme> {
+  return parseWith(input, decodeIconTheme);
+}
+
+/** The canonical JSON text of a `IconTheme`. */
+export function serializeIconTheme(value: IconTheme): string {
+  return encodeText(value, encodeIconTheme);
+}
+
+/** Parses JSON text (or a parsed value) as a `ImageContent`. */
+export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
+  return parseWith(input, decodeImageContent);
+}
+
+/** The canonical JSON text of a `ImageContent`. */
+export function serializeImageContent(value: ImageContent): string {
+  return encodeText(value, encodeImageContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `MediaType`. */
+export function parseMediaType(input: string | Json): ParseResult<MediaType> {
+  return parseWith(input, decodeMediaType);
+}
+
+/** The canonical JSON text of a `MediaType`. */
+export function serializeMediaType(value: MediaType): string {
+  return encodeText(value, encodeMediaType);
+}
+
+/** Parses JSON text (or a parsed value) as a `PermissionOption`. */
+export function parsePermissionOption(input: string | Json): ParseResult<PermissionOption> {
+  return parseWith(input, decodePermissionOption);
+}
+
+/** The canonical JSON text of a `PermissionOption`. */
+export function serializePermissionOption(value: PermissionOption): string {
+  return encodeText(value, encodePermissionOption);
+}
+
+/** Parses JSON text (or a parsed value) as a `PermissionOptionId`. */
+export function parsePermissionOptionId(input: string | Json): ParseResult<PermissionOptionId> {
+  return parseWith(input, decodePermissionOptionId);
+}
+
+/** The canonical JSON text of a `PermissionOptionId`. */
+export function serializePermissionOptionId(value: PermissionOptionId): string {
+  return encodeText(value, encodePermissionOptionId);
+}
+
+/** Parses JSON text (or a parsed value) as a `PermissionOptionKind`. */
+export function parsePermissionOptionKind(input: string | Json): ParseResult<PermissionOptionKind> {
+  return parseWith(input, decodePermissionOptionKind);
+}
+
+/** The canonical JSON text of a `PermissionOptionKind`. */
+export function serializePermissionOptionKind(value: PermissionOptionKind): string {
+  return encodeText(value, encodePermissionOptionKind);
+}
+
+/** Parses JSON text (or a parsed value) as a `RequestPermissionOutcome`. */
+export function parseRequestPermissionOutcome(input: string | Json): ParseResult<RequestPermissionOutcome> {
+  return parseWith(input, decodeRequestPermissionOutcome);
+}
+
+/** The canonical JSON text of a `RequestPermissionOutcome`. */
+export function serializeRequestPermissionOutcome(value: RequestPermissionOutcome): string {
+  return encodeText(value, encodeRequestPermissionOutcome);
+}
+
+/** Parses JSON text (or a parsed value) as a `RequestPermissionRequest`. */
+export function parseRequestPermissionRequest(input: string | Json): ParseResult<RequestPermissionRequest> {
+  return parseWith(input, decodeRequestPermissionRequest);
+}
+
+/** The canonical JSON text of a `RequestPermissionRequest`. */
+export function serializeRequestPermissionRequest(value: RequestPermissionRequest): string {
+  return encodeText(value, encodeRequestPermissionRequest);
+}
+
+/** Parses JSON text (or a parsed value) as a `RequestPermissionResponse`. */
+export function parseRequestPermissionResponse(input: string | Json): ParseResult<RequestPermissionResponse> {
+  return parseWith(input, decodeRequestPermissionResponse);
+}
+
+/** The canonical JSON text of a `RequestPermissionResponse`. */
+export function serializeRequestPermissionResponse(value: RequestPermissionResponse): string {
+  return encodeText(value, encodeRequestPermissionResponse);
+}
+
+/** Parses JSON text (or a parsed value) as a `RequestPermissionSubject`. */
+export function parseRequestPermissionSubject(input: string | Json): ParseResult<RequestPermissionSubject> {
+  return parseWith(input, decodeRequestPermissionSubject);
+}
+
+/** The canonical JSON text of a `RequestPermissionSubject`. */
+export function serializeRequestPermissionSubject(value: RequestPermissionSubject): string {
+  return encodeText(value, encodeRequestPermissionSubject);
+}
+
+/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
+export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
+  return parseWith(input, decodeResourceLink);
+}
+
+/** The canonical JSON text of a `ResourceLink`. */
+export function serializeResourceLink(value: ResourceLink): string {
+  return encodeText(value, encodeResourceLink);
+}
+
+/** Parses JSON text (or a parsed value) as a `Role`. */
+export function parseRole(input: string | Json): ParseResult<Role> {
+  return parseWith(input, decodeRole);
+}
+
+/** The canonical JSON text of a `Role`. */
+export function serializeRole(value: Role): string {
+  return encodeText(value, encodeRole);
+}
+
+/** Parses JSON text (or a parsed value) as a `SelectedPermissionOutcome`. */
+export function parseSelectedPermissionOutcome(input: string | Json): ParseResult<SelectedPermissionOutcome> {
+  return parseWith(input, decodeSelectedPermissionOutcome);
+}
+
+/** The canonical JSON text of a `SelectedPermissionOutcome`. */
+export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutcome): string {
+  return encodeText(value, encodeSelectedPermissionOutcome);
+}
+
+/** Parses JSON text (or a parsed value) as a `SessionId`. */
+export function parseSessionId(input: string | Json): ParseResult<SessionId> {
+  return parseWith(input, decodeSessionId);
+}
+
+/** The canonical JSON text of a `SessionId`. */
+export function serializeSessionId(value: SessionId): string {
+  return encodeText(value, encodeSessionId);
+}
+
+/** Parses JSON text (or a parsed value) as a `SessionUpdate`. */
+export function parseSessionUpdate(input: string | Json): ParseResult<SessionUpdate> {
+  return parseWith(input, decodeSessionUpdate);
+}
+
+/** The canonical JSON text of a `SessionUpdate`. */
+export function serializeSessionUpdate(value: SessionUpdate): string {
+  return encodeText(value, encodeSessionUpdate);
+}
+
+/** Parses JSON text (or a parsed value) as a `Terminal`. */
+export function parseTerminal(input: string | Json): ParseResult<Terminal> {
+  return parseWith(input, decodeTerminal);
+}
+
+/** The canonical JSON text of a `Terminal`. */
+export function serializeTerminal(value: Terminal): string {
+  return encodeText(value, encodeTerminal);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
+export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
+  return parseWith(input, decodeTerminalExitStatus);
+}
+
+/** The canonical JSON text of a `TerminalExitStatus`. */
+export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
+  return encodeText(value, encodeTerminalExitStatus);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalId`. */
+export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
+  return parseWith(input, decodeTerminalId);
+}
+
+/** The canonical JSON text of a `TerminalId`. */
+export function serializeTerminalId(value: TerminalId): string {
+  return encodeText(value, encodeTerminalId);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalOutput`. */
+export function parseTerminalOutput(input: string | Json): ParseResult<TerminalOutput> {
+  return parseWith(input, decodeTerminalOutput);
+}
+
+/** The canonical JSON text of a `TerminalOutput`. */
+export function serializeTerminalOutput(value: TerminalOutput): string {
+  return encodeText(value, encodeTerminalOutput);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalOutputChunk`. */
+export function parseTerminalOutputChunk(input: string | Json): ParseResult<TerminalOutputChunk> {
+  return parseWith(input, decodeTerminalOutputChunk);
+}
+
+/** The canonical JSON text of a `TerminalOutputChunk`. */
+export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string {
+  return encodeText(value, encodeTerminalOutputChunk);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalUpdate`. */
+export function parseTerminalUpdate(input: string | Json): ParseResult<TerminalUpdate> {
+  return parseWith(input, decodeTerminalUpdate);
+}
+
+/** The canonical JSON text of a `TerminalUpdate`. */
+export function serializeTerminalUpdate(value: TerminalUpdate): string {
+  return encodeText(value, encodeTerminalUpdate);
+}
+
+/** Parses JSON text (or a parsed value) as a `TextContent`. */
+export function parseTextContent(input: string | Json): ParseResult<TextContent> {
+  return parseWith(input, decodeTextContent);
+}
+
+/** The canonical JSON text of a `TextContent`. */
+export function serializeTextContent(value: TextContent): string {
+  return encodeText(value, encodeTextContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
+export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
+  return parseWith(input, decodeTextResourceContents);
+}
+
+/** The canonical JSON text of a `TextResourceContents`. */
+export function serializeTextResourceContents(value: TextResourceContents): string {
+  return encodeText(value, encodeTextResourceContents);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
+export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
+  return parseWith(input, decodeToolCallContent);
+}
+
+/** The canonical JSON text of a `ToolCallContent`. */
+export function serializeToolCallContent(value: ToolCallContent): string {
+  return encodeText(value, encodeToolCallContent);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallContentChunk`. */
+export function parseToolCallContentChunk(input: string | Json): ParseResult<ToolCallContentChunk> {
+  return parseWith(input, decodeToolCallContentChunk);
+}
+
+/** The canonical JSON text of a `ToolCallContentChunk`. */
+export function serializeToolCallContentChunk(value: ToolCallContentChunk): string {
+  return encodeText(value, encodeToolCallContentChunk);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallId`. */
+export function parseToolCallId(input: string | Json): ParseResult<ToolCallId> {
+  return parseWith(input, decodeToolCallId);
+}
+
+/** The canonical JSON text of a `ToolCallId`. */
+export function serializeToolCallId(value: ToolCallId): string {
+  return encodeText(value, encodeToolCallId);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallLocation`. */
+export function parseToolCallLocation(input: string | Json): ParseResult<ToolCallLocation> {
+  return parseWith(input, decodeToolCallLocation);
+}
+
+/** The canonical JSON text of a `ToolCallLocation`. */
+export function serializeToolCallLocation(value: ToolCallLocation): string {
+  return encodeText(value, encodeToolCallLocation);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallPermissionSubject`. */
+export function parseToolCallPermissionSubject(input: string | Json): ParseResult<ToolCallPermissionSubject> {
+  return parseWith(input, decodeToolCallPermissionSubject);
+}
+
+/** The canonical JSON text of a `ToolCallPermissionSubject`. */
+export function serializeToolCallPermissionSubject(value: ToolCallPermissionSubject): string {
+  return encodeText(value, encodeToolCallPermissionSubject);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallStatus`. */
+export function parseToolCallStatus(input: string | Json): ParseResult<ToolCallStatus> {
+  return parseWith(input, decodeToolCallStatus);
+}
+
+/** The canonical JSON text of a `ToolCallStatus`. */
+export function serializeToolCallStatus(value: ToolCallStatus): string {
+  return encodeText(value, encodeToolCallStatus);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolCallUpdate`. */
+export function parseToolCallUpdate(input: string | Json): ParseResult<ToolCallUpdate> {
+  return parseWith(input, decodeToolCallUpdate);
+}
+
+/** The canonical JSON text of a `ToolCallUpdate`. */
+export function serializeToolCallUpdate(value: ToolCallUpdate): string {
+  return encodeText(value, encodeToolCallUpdate);
+}
+
+/** Parses JSON text (or a parsed value) as a `ToolKind`. */
+export function parseToolKind(input: string | Json): ParseResult<ToolKind> {
+  return parseWith(input, decodeToolKind);
+}
+
+/** The canonical JSON text of a `ToolKind`. */
+export function serializeToolKind(value: ToolKind): string {
+  return encodeText(value, encodeToolKind);
 }
 
 /** Parses JSON text (or a parsed value) as a `UpdateSessionNotification`. */

@@ -124,7 +124,7 @@ class UnknownVariant:
 
 def unknown_variant(tag: str, obj: JsonObject, tag_name: str) -> UnknownVariant:
     """Builds an unknown variant from an object, leaving out its tag member."""
-    return UnknownVariant(tag, {k: v for k, v in obj.items() if k != tag_name})
+    return UnknownVariant(tag, members_except(obj, (tag_name,)))
 
 
 def is_unknown_variant(v: object) -> TypeGuard[UnknownVariant]:

@@ -1,5 +1,6 @@
 // What generated types share: the symbols that hold unknown members and mark unknown variants.
 
+import { membersExcept } from "./decode.js";
 import type { JsonObject } from "./json.js";
 
 /** The key of a known object's unknown members (kept in input order, written after the known ones). */
@@ -28,9 +29,7 @@ export interface UnknownVariant {
 
 /** Builds an unknown variant from an object, leaving out its tag member. */
 export function unknownVariant(tag: string, obj: JsonObject, tagName: string): UnknownVariant {
-  const members: JsonObject = new Map();
-  for (const [k, v] of obj) if (k !== tagName) members.set(k, v);
-  return { [UNKNOWN_VARIANT]: true, tag, members };
+  return { [UNKNOWN_VARIANT]: true, tag, members: membersExcept(obj, [tagName]) };
 }
 
 /** Whether a union value is a variant this version does not know. */

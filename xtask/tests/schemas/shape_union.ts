@@ -71,16 +71,6 @@ export function encodeWords(w: Writer, v: Words): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Words`. */
-export function parseWords(input: string | Json): ParseResult<Words> {
-  return parseWith(input, decodeWords);
-}
-
-/** The canonical JSON text of a `Words`. */
-export function serializeWords(value: Words): string {
-  return encodeText(value, encodeWords);
-}
-
 /** Bytes. */
 export interface Blob extends WithExtra {
   blob: Uint8Array;
@@ -133,16 +123,6 @@ export function encodeBlob(w: Writer, v: Blob): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Blob`. */
-export function parseBlob(input: string | Json): ParseResult<Blob> {
-  return parseWith(input, decodeBlob);
-}
-
-/** The canonical JSON text of a `Blob`. */
-export function serializeBlob(value: Blob): string {
-  return encodeText(value, encodeBlob);
-}
-
 /** Told apart by `words` or `blob`. */
 export type Payload = Words | Blob;
 
@@ -158,6 +138,26 @@ export function decodePayload(v: Json, cx: Cx): Payload {
 export function encodePayload(w: Writer, v: Payload): void {
   if ("words" in v) return encodeWords(w, v);
   encodeBlob(w, v);
+}
+
+/** Parses JSON text (or a parsed value) as a `Words`. */
+export function parseWords(input: string | Json): ParseResult<Words> {
+  return parseWith(input, decodeWords);
+}
+
+/** The canonical JSON text of a `Words`. */
+export function serializeWords(value: Words): string {
+  return encodeText(value, encodeWords);
+}
+
+/** Parses JSON text (or a parsed value) as a `Blob`. */
+export function parseBlob(input: string | Json): ParseResult<Blob> {
+  return parseWith(input, decodeBlob);
+}
+
+/** The canonical JSON text of a `Blob`. */
+export function serializeBlob(value: Blob): string {
+  return encodeText(value, encodeBlob);
 }
 
 /** Parses JSON text (or a parsed value) as a `Payload`. */

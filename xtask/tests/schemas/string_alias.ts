@@ -36,16 +36,6 @@ export function decodeThingId(v: Json, cx: Cx): ThingId {
 /** Writes a `ThingId`. */
 export const encodeThingId: Encoder<ThingId> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `ThingId`. */
-export function parseThingId(input: string | Json): ParseResult<ThingId> {
-  return parseWith(input, decodeThingId);
-}
-
-/** The canonical JSON text of a `ThingId`. */
-export function serializeThingId(value: ThingId): string {
-  return encodeText(value, encodeThingId);
-}
-
 declare const AbsolutePathBrand: unique symbol;
 /** Checked on parse. */
 export type AbsolutePath = string & { readonly [AbsolutePathBrand]: true };
@@ -63,16 +53,6 @@ export function decodeAbsolutePath(v: Json, cx: Cx): AbsolutePath {
 
 /** Writes a `AbsolutePath`. */
 export const encodeAbsolutePath: Encoder<AbsolutePath> = encodeString;
-
-/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
-export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
-  return parseWith(input, decodeAbsolutePath);
-}
-
-/** The canonical JSON text of a `AbsolutePath`. */
-export function serializeAbsolutePath(value: AbsolutePath): string {
-  return encodeText(value, encodeAbsolutePath);
-}
 
 /** Uses both. */
 export interface Place extends WithExtra {
@@ -124,6 +104,26 @@ export function encodePlace(w: Writer, v: Place): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/** Parses JSON text (or a parsed value) as a `ThingId`. */
+export function parseThingId(input: string | Json): ParseResult<ThingId> {
+  return parseWith(input, decodeThingId);
+}
+
+/** The canonical JSON text of a `ThingId`. */
+export function serializeThingId(value: ThingId): string {
+  return encodeText(value, encodeThingId);
+}
+
+/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
+export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
+  return parseWith(input, decodeAbsolutePath);
+}
+
+/** The canonical JSON text of a `AbsolutePath`. */
+export function serializeAbsolutePath(value: AbsolutePath): string {
+  return encodeText(value, encodeAbsolutePath);
 }
 
 /** Parses JSON text (or a parsed value) as a `Place`. */

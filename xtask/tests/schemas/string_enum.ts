@@ -41,16 +41,6 @@ export function decodeColor(v: Json, cx: Cx): Color {
 /** Writes a `Color`. */
 export const encodeColor: Encoder<Color> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `Color`. */
-export function parseColor(input: string | Json): ParseResult<Color> {
-  return parseWith(input, decodeColor);
-}
-
-/** The canonical JSON text of a `Color`. */
-export function serializeColor(value: Color): string {
-  return encodeText(value, encodeColor);
-}
-
 /** The values of `Side` this version knows, in schema order. */
 export const SIDE_VALUES = ["left", "right"] as const;
 
@@ -73,6 +63,16 @@ export function decodeSide(v: Json, cx: Cx): Side {
 
 /** Writes a `Side`. */
 export const encodeSide: Encoder<Side> = encodeString;
+
+/** Parses JSON text (or a parsed value) as a `Color`. */
+export function parseColor(input: string | Json): ParseResult<Color> {
+  return parseWith(input, decodeColor);
+}
+
+/** The canonical JSON text of a `Color`. */
+export function serializeColor(value: Color): string {
+  return encodeText(value, encodeColor);
+}
 
 /** Parses JSON text (or a parsed value) as a `Side`. */
 export function parseSide(input: string | Json): ParseResult<Side> {

@@ -65,16 +65,6 @@ export function encodeOne(w: Writer, v: One): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `One`. */
-export function parseOne(input: string | Json): ParseResult<One> {
-  return parseWith(input, decodeOne);
-}
-
-/** The canonical JSON text of a `One`. */
-export function serializeOne(value: One): string {
-  return encodeText(value, encodeOne);
-}
-
 /** The members every known `Change` variant shares. */
 export interface ChangeCommon {
   size?: number;
@@ -141,6 +131,16 @@ export function encodeChange(w: Writer, v: Change): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/** Parses JSON text (or a parsed value) as a `One`. */
+export function parseOne(input: string | Json): ParseResult<One> {
+  return parseWith(input, decodeOne);
+}
+
+/** The canonical JSON text of a `One`. */
+export function serializeOne(value: One): string {
+  return encodeText(value, encodeOne);
 }
 
 /** Parses JSON text (or a parsed value) as a `Change`. */

@@ -64,16 +64,6 @@ export function encodeCircle(w: Writer, v: Circle): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Circle`. */
-export function parseCircle(input: string | Json): ParseResult<Circle> {
-  return parseWith(input, decodeCircle);
-}
-
-/** The canonical JSON text of a `Circle`. */
-export function serializeCircle(value: Circle): string {
-  return encodeText(value, encodeCircle);
-}
-
 /** A square. */
 export interface Square extends WithExtra {
   side: number;
@@ -116,16 +106,6 @@ export function encodeSquare(w: Writer, v: Square): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
-}
-
-/** Parses JSON text (or a parsed value) as a `Square`. */
-export function parseSquare(input: string | Json): ParseResult<Square> {
-  return parseWith(input, decodeSquare);
-}
-
-/** The canonical JSON text of a `Square`. */
-export function serializeSquare(value: Square): string {
-  return encodeText(value, encodeSquare);
 }
 
 /** Round. */
@@ -184,16 +164,6 @@ export function encodeShape(w: Writer, v: Shape): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Shape`. */
-export function parseShape(input: string | Json): ParseResult<Shape> {
-  return parseWith(input, decodeShape);
-}
-
-/** The canonical JSON text of a `Shape`. */
-export function serializeShape(value: Shape): string {
-  return encodeText(value, encodeShape);
-}
-
 export type ClosedShapeSquare = { kind: "square" } & Square;
 
 /** The variants of `ClosedShape` this version knows. */
@@ -230,6 +200,36 @@ export function encodeClosedShape(w: Writer, v: ClosedShape): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/** Parses JSON text (or a parsed value) as a `Circle`. */
+export function parseCircle(input: string | Json): ParseResult<Circle> {
+  return parseWith(input, decodeCircle);
+}
+
+/** The canonical JSON text of a `Circle`. */
+export function serializeCircle(value: Circle): string {
+  return encodeText(value, encodeCircle);
+}
+
+/** Parses JSON text (or a parsed value) as a `Square`. */
+export function parseSquare(input: string | Json): ParseResult<Square> {
+  return parseWith(input, decodeSquare);
+}
+
+/** The canonical JSON text of a `Square`. */
+export function serializeSquare(value: Square): string {
+  return encodeText(value, encodeSquare);
+}
+
+/** Parses JSON text (or a parsed value) as a `Shape`. */
+export function parseShape(input: string | Json): ParseResult<Shape> {
+  return parseWith(input, decodeShape);
+}
+
+/** The canonical JSON text of a `Shape`. */
+export function serializeShape(value: Shape): string {
+  return encodeText(value, encodeShape);
 }
 
 /** Parses JSON text (or a parsed value) as a `ClosedShape`. */
