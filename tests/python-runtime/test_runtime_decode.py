@@ -192,10 +192,15 @@ def test_a_number_is_a_float_and_a_boolean_is_not_a_number() -> None:
         cx.num(True)
 
 
-def test_an_integer_past_the_largest_double_built_by_hand_is_out_of_range_as_a_number() -> None:
+def test_an_integer_past_the_largest_double_built_by_hand_is_rejected_as_its_text_would_be() -> None:
+    # decode_value applies the text rules first: the literal 1e400 is not JSON.
     with pytest.raises(ParseError) as e:
         decode_value(10**400, decode_number)
-    assert e.value.kind == "out_of_range"
+    assert (e.value.kind, e.value.path) == ("invalid_json", "")
+    # The decoder's own guard stays for a caller that skips those rules.
+    with pytest.raises(DecodeError) as d:
+        decode_number(10**400, Cx())
+    assert d.value.problem.kind == "out_of_range"
 
 
 def test_free_json_is_kept_as_is() -> None:

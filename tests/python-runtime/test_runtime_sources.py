@@ -10,7 +10,7 @@ from pathlib import Path
 RUNTIME = Path(__file__).resolve().parents[2] / "templates" / "python" / "runtime"
 FILES = sorted(p.name for p in RUNTIME.glob("*.py"))
 # pydantic is required; pybase64 is used when installed (runtime/base64.py).
-ALLOWED_THIRD_PARTY = {"pydantic", "pybase64"}
+ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "pybase64"}  # pydantic_core: pydantic's own core, its errors
 
 
 def tree(name: str) -> ast.Module:

@@ -42,6 +42,16 @@ fn docstring(doc: &str, indent: &str) -> Vec<String> {
     out
 }
 
+/// One entry of a class docstring's `Attributes:` section (Google style, shown by
+/// `help()` and IDEs), unescaped: `    name: text`, continuation lines indented.
+fn attribute_doc(ident: &str, wire: &str, doc: &str) -> Vec<String> {
+    let mut lines = doc.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().map_or_else(|| format!("The `{wire}` member."), str::to_owned);
+    let mut out = vec![format!("    {ident}: {first}")];
+    out.extend(lines.map(|l| format!("        {l}")));
+    out
+}
+
 fn comment(doc: &str, indent: &str) -> Vec<String> {
     doc.trim().lines().map(|l| if l.trim().is_empty() { format!("{indent}#") } else { format!("{indent}# {}", l.trim_end()) }).collect()
 }
@@ -172,6 +182,13 @@ impl Helpers {
 #[derive(Serialize)]
 struct PField {
     comment: Vec<String>,
+    /// The member's description as a Python string literal (`Field(description=...)`).
+    description: Option<String>,
+    /// The description for the class docstring's `Attributes:` section, one line per entry.
+    attribute_doc: Vec<String>,
+    /// Bytes members are `strict` in pydantic: building a model takes `bytes`, never a
+    /// `str` that would silently become its UTF-8 (wire values go through the decoders).
+    strict: bool,
     ident: String,
     wire: String,
     annotation: String,
@@ -198,8 +215,12 @@ fn pfield(h: &mut Helpers, owner: &str, f: &Field, i: usize, seen: &mut BTreeSet
         Presence::Maybe => ("maybe", "put_optional", format!("{ty} | None"), Some("None".to_owned()), "None".to_owned()),
         Presence::Patch => ("patch", "put_patch", format!("{ty} | MISSING | None"), Some("MISSING".to_owned()), "MISSING".to_owned()),
     };
+    let doc = f.doc.trim();
     Ok(PField {
         comment: comment(&f.doc, "    "),
+        description: (!doc.is_empty()).then(|| py(&doc.split_whitespace().collect::<Vec<_>>().join(" "))),
+        attribute_doc: attribute_doc(&id, &f.wire, doc),
+        strict: matches!(f.ty, Ty::Bytes),
         ident: id.clone(),
         wire: py(&f.wire),
         annotation,
@@ -233,6 +254,9 @@ enum PDef {
 
 #[derive(Serialize)]
 pub struct Module {
+    /// The module's `__all__`: its types, variant classes and public functions (not
+    /// the codec internals `decode_*`/`encode_*`), in isort order.
+    public: Vec<String>,
     defs: Vec<PDef>,
     arrays: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
@@ -270,17 +294,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         defs.push(match d {
             Def::Struct { name, doc, fields, .. } => {
                 let mut seen = BTreeSet::new();
-                PDef::Struct {
-                    name: name.clone(),
-                    doc: docstring(doc, "    "),
-                    fields: fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
-                    snake,
+                let fields: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
+                let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
+                if !fields.is_empty() {
+                    text.push_str("\n\nAttributes:\n");
+                    text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
                 }
+                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake }
             }
-            Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: comment(doc, ""), absolute_path: *absolute_path, snake },
+            Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
             Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
                 name: name.clone(),
-                doc: comment(doc, ""),
+                doc: docstring(doc, ""),
                 values: values.iter().map(|v| py(&v.wire)).collect(),
                 values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
                 open: other.is_some(),
@@ -288,7 +313,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
             },
             Def::TaggedUnion { name, doc, tag, variants, other } => PDef::TaggedUnion {
                 name: name.clone(),
-                doc: comment(doc, ""),
+                doc: docstring(doc, ""),
                 tag: py(tag),
                 tag_attr: ident(tag),
                 variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
@@ -303,7 +328,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 let mut seen = BTreeSet::from([ident(tag)]);
                 PDef::TaggedStruct {
                     name: name.clone(),
-                    doc: comment(doc, ""),
+                    doc: docstring(doc, ""),
                     tag: py(tag),
                     tag_attr: ident(tag),
                     variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
@@ -313,7 +338,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     snake,
                 }
             }
-            Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: comment(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
+            Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
         });
     }
     // Named strings and enums decode through these.
@@ -362,18 +387,23 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         model_imports.push("UNKNOWN_TAG".into());
     }
     model_imports.sort_by_key(|n| (!n.chars().all(|c| c.is_ascii_uppercase() || c == '_'), n.clone()));
-    model_imports.extend(["WireModel".into(), "construct".into()]);
+    model_imports.push("WireModel".into());
+    let mut model_functions: Vec<String> = vec!["construct".into(), "register_decoders".into(), "wire_rules".into()];
     if unions {
-        model_imports.push("discriminator".into());
+        model_functions.push("discriminator".into());
     }
     if no_payload {
-        model_imports.push("no_payload".into());
+        model_functions.push("no_payload".into());
     }
     if unknown {
-        model_imports.push("unknown_from".into());
-        model_imports.push("unknown_variant".into());
+        model_functions.push("unknown_from".into());
+        model_functions.push("unknown_variant".into());
     }
+    model_functions.sort();
+    model_imports.extend(model_functions);
+    let public = public_names(&defs);
     Ok(Module {
+        public,
         uses_unions: unions,
         uses_open_unions: unknown,
         model_imports,
@@ -386,6 +416,45 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
         names: ir.defs.iter().map(|d| d.name().to_owned()).collect(),
     })
+}
+
+/// The public names of a module's definitions, sorted as ruff sorts `__all__`
+/// (SCREAMING_CASE, then CamelCase, then the rest; each group in natural order).
+fn public_names(defs: &[PDef]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in defs {
+        let (name, snake) = match d {
+            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } => (name, snake),
+        };
+        out.push(name.clone());
+        out.push(format!("parse_{snake}"));
+        out.push(format!("serialize_{snake}"));
+        match d {
+            PDef::StringAlias { absolute_path: true, .. } => out.push(format!("check_{snake}")),
+            PDef::StringEnum { .. } => {
+                out.push(format!("Known{name}"));
+                out.push(format!("is_known_{snake}"));
+            }
+            PDef::TaggedUnion { variants, .. } => out.extend(variants.iter().map(|v| v.class_name.clone())),
+            PDef::TaggedStruct { variants, .. } => {
+                out.extend(variants.iter().map(|v| v.class_name.clone()));
+                out.push(format!("{name}Variant"));
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|n| {
+        let group = if n.len() > 1 && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+            0
+        } else if n.starts_with(|c: char| c.is_ascii_uppercase()) {
+            1
+        } else {
+            2
+        };
+        (group, natural(n))
+    });
+    out.dedup();
+    out
 }
 
 /// isort's natural order: runs of digits compare as numbers (`uint8` < `uint16`).

@@ -9,7 +9,7 @@ from typing import Final, NoReturn, TypeAlias
 
 from pydantic import JsonValue
 
-from .errors import DecodeError, Problem, pointer
+from .errors import DecodeError, ErrorKind, Problem, pointer
 
 Json: TypeAlias = JsonValue
 """Any JSON value: ``None | bool | int | float | str | list[Json] | dict[str, Json]``.
@@ -204,6 +204,82 @@ def parse_json(text: str) -> JsonValue:
         _repeated(text)
     _check(text, value)
     return value
+
+
+def check_value(value: object) -> None:
+    """Applies the rules of JSON text to an already parsed value (from ``json.loads``,
+    an SDK, or built by hand), so a value is accepted exactly when its text would be:
+    only JSON types (``dict`` with ``str`` keys, ``list``, ``str``, ``int``, ``float``,
+    ``bool``, ``None``), no NaN or infinities, no integer too large for a double, no lone
+    surrogate in a string or member name, and nesting at most ``MAX_DEPTH`` deep.
+
+    Raises a ``DecodeError`` at the first offending value in document order:
+    ``invalid_json`` for what JSON text cannot hold (NaN, infinities, huge numbers, lone
+    surrogates, too deep), ``wrong_type`` for a value of a non-JSON type."""
+    t = type(value)
+    if t is str:
+        s: str = value  # type: ignore[assignment]
+        if not s.isascii() and _SURROGATE.search(s) is not None:
+            _walk(value, [], 0)
+        return
+    if t is int or t is bool or value is None:
+        if t is int and abs(value) >= _INT_OVERFLOW:  # type: ignore[arg-type]
+            _walk(value, [], 0)
+        return
+    _walk(value, [], 0)
+
+
+def _value_problem(kind: ErrorKind, tokens: list[str | int], message: str) -> NoReturn:
+    raise DecodeError(Problem(kind, pointer(tokens), message))
+
+
+def _walk(v: object, tokens: list[str | int], depth: int) -> None:
+    """``check_value``'s walk, in document order; ``tokens`` is the pointer to ``v``."""
+    if isinstance(v, str):
+        if not v.isascii() and _SURROGATE.search(v) is not None:
+            _value_problem("invalid_json", tokens, "a string holds a lone surrogate, which JSON text cannot carry")
+    elif v is None or isinstance(v, bool):
+        pass
+    elif isinstance(v, int):
+        if abs(v) >= _INT_OVERFLOW:
+            _value_problem("invalid_json", tokens, f"the number is too large for a double ({v.bit_length()} bits)")
+    elif isinstance(v, float):
+        if v != v or v == _INF or v == -_INF:
+            shown = "NaN" if v != v else ("Infinity" if v > 0 else "-Infinity")
+            _value_problem("invalid_json", tokens, f"{shown} is not a JSON number; send a finite number")
+    elif isinstance(v, (dict, list)):
+        if depth >= MAX_DEPTH:
+            _value_problem("invalid_json", tokens, f"arrays and objects are nested more than {MAX_DEPTH} deep")
+        tokens.append(0)
+        at = len(tokens) - 1
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    tokens.pop()
+                    _value_problem(
+                        "wrong_type", tokens, f"member names must be strings, got {type(k).__name__} {k!r}"
+                    )
+                if not k.isascii() and _SURROGATE.search(k) is not None:
+                    tokens.pop()  # the pointer names the object: it cannot hold the name
+                    _value_problem(
+                        "invalid_json",
+                        tokens,
+                        f"the member name {k!r} holds a lone surrogate, which JSON text cannot carry",
+                    )
+                tokens[at] = k
+                _walk(x, tokens, depth + 1)
+        else:
+            for i, x in enumerate(v):
+                tokens[at] = i
+                _walk(x, tokens, depth + 1)
+        tokens.pop()
+    else:
+        _value_problem(
+            "wrong_type",
+            tokens,
+            f"expected a JSON value, got a Python {type(v).__name__}; "
+            "pass what json.loads returns (dict, list, str, int, float, bool, None)",
+        )
 
 
 def _repeated(text: str) -> NoReturn:

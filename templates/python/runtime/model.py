@@ -1,17 +1,37 @@
-"""What generated models share: the pydantic base, the MISSING sentinel, unknown members and variants."""
+"""What generated models share: the pydantic base, MISSING, unknown members and variants, the wire rules in pydantic.
+
+``WireModel.model_validate``/``model_validate_json``, and ``TypeAdapter(...)`` of the
+generated unions, enums and named strings, run the generated decoders: pydantic
+validation of wire data is exactly as strict as ``parse_<name>``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Container
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, Self, TypeGuard, TypeVar
 
-from pydantic import MISSING, BaseModel, ConfigDict
+from pydantic import (
+    MISSING,
+    BaseModel,
+    ConfigDict,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
+from pydantic.config import ExtraValues
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from .json import JsonObject
+from .decode import Cx, decode_value
+from .errors import DecodeError, ParseError, Problem
+from .json import Json, JsonObject, check_value, parse_json
 
 __all__ = [
     "MISSING",
+    "UNKNOWN_TAG",
     "UnknownVariant",
     "WireModel",
     "construct",
@@ -20,10 +40,79 @@ __all__ = [
     "is_unknown_variant",
     "members_except",
     "no_payload",
+    "register_decoders",
     "unknown_from",
     "unknown_variant",
+    "wire_rules",
     "with_extra",
 ]
+
+_BUILDING: ContextVar[bool] = ContextVar("acp_terminal_building", default=False)
+"""Set while a model is built from Python values (``Model(field=...)``): pydantic's own
+validation then applies, not the wire rules (values are already ``bytes``, ...)."""
+
+_DECODERS: dict[type[BaseModel], Callable[[Json, Cx], Any]] = {}
+"""Per generated model class: the wire decoder ``model_validate`` runs (a union variant's
+class maps to its union's decoder)."""
+
+
+def register_decoders(decoders: dict[type[BaseModel], Callable[[Json, Cx], Any]]) -> None:
+    """Called by each generated module: the wire decoder of each of its model classes."""
+    _DECODERS.update(decoders)
+
+
+def _loc(path: str) -> tuple[str | int, ...]:
+    """An RFC 6901 pointer as a pydantic ``loc`` (array indexes as ``int``)."""
+    if path == "":
+        return ()
+    out: list[str | int] = []
+    for token in path[1:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        out.append(int(token) if token.isdigit() and (token == "0" or token[0] != "0") else token)
+    return tuple(out)
+
+
+def validation_error(problem: Problem, title: str, input_value: Any) -> ValidationError:
+    """A pydantic ``ValidationError`` carrying a wire problem: its ``type`` is the
+    problem's kind (``invalid_base64``, ``relative_path``, ...), its ``loc`` the JSON
+    pointer's tokens, its message the problem's sentence and pointer; ``ctx`` holds
+    ``kind``, ``pointer`` and ``message``: the problem, as ``ParseError`` has it."""
+    error = PydanticCustomError(
+        problem.kind,
+        "{message}" if problem.path == "" else "{message} (at {pointer})",
+        {"kind": problem.kind, "pointer": problem.path, "message": problem.message},
+    )
+    details: list[InitErrorDetails] = [{"type": error, "loc": _loc(problem.path), "input": input_value}]
+    return ValidationError.from_exception_data(title, details)
+
+
+def _wire_decode(data: Any, decode: Callable[[Json, Cx], Any], title: str, from_text: bool) -> Any:
+    """Runs ``decode`` on ``data`` as ``parse_<name>`` does. ``from_text``: pydantic
+    parsed ``data`` from JSON text (``validate_json``), so what the text itself could
+    not hold (NaN, 1e400, too deep) is reported as ``parse_<name>(text)`` reports it:
+    ``invalid_json`` at the document root."""
+    try:
+        return decode_value(data, decode).value
+    except ParseError as e:
+        problem = e.problem
+        if from_text and problem.kind == "invalid_json":
+            problem = Problem("invalid_json", "", f"the text is not valid JSON: {problem.message}")
+        raise validation_error(problem, title, data) from None
+
+
+def wire_rules(name: str, decode: Callable[[Json, Cx], Any], *, python_values: bool = False) -> WrapValidator:
+    """The ``Annotated`` metadata that makes pydantic validation of a generated type
+    alias (a union, a string enum, a named string) apply the wire rules: a JSON value is
+    checked and decoded by ``decode`` (the same decoder ``parse_<name>`` runs), then
+    handed to pydantic's own validation. While a model is built from Python values the
+    decoder is skipped, unless ``python_values`` (strings, which are the same in both)."""
+
+    def validate(v: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if isinstance(v, (BaseModel, UnknownVariant)) or (not python_values and _BUILDING.get()):
+            return handler(v)
+        return handler(_wire_decode(v, decode, name, info.mode == "json"))
+
+    return WrapValidator(validate)
 
 
 class WireModel(BaseModel):
@@ -51,6 +140,67 @@ class WireModel(BaseModel):
         validate_by_alias=True,
         serialize_by_alias=True,
     )
+
+    def __init__(self, /, **data: Any) -> None:
+        """Builds a model from Python values (``bytes`` for bytes members, attribute or
+        wire names), with pydantic's validation; ``model_validate`` takes wire values."""
+        token = _BUILDING.set(True)
+        try:
+            super().__init__(**data)
+        finally:
+            _BUILDING.reset(token)
+
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _wire_rules(cls, data: Any, handler: ModelWrapValidatorHandler[Self], info: ValidationInfo) -> Self:
+        """``model_validate`` (and pydantic validation of a field of this type) of a JSON
+        value applies the wire rules through the generated decoder, exactly as
+        ``parse_<name>`` does; a model instance, or building from Python values, goes to
+        pydantic."""
+        decode = _DECODERS.get(cls)
+        if decode is None or _BUILDING.get() or isinstance(data, BaseModel):
+            return handler(data)
+        out = _wire_decode(data, decode, cls.__name__, info.mode == "json")
+        if type(out) is not cls:
+            tag = out.tag if isinstance(out, UnknownVariant) else type(out).__name__
+            raise validation_error(
+                Problem("wrong_type", "", f"expected a {cls.__name__}, got the variant {tag!r}; validate the union instead"),
+                cls.__name__,
+                data,
+            )
+        return out
+
+    @classmethod
+    def model_validate_json(
+        cls,
+        json_data: str | bytes | bytearray,
+        *,
+        strict: bool | None = None,
+        extra: ExtraValues | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Self:
+        """Parses JSON text with the wire rules (``parse_<name>``'s, repeated member
+        names included) and raises pydantic's ``ValidationError`` with the problem."""
+        if cls not in _DECODERS:
+            return super().model_validate_json(
+                json_data, strict=strict, extra=extra, context=context, by_alias=by_alias, by_name=by_name
+            )
+        try:
+            text = json_data if isinstance(json_data, str) else bytes(json_data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            problem = Problem("invalid_json", "", f"the text is not valid UTF-8: {e.reason} at byte {e.start}")
+            raise validation_error(problem, cls.__name__, json_data) from None
+        try:
+            value = parse_json(text)
+        except DecodeError as e:
+            raise validation_error(e.problem, cls.__name__, json_data) from None
+        return cls.model_validate(
+            value, strict=strict, extra=extra, context=context, by_alias=by_alias, by_name=by_name
+        )
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -170,6 +320,10 @@ def unknown_from(tag_name: str) -> Callable[[Any], Any]:
 
     def convert(v: Any) -> Any:
         if isinstance(v, dict) and isinstance(v.get(tag_name), str):
+            try:
+                check_value(v)
+            except DecodeError as e:
+                raise ValueError(str(e)) from None
             return unknown_variant(v[tag_name], v, tag_name)
         return v
 

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -26,12 +26,26 @@ from ._runtime.json import Json
 from ._runtime.model import (
     WireModel,
     construct,
+    register_decoders,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
     encode_bytes,
     encode_string,
 )
+
+__all__ = [
+    "Blob",
+    "Payload",
+    "Words",
+    "parse_blob",
+    "parse_payload",
+    "parse_words",
+    "serialize_blob",
+    "serialize_payload",
+    "serialize_words",
+]
 
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
@@ -41,21 +55,34 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 # --- objects ---
 
 class Words(WireModel):
-    """Text."""
+    """Text.
+
+    Attributes:
+        words: The `words` member.
+        uri: The `uri` member.
+    """
 
     words: str = Field(alias="words")
     uri: str = Field(alias="uri")
 
 class Blob(WireModel):
-    """Bytes."""
+    """Bytes.
 
-    blob: bytes = Field(alias="blob")
+    Attributes:
+        blob: The `blob` member.
+        uri: The `uri` member.
+    """
+
+    blob: bytes = Field(alias="blob", strict=True)
     uri: str = Field(alias="uri")
 
 # --- unions ---
 
-# Told apart by `words` or `blob`.
-Payload: TypeAlias = Words | Blob
+Payload: TypeAlias = Annotated[
+Words | Blob,
+    wire_rules("Payload", lambda v, cx: decode_Payload(v, cx)),
+]
+"""Told apart by `words` or `blob`."""
 
 # --- decoders and encoders ---
 
@@ -184,3 +211,10 @@ def serialize_payload(value: Payload) -> str:
     """The canonical JSON text of a ``Payload``."""
     return encode_text(value, encode_Payload)
 
+
+register_decoders(
+    {
+        Words: decode_Words,
+        Blob: decode_Blob,
+    }
+)

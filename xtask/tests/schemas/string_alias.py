@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -26,6 +26,8 @@ from ._runtime.json import Json
 from ._runtime.model import (
     WireModel,
     construct,
+    register_decoders,
+    wire_rules,
 )
 from ._runtime.path import is_absolute_path, why_not_absolute
 from ._runtime.writer import (
@@ -33,27 +35,40 @@ from ._runtime.writer import (
     encode_string,
 )
 
+__all__ = [
+    "AbsolutePath",
+    "Place",
+    "ThingId",
+    "check_absolute_path",
+    "parse_absolute_path",
+    "parse_place",
+    "parse_thing_id",
+    "serialize_absolute_path",
+    "serialize_place",
+    "serialize_thing_id",
+]
+
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 # --- named strings and string enums ---
 
-# An identifier.
-ThingId = NewType("ThingId", str)
-
-
 def decode_ThingId(v: Json, cx: Cx) -> ThingId:
     return ThingId(decode_string(v, cx))
 
 
+ThingId = NewType("ThingId", Annotated[str, wire_rules("ThingId", decode_ThingId, python_values=True)])
+"""An identifier."""
+
+
 encode_ThingId = encode_string
-
-# Checked on parse.
-AbsolutePath = NewType("AbsolutePath", str)
-
 
 def decode_AbsolutePath(v: Json, cx: Cx) -> AbsolutePath:
     return AbsolutePath(decode_absolute_path(v, cx))
+
+
+AbsolutePath = NewType("AbsolutePath", Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)])
+"""Checked on parse."""
 
 
 def check_absolute_path(s: str) -> AbsolutePath:
@@ -68,7 +83,12 @@ encode_AbsolutePath = encode_string
 # --- objects ---
 
 class Place(WireModel):
-    """Uses both."""
+    """Uses both.
+
+    Attributes:
+        thing: The `thing` member.
+        at: The `at` member.
+    """
 
     thing: ThingId = Field(alias="thing")
     at: AbsolutePath | None = Field(default=None, alias="at")
@@ -145,3 +165,9 @@ def serialize_place(value: Place) -> str:
     """The canonical JSON text of a ``Place``."""
     return encode_text(value, encode_Place)
 
+
+register_decoders(
+    {
+        Place: decode_Place,
+    }
+)

@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -25,11 +25,26 @@ from ._runtime.json import Json
 from ._runtime.model import (
     WireModel,
     construct,
+    register_decoders,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
     encode_string,
 )
+
+__all__ = [
+    "Color",
+    "KnownColor",
+    "KnownSide",
+    "Side",
+    "is_known_color",
+    "is_known_side",
+    "parse_color",
+    "parse_side",
+    "serialize_color",
+    "serialize_side",
+]
 
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
@@ -38,8 +53,6 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 COLOR_VALUES: Final = ("red", "dark_blue",)
 KnownColor = Literal["red", "dark_blue"]
-# Open: unknown values are kept.
-Color: TypeAlias = str
 
 
 def is_known_color(v: str) -> bool:
@@ -52,12 +65,13 @@ def decode_Color(v: Json, cx: Cx) -> Color:
     return s
 
 
+Color: TypeAlias = Annotated[str, wire_rules("Color", decode_Color, python_values=True)]
+"""Open: unknown values are kept."""
+
 encode_Color = encode_string
 
 SIDE_VALUES: Final = ("left", "right",)
 KnownSide = Literal["left", "right"]
-# Closed: unknown values are rejected.
-Side: TypeAlias = KnownSide
 
 
 def is_known_side(v: str) -> bool:
@@ -72,6 +86,9 @@ def decode_Side(v: Json, cx: Cx) -> Side:
             return known
     return cx.unknown_value(s, "Side", SIDE_VALUES)
 
+
+Side: TypeAlias = Annotated[KnownSide, wire_rules("Side", decode_Side, python_values=True)]
+"""Closed: unknown values are rejected."""
 
 encode_Side = encode_string
 
@@ -101,3 +118,8 @@ def serialize_side(value: Side) -> str:
     """The canonical JSON text of a ``Side``."""
     return encode_text(value, encode_Side)
 
+
+register_decoders(
+    {
+    }
+)

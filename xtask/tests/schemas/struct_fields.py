@@ -9,7 +9,7 @@ project.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -34,6 +34,8 @@ from ._runtime.model import (
     MISSING,
     WireModel,
     construct,
+    register_decoders,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
@@ -44,6 +46,12 @@ from ._runtime.writer import (
     encode_object,
     encode_string,
 )
+
+__all__ = [
+    "Record",
+    "parse_record",
+    "serialize_record",
+]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_0: Final = MemberOptions(lenient=True)
@@ -57,30 +65,33 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 # --- objects ---
 
 class Record(WireModel):
-    """An object with one member of each form."""
+    """An object with one member of each form.
 
-    # Required string.
-    id: str = Field(alias="id")
-    # Optional bounded integer.
-    count: int | None = Field(default=None, alias="count")
-    # Bounded number.
-    ratio: float | None = Field(default=None, alias="ratio")
-    # Optional, not nullable.
-    flag: bool | None = Field(default=None, alias="flag")
-    # Bytes.
-    data: bytes = Field(alias="data")
-    # A URI, not checked.
-    link: str | None = Field(default=None, alias="link")
-    # Skips bad items.
-    tags: list[str] | None = Field(default=None, alias="tags")
-    # At least one.
-    choices: list[int] | None = Field(default=None, alias="choices")
-    # A patch member.
-    note: str | MISSING | None = Field(default=MISSING, alias="note")
-    # Any JSON, patched.
-    raw: JsonValue | MISSING | None = Field(default=MISSING, alias="raw")
-    # Free-form.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        id: Required string.
+        count: Optional bounded integer.
+        ratio: Bounded number.
+        flag: Optional, not nullable.
+        data: Bytes.
+        link: A URI, not checked.
+        tags: Skips bad items.
+        choices: At least one.
+        note: A patch member.
+        raw: Any JSON, patched.
+        meta: Free-form.
+    """
+
+    id: str = Field(alias="id", description="Required string.")
+    count: int | None = Field(default=None, alias="count", description="Optional bounded integer.")
+    ratio: float | None = Field(default=None, alias="ratio", description="Bounded number.")
+    flag: bool | None = Field(default=None, alias="flag", description="Optional, not nullable.")
+    data: bytes = Field(alias="data", strict=True, description="Bytes.")
+    link: str | None = Field(default=None, alias="link", description="A URI, not checked.")
+    tags: list[str] | None = Field(default=None, alias="tags", description="Skips bad items.")
+    choices: list[int] | None = Field(default=None, alias="choices", description="At least one.")
+    note: str | MISSING | None = Field(default=MISSING, alias="note", description="A patch member.")
+    raw: JsonValue | MISSING | None = Field(default=MISSING, alias="raw", description="Any JSON, patched.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Free-form.")
 
 # --- unions ---
 
@@ -188,3 +199,9 @@ def serialize_record(value: Record) -> str:
     """The canonical JSON text of a ``Record``."""
     return encode_text(value, encode_Record)
 
+
+register_decoders(
+    {
+        Record: decode_Record,
+    }
+)

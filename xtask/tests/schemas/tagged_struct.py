@@ -30,14 +30,27 @@ from ._runtime.model import (
     WireModel,
     construct,
     discriminator,
+    register_decoders,
     unknown_from,
     unknown_variant,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
     encode_number,
     encode_string,
 )
+
+__all__ = [
+    "Change",
+    "ChangeAdd",
+    "ChangeVariant",
+    "One",
+    "parse_change",
+    "parse_one",
+    "serialize_change",
+    "serialize_one",
+]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_0: Final = MemberOptions(lenient=True)
@@ -49,7 +62,11 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 # --- objects ---
 
 class One(WireModel):
-    """One path."""
+    """One path.
+
+    Attributes:
+        path: The `path` member.
+    """
 
     path: str = Field(alias="path")
 
@@ -65,12 +82,13 @@ class ChangeAdd(One):
 CHANGE_TAGS: Final = ("add", )
 ChangeVariant: TypeAlias = ChangeAdd
 
-# Tagged by `op`; `size` is common.
 Change: TypeAlias = Annotated[
     Annotated[ChangeAdd, Tag("add")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("op", "op", CHANGE_TAGS, open_union=True)),
+    wire_rules("Change", lambda v, cx: decode_Change(v, cx)),
 ]
+"""Tagged by `op`; `size` is common."""
 
 # --- decoders and encoders ---
 
@@ -161,3 +179,10 @@ def serialize_change(value: Change) -> str:
     """The canonical JSON text of a ``Change``."""
     return encode_text(value, encode_Change)
 
+
+register_decoders(
+    {
+        One: decode_One,
+        ChangeAdd: decode_Change,
+    }
+)

@@ -29,13 +29,33 @@ from ._runtime.model import (
     construct,
     discriminator,
     no_payload,
+    register_decoders,
     unknown_from,
     unknown_variant,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
     encode_number,
 )
+
+__all__ = [
+    "Circle",
+    "ClosedShape",
+    "ClosedShapeSquare",
+    "Shape",
+    "ShapeCircle",
+    "ShapeNone",
+    "Square",
+    "parse_circle",
+    "parse_closed_shape",
+    "parse_shape",
+    "parse_square",
+    "serialize_circle",
+    "serialize_closed_shape",
+    "serialize_shape",
+    "serialize_square",
+]
 
 _ABSENT: Final[Any] = object()
 _SKIP_0: Final[frozenset[str]] = frozenset(("kind",))
@@ -46,12 +66,20 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 # --- objects ---
 
 class Circle(WireModel):
-    """A circle."""
+    """A circle.
+
+    Attributes:
+        r: The `r` member.
+    """
 
     r: float = Field(alias="r")
 
 class Square(WireModel):
-    """A square."""
+    """A square.
+
+    Attributes:
+        side: The `side` member.
+    """
 
     side: float = Field(alias="side")
 
@@ -70,13 +98,14 @@ class ShapeNone(WireModel):
 
 
 SHAPE_TAGS: Final = ("circle", "none", )
-# Open, with a tag-only variant.
 Shape: TypeAlias = Annotated[
     Annotated[ShapeCircle, Tag("circle")]
     | Annotated[ShapeNone, Tag("none")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("kind")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("kind", "kind", SHAPE_TAGS, open_union=True)),
+    wire_rules("Shape", lambda v, cx: decode_Shape(v, cx)),
 ]
+"""Open, with a tag-only variant."""
 
 class ClosedShapeSquare(Square):
     """The ``"square"`` variant of ``ClosedShape``."""
@@ -85,12 +114,13 @@ class ClosedShapeSquare(Square):
 
 
 CLOSED_SHAPE_TAGS: Final = ("square", )
-# Closed.
 ClosedShape: TypeAlias = Annotated[
     Annotated[ClosedShapeSquare, Tag("square")]
     ,
     Discriminator(discriminator("kind", "kind", CLOSED_SHAPE_TAGS, open_union=False)),
+    wire_rules("ClosedShape", lambda v, cx: decode_ClosedShape(v, cx)),
 ]
+"""Closed."""
 
 # --- decoders and encoders ---
 
@@ -249,3 +279,13 @@ def serialize_closed_shape(value: ClosedShape) -> str:
     """The canonical JSON text of a ``ClosedShape``."""
     return encode_text(value, encode_ClosedShape)
 
+
+register_decoders(
+    {
+        Circle: decode_Circle,
+        Square: decode_Square,
+        ShapeCircle: decode_Shape,
+        ShapeNone: decode_Shape,
+        ClosedShapeSquare: decode_ClosedShape,
+    }
+)

@@ -33,6 +33,8 @@ from ._runtime.model import (
     WireModel,
     construct,
     discriminator,
+    register_decoders,
+    wire_rules,
 )
 from ._runtime.writer import (
     Writer,
@@ -41,6 +43,106 @@ from ._runtime.writer import (
     encode_object,
     encode_string,
 )
+
+__all__ = [
+    "Annotations",
+    "AudioContent",
+    "BlobResourceContents",
+    "Content",
+    "ContentBlock",
+    "ContentBlockAudio",
+    "ContentBlockImage",
+    "ContentBlockResource",
+    "ContentBlockResourceLink",
+    "ContentBlockText",
+    "CreateTerminalRequest",
+    "CreateTerminalResponse",
+    "Diff",
+    "EmbeddedResource",
+    "EmbeddedResourceResource",
+    "EnvVariable",
+    "ImageContent",
+    "KillTerminalRequest",
+    "KillTerminalResponse",
+    "KnownRole",
+    "ReleaseTerminalRequest",
+    "ReleaseTerminalResponse",
+    "ResourceLink",
+    "Role",
+    "SessionId",
+    "Terminal",
+    "TerminalExitStatus",
+    "TerminalId",
+    "TerminalOutputRequest",
+    "TerminalOutputResponse",
+    "TextContent",
+    "TextResourceContents",
+    "ToolCallContent",
+    "ToolCallContentContent",
+    "ToolCallContentDiff",
+    "ToolCallContentTerminal",
+    "WaitForTerminalExitRequest",
+    "WaitForTerminalExitResponse",
+    "is_known_role",
+    "parse_annotations",
+    "parse_audio_content",
+    "parse_blob_resource_contents",
+    "parse_content",
+    "parse_content_block",
+    "parse_create_terminal_request",
+    "parse_create_terminal_response",
+    "parse_diff",
+    "parse_embedded_resource",
+    "parse_embedded_resource_resource",
+    "parse_env_variable",
+    "parse_image_content",
+    "parse_kill_terminal_request",
+    "parse_kill_terminal_response",
+    "parse_release_terminal_request",
+    "parse_release_terminal_response",
+    "parse_resource_link",
+    "parse_role",
+    "parse_session_id",
+    "parse_terminal",
+    "parse_terminal_exit_status",
+    "parse_terminal_id",
+    "parse_terminal_output_request",
+    "parse_terminal_output_response",
+    "parse_text_content",
+    "parse_text_resource_contents",
+    "parse_tool_call_content",
+    "parse_wait_for_terminal_exit_request",
+    "parse_wait_for_terminal_exit_response",
+    "serialize_annotations",
+    "serialize_audio_content",
+    "serialize_blob_resource_contents",
+    "serialize_content",
+    "serialize_content_block",
+    "serialize_create_terminal_request",
+    "serialize_create_terminal_response",
+    "serialize_diff",
+    "serialize_embedded_resource",
+    "serialize_embedded_resource_resource",
+    "serialize_env_variable",
+    "serialize_image_content",
+    "serialize_kill_terminal_request",
+    "serialize_kill_terminal_response",
+    "serialize_release_terminal_request",
+    "serialize_release_terminal_response",
+    "serialize_resource_link",
+    "serialize_role",
+    "serialize_session_id",
+    "serialize_terminal",
+    "serialize_terminal_exit_status",
+    "serialize_terminal_id",
+    "serialize_terminal_output_request",
+    "serialize_terminal_output_response",
+    "serialize_text_content",
+    "serialize_text_resource_contents",
+    "serialize_tool_call_content",
+    "serialize_wait_for_terminal_exit_request",
+    "serialize_wait_for_terminal_exit_response",
+]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_1: Final = MemberOptions(lenient=True)
@@ -52,8 +154,6 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 ROLE_VALUES: Final = ("assistant", "user",)
 KnownRole = Literal["assistant", "user"]
-# Who a piece of content is meant for.
-Role: TypeAlias = KnownRole
 
 
 def is_known_role(v: str) -> bool:
@@ -69,24 +169,27 @@ def decode_Role(v: Json, cx: Cx) -> Role:
     return cx.unknown_value(s, "Role", ROLE_VALUES)
 
 
+Role: TypeAlias = Annotated[KnownRole, wire_rules("Role", decode_Role, python_values=True)]
+"""Who a piece of content is meant for."""
+
 encode_Role = encode_string
-
-# Identifies one session between a Client and an Agent.
-SessionId = NewType("SessionId", str)
-
 
 def decode_SessionId(v: Json, cx: Cx) -> SessionId:
     return SessionId(decode_string(v, cx))
 
 
+SessionId = NewType("SessionId", Annotated[str, wire_rules("SessionId", decode_SessionId, python_values=True)])
+"""Identifies one session between a Client and an Agent."""
+
+
 encode_SessionId = encode_string
-
-# Identifies a terminal the Client created with `terminal/create`.
-TerminalId = NewType("TerminalId", str)
-
 
 def decode_TerminalId(v: Json, cx: Cx) -> TerminalId:
     return TerminalId(decode_string(v, cx))
+
+
+TerminalId = NewType("TerminalId", Annotated[str, wire_rules("TerminalId", decode_TerminalId, python_values=True)])
+"""Identifies a terminal the Client created with `terminal/create`."""
 
 
 encode_TerminalId = encode_string
@@ -94,254 +197,323 @@ encode_TerminalId = encode_string
 # --- objects ---
 
 class Annotations(WireModel):
-    """Hints for the Client about how content is meant to be used or shown."""
+    """Hints for the Client about how content is meant to be used or shown.
 
-    # Who the content is meant for.
-    audience: list[Role] | None = Field(default=None, alias="audience")
-    # When the underlying resource last changed.
-    last_modified: str | None = Field(default=None, alias="lastModified")
-    # How important the content is.
-    priority: float | None = Field(default=None, alias="priority")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        audience: Who the content is meant for.
+        last_modified: When the underlying resource last changed.
+        priority: How important the content is.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    audience: list[Role] | None = Field(default=None, alias="audience", description="Who the content is meant for.")
+    last_modified: str | None = Field(default=None, alias="lastModified", description="When the underlying resource last changed.")
+    priority: float | None = Field(default=None, alias="priority", description="How important the content is.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class AudioContent(WireModel):
-    """A sound clip."""
+    """A sound clip.
 
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # The audio, base64 text (not checked in v1).
-    data: str = Field(alias="data")
-    # The audio's MIME type.
-    mime_type: str = Field(alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        annotations: Display hints.
+        data: The audio, base64 text (not checked in v1).
+        mime_type: The audio's MIME type.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    data: str = Field(alias="data", description="The audio, base64 text (not checked in v1).")
+    mime_type: str = Field(alias="mimeType", description="The audio's MIME type.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class BlobResourceContents(WireModel):
-    """A resource's contents as base64 text (not checked in v1)."""
+    """A resource's contents as base64 text (not checked in v1).
 
-    # The base64 text.
-    blob: str = Field(alias="blob")
-    # The MIME type.
-    mime_type: str | None = Field(default=None, alias="mimeType")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        blob: The base64 text.
+        mime_type: The MIME type.
+        uri: Where the resource is.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    blob: str = Field(alias="blob", description="The base64 text.")
+    mime_type: str | None = Field(default=None, alias="mimeType", description="The MIME type.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Content(WireModel):
-    """A content block shown as tool-call output."""
+    """A content block shown as tool-call output.
 
-    # The block.
-    content: ContentBlock = Field(alias="content")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        content: The block.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    content: ContentBlock = Field(alias="content", description="The block.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class CreateTerminalRequest(WireModel):
-    """`terminal/create`: the Agent asks the Client to start a command in a new terminal."""
+    """`terminal/create`: the Agent asks the Client to start a command in a new terminal.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The program to run.
-    command: str = Field(alias="command")
-    # Its arguments.
-    args: list[str] | None = Field(default=None, alias="args")
-    # Extra environment variables.
-    env: list[EnvVariable] | None = Field(default=None, alias="env")
-    # The working directory.
-    cwd: str | None = Field(default=None, alias="cwd")
-    # How many output bytes the Client keeps at most.
-    output_byte_limit: int | None = Field(default=None, alias="outputByteLimit")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        command: The program to run.
+        args: Its arguments.
+        env: Extra environment variables.
+        cwd: The working directory.
+        output_byte_limit: How many output bytes the Client keeps at most.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    command: str = Field(alias="command", description="The program to run.")
+    args: list[str] | None = Field(default=None, alias="args", description="Its arguments.")
+    env: list[EnvVariable] | None = Field(default=None, alias="env", description="Extra environment variables.")
+    cwd: str | None = Field(default=None, alias="cwd", description="The working directory.")
+    output_byte_limit: int | None = Field(default=None, alias="outputByteLimit", description="How many output bytes the Client keeps at most.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class CreateTerminalResponse(WireModel):
-    """The Client's answer to `terminal/create`."""
+    """The Client's answer to `terminal/create`.
 
-    # The new terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        terminal_id: The new terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    terminal_id: TerminalId = Field(alias="terminalId", description="The new terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Diff(WireModel):
-    """A text diff of one file (v1 form)."""
+    """A text diff of one file (v1 form).
 
-    # The file's path.
-    path: str = Field(alias="path")
-    # The text before the change; omitted or `null` for a new file.
-    old_text: str | None = Field(default=None, alias="oldText")
-    # The text after the change.
-    new_text: str = Field(alias="newText")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        path: The file's path.
+        old_text: The text before the change; omitted or `null` for a new file.
+        new_text: The text after the change.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    path: str = Field(alias="path", description="The file's path.")
+    old_text: str | None = Field(default=None, alias="oldText", description="The text before the change; omitted or `null` for a new file.")
+    new_text: str = Field(alias="newText", description="The text after the change.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class EmbeddedResource(WireModel):
-    """A resource whose contents travel inside the message."""
+    """A resource whose contents travel inside the message.
 
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # The contents.
-    resource: EmbeddedResourceResource = Field(alias="resource")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        annotations: Display hints.
+        resource: The contents.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    resource: EmbeddedResourceResource = Field(alias="resource", description="The contents.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class EnvVariable(WireModel):
-    """An environment variable for a command."""
+    """An environment variable for a command.
 
-    # Its name.
-    name: str = Field(alias="name")
-    # Its value.
-    value: str = Field(alias="value")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        name: Its name.
+        value: Its value.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    name: str = Field(alias="name", description="Its name.")
+    value: str = Field(alias="value", description="Its value.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ImageContent(WireModel):
-    """An image."""
+    """An image.
 
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # The image, base64 text (not checked in v1).
-    data: str = Field(alias="data")
-    # The image's MIME type.
-    mime_type: str = Field(alias="mimeType")
-    # Where the image came from.
-    uri: str | None = Field(default=None, alias="uri")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        annotations: Display hints.
+        data: The image, base64 text (not checked in v1).
+        mime_type: The image's MIME type.
+        uri: Where the image came from.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    data: str = Field(alias="data", description="The image, base64 text (not checked in v1).")
+    mime_type: str = Field(alias="mimeType", description="The image's MIME type.")
+    uri: str | None = Field(default=None, alias="uri", description="Where the image came from.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class KillTerminalRequest(WireModel):
-    """`terminal/kill`: the Agent asks the Client to stop a terminal's command."""
+    """`terminal/kill`: the Agent asks the Client to stop a terminal's command.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        terminal_id: The terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class KillTerminalResponse(WireModel):
-    """The Client's answer to `terminal/kill`."""
+    """The Client's answer to `terminal/kill`.
 
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ReleaseTerminalRequest(WireModel):
-    """`terminal/release`: the Agent lets the Client free a terminal."""
+    """`terminal/release`: the Agent lets the Client free a terminal.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        terminal_id: The terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ReleaseTerminalResponse(WireModel):
-    """The Client's answer to `terminal/release`."""
+    """The Client's answer to `terminal/release`.
 
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ResourceLink(WireModel):
-    """A pointer to a resource, without its contents."""
+    """A pointer to a resource, without its contents.
 
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Longer text about the resource.
-    description: str | None = Field(default=None, alias="description")
-    # The resource's MIME type.
-    mime_type: str | None = Field(default=None, alias="mimeType")
-    # A short name.
-    name: str = Field(alias="name")
-    # The size in bytes.
-    size: int | None = Field(default=None, alias="size")
-    # A title to show instead of the name.
-    title: str | None = Field(default=None, alias="title")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        annotations: Display hints.
+        description: Longer text about the resource.
+        mime_type: The resource's MIME type.
+        name: A short name.
+        size: The size in bytes.
+        title: A title to show instead of the name.
+        uri: Where the resource is.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    description: str | None = Field(default=None, alias="description", description="Longer text about the resource.")
+    mime_type: str | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
+    name: str = Field(alias="name", description="A short name.")
+    size: int | None = Field(default=None, alias="size", description="The size in bytes.")
+    title: str | None = Field(default=None, alias="title", description="A title to show instead of the name.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Terminal(WireModel):
-    """Tool-call content that embeds a terminal the Client created and controls."""
+    """Tool-call content that embeds a terminal the Client created and controls.
 
-    # The Client-created terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        terminal_id: The Client-created terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    terminal_id: TerminalId = Field(alias="terminalId", description="The Client-created terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TerminalExitStatus(WireModel):
-    """How a Client-owned terminal's command ended."""
+    """How a Client-owned terminal's command ended.
 
-    # The exit code.
-    exit_code: int | None = Field(default=None, alias="exitCode")
-    # The signal that ended it.
-    signal: str | None = Field(default=None, alias="signal")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        exit_code: The exit code.
+        signal: The signal that ended it.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code.")
+    signal: str | None = Field(default=None, alias="signal", description="The signal that ended it.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TerminalOutputRequest(WireModel):
-    """`terminal/output`: the Agent asks for a terminal's output so far."""
+    """`terminal/output`: the Agent asks for a terminal's output so far.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        terminal_id: The terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TerminalOutputResponse(WireModel):
-    """The Client's answer to `terminal/output`."""
+    """The Client's answer to `terminal/output`.
 
-    # The output so far, as text.
-    output: str = Field(alias="output")
-    # Whether older output was dropped to respect the byte limit.
-    truncated: bool = Field(alias="truncated")
-    # How the command ended, once it has.
-    exit_status: TerminalExitStatus | None = Field(default=None, alias="exitStatus")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        output: The output so far, as text.
+        truncated: Whether older output was dropped to respect the byte limit.
+        exit_status: How the command ended, once it has.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    output: str = Field(alias="output", description="The output so far, as text.")
+    truncated: bool = Field(alias="truncated", description="Whether older output was dropped to respect the byte limit.")
+    exit_status: TerminalExitStatus | None = Field(default=None, alias="exitStatus", description="How the command ended, once it has.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TextContent(WireModel):
-    """Plain or Markdown text."""
+    """Plain or Markdown text.
 
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # The text.
-    text: str = Field(alias="text")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        annotations: Display hints.
+        text: The text.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    text: str = Field(alias="text", description="The text.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TextResourceContents(WireModel):
-    """A resource's contents as text."""
+    """A resource's contents as text.
 
-    # The MIME type.
-    mime_type: str | None = Field(default=None, alias="mimeType")
-    # The text.
-    text: str = Field(alias="text")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        mime_type: The MIME type.
+        text: The text.
+        uri: Where the resource is.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    mime_type: str | None = Field(default=None, alias="mimeType", description="The MIME type.")
+    text: str = Field(alias="text", description="The text.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class WaitForTerminalExitRequest(WireModel):
-    """`terminal/wait_for_exit`: the Agent waits for a terminal's command to end."""
+    """`terminal/wait_for_exit`: the Agent waits for a terminal's command to end.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The terminal.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        terminal_id: The terminal.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class WaitForTerminalExitResponse(WireModel):
-    """The Client's answer to `terminal/wait_for_exit`."""
+    """The Client's answer to `terminal/wait_for_exit`.
 
-    # The exit code.
-    exit_code: int | None = Field(default=None, alias="exitCode")
-    # The signal that ended the command.
-    signal: str | None = Field(default=None, alias="signal")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        exit_code: The exit code.
+        signal: The signal that ended the command.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code.")
+    signal: str | None = Field(default=None, alias="signal", description="The signal that ended the command.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 # --- unions ---
 
@@ -376,7 +548,6 @@ class ContentBlockResource(EmbeddedResource):
 
 
 CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
-# Something to show: text, an image, audio, or a resource. Closed in v1.
 ContentBlock: TypeAlias = Annotated[
     Annotated[ContentBlockText, Tag("text")]
     | Annotated[ContentBlockImage, Tag("image")]
@@ -385,10 +556,15 @@ ContentBlock: TypeAlias = Annotated[
     | Annotated[ContentBlockResource, Tag("resource")]
     ,
     Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=False)),
+    wire_rules("ContentBlock", lambda v, cx: decode_ContentBlock(v, cx)),
 ]
+"""Something to show: text, an image, audio, or a resource. Closed in v1."""
 
-# A resource's contents: text (with a `text` member) or bytes (with a `blob` member).
-EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
+EmbeddedResourceResource: TypeAlias = Annotated[
+TextResourceContents | BlobResourceContents,
+    wire_rules("EmbeddedResourceResource", lambda v, cx: decode_EmbeddedResourceResource(v, cx)),
+]
+"""A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
 
 class ToolCallContentContent(Content):
     """A content block."""
@@ -409,14 +585,15 @@ class ToolCallContentTerminal(Terminal):
 
 
 TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
-# One item of a tool call's output. Closed in v1.
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
     | Annotated[ToolCallContentTerminal, Tag("terminal")]
     ,
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=False)),
+    wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
+"""One item of a tool call's output. Closed in v1."""
 
 # --- decoders and encoders ---
 
@@ -1847,3 +2024,39 @@ def serialize_wait_for_terminal_exit_response(value: WaitForTerminalExitResponse
     """The canonical JSON text of a ``WaitForTerminalExitResponse``."""
     return encode_text(value, encode_WaitForTerminalExitResponse)
 
+
+register_decoders(
+    {
+        Annotations: decode_Annotations,
+        AudioContent: decode_AudioContent,
+        BlobResourceContents: decode_BlobResourceContents,
+        Content: decode_Content,
+        CreateTerminalRequest: decode_CreateTerminalRequest,
+        CreateTerminalResponse: decode_CreateTerminalResponse,
+        Diff: decode_Diff,
+        EmbeddedResource: decode_EmbeddedResource,
+        EnvVariable: decode_EnvVariable,
+        ImageContent: decode_ImageContent,
+        KillTerminalRequest: decode_KillTerminalRequest,
+        KillTerminalResponse: decode_KillTerminalResponse,
+        ReleaseTerminalRequest: decode_ReleaseTerminalRequest,
+        ReleaseTerminalResponse: decode_ReleaseTerminalResponse,
+        ResourceLink: decode_ResourceLink,
+        Terminal: decode_Terminal,
+        TerminalExitStatus: decode_TerminalExitStatus,
+        TerminalOutputRequest: decode_TerminalOutputRequest,
+        TerminalOutputResponse: decode_TerminalOutputResponse,
+        TextContent: decode_TextContent,
+        TextResourceContents: decode_TextResourceContents,
+        WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,
+        WaitForTerminalExitResponse: decode_WaitForTerminalExitResponse,
+        ContentBlockText: decode_ContentBlock,
+        ContentBlockImage: decode_ContentBlock,
+        ContentBlockAudio: decode_ContentBlock,
+        ContentBlockResourceLink: decode_ContentBlock,
+        ContentBlockResource: decode_ContentBlock,
+        ToolCallContentContent: decode_ToolCallContent,
+        ToolCallContentDiff: decode_ToolCallContent,
+        ToolCallContentTerminal: decode_ToolCallContent,
+    }
+)

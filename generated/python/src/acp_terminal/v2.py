@@ -38,8 +38,10 @@ from ._runtime.model import (
     construct,
     discriminator,
     no_payload,
+    register_decoders,
     unknown_from,
     unknown_variant,
+    wire_rules,
 )
 from ._runtime.path import is_absolute_path, why_not_absolute
 from ._runtime.writer import (
@@ -50,6 +52,193 @@ from ._runtime.writer import (
     encode_object,
     encode_string,
 )
+
+__all__ = [
+    "AbsolutePath",
+    "Annotations",
+    "AudioContent",
+    "BlobResourceContents",
+    "CommandPermissionSubject",
+    "Content",
+    "ContentBlock",
+    "ContentBlockAudio",
+    "ContentBlockImage",
+    "ContentBlockResource",
+    "ContentBlockResourceLink",
+    "ContentBlockText",
+    "Diff",
+    "DiffChange",
+    "DiffChangeAdd",
+    "DiffChangeCopy",
+    "DiffChangeDelete",
+    "DiffChangeModify",
+    "DiffChangeMove",
+    "DiffChangeVariant",
+    "DiffFileType",
+    "DiffPatch",
+    "DiffPatchFormat",
+    "DiffPathChange",
+    "DiffPathPairChange",
+    "EmbeddedResource",
+    "EmbeddedResourceResource",
+    "Icon",
+    "IconTheme",
+    "ImageContent",
+    "KnownDiffFileType",
+    "KnownDiffPatchFormat",
+    "KnownIconTheme",
+    "KnownPermissionOptionKind",
+    "KnownRole",
+    "KnownToolCallStatus",
+    "KnownToolKind",
+    "MediaType",
+    "PermissionOption",
+    "PermissionOptionId",
+    "PermissionOptionKind",
+    "RequestPermissionOutcome",
+    "RequestPermissionOutcomeCancelled",
+    "RequestPermissionOutcomeSelected",
+    "RequestPermissionRequest",
+    "RequestPermissionResponse",
+    "RequestPermissionSubject",
+    "RequestPermissionSubjectCommand",
+    "RequestPermissionSubjectToolCall",
+    "ResourceLink",
+    "Role",
+    "SelectedPermissionOutcome",
+    "SessionId",
+    "SessionUpdate",
+    "SessionUpdateTerminalOutputChunk",
+    "SessionUpdateTerminalUpdate",
+    "SessionUpdateToolCallContentChunk",
+    "SessionUpdateToolCallUpdate",
+    "Terminal",
+    "TerminalExitStatus",
+    "TerminalId",
+    "TerminalOutput",
+    "TerminalOutputChunk",
+    "TerminalUpdate",
+    "TextContent",
+    "TextResourceContents",
+    "ToolCallContent",
+    "ToolCallContentChunk",
+    "ToolCallContentContent",
+    "ToolCallContentDiff",
+    "ToolCallContentTerminal",
+    "ToolCallId",
+    "ToolCallLocation",
+    "ToolCallPermissionSubject",
+    "ToolCallStatus",
+    "ToolCallUpdate",
+    "ToolKind",
+    "UpdateSessionNotification",
+    "check_absolute_path",
+    "is_known_diff_file_type",
+    "is_known_diff_patch_format",
+    "is_known_icon_theme",
+    "is_known_permission_option_kind",
+    "is_known_role",
+    "is_known_tool_call_status",
+    "is_known_tool_kind",
+    "parse_absolute_path",
+    "parse_annotations",
+    "parse_audio_content",
+    "parse_blob_resource_contents",
+    "parse_command_permission_subject",
+    "parse_content",
+    "parse_content_block",
+    "parse_diff",
+    "parse_diff_change",
+    "parse_diff_file_type",
+    "parse_diff_patch",
+    "parse_diff_patch_format",
+    "parse_diff_path_change",
+    "parse_diff_path_pair_change",
+    "parse_embedded_resource",
+    "parse_embedded_resource_resource",
+    "parse_icon",
+    "parse_icon_theme",
+    "parse_image_content",
+    "parse_media_type",
+    "parse_permission_option",
+    "parse_permission_option_id",
+    "parse_permission_option_kind",
+    "parse_request_permission_outcome",
+    "parse_request_permission_request",
+    "parse_request_permission_response",
+    "parse_request_permission_subject",
+    "parse_resource_link",
+    "parse_role",
+    "parse_selected_permission_outcome",
+    "parse_session_id",
+    "parse_session_update",
+    "parse_terminal",
+    "parse_terminal_exit_status",
+    "parse_terminal_id",
+    "parse_terminal_output",
+    "parse_terminal_output_chunk",
+    "parse_terminal_update",
+    "parse_text_content",
+    "parse_text_resource_contents",
+    "parse_tool_call_content",
+    "parse_tool_call_content_chunk",
+    "parse_tool_call_id",
+    "parse_tool_call_location",
+    "parse_tool_call_permission_subject",
+    "parse_tool_call_status",
+    "parse_tool_call_update",
+    "parse_tool_kind",
+    "parse_update_session_notification",
+    "serialize_absolute_path",
+    "serialize_annotations",
+    "serialize_audio_content",
+    "serialize_blob_resource_contents",
+    "serialize_command_permission_subject",
+    "serialize_content",
+    "serialize_content_block",
+    "serialize_diff",
+    "serialize_diff_change",
+    "serialize_diff_file_type",
+    "serialize_diff_patch",
+    "serialize_diff_patch_format",
+    "serialize_diff_path_change",
+    "serialize_diff_path_pair_change",
+    "serialize_embedded_resource",
+    "serialize_embedded_resource_resource",
+    "serialize_icon",
+    "serialize_icon_theme",
+    "serialize_image_content",
+    "serialize_media_type",
+    "serialize_permission_option",
+    "serialize_permission_option_id",
+    "serialize_permission_option_kind",
+    "serialize_request_permission_outcome",
+    "serialize_request_permission_request",
+    "serialize_request_permission_response",
+    "serialize_request_permission_subject",
+    "serialize_resource_link",
+    "serialize_role",
+    "serialize_selected_permission_outcome",
+    "serialize_session_id",
+    "serialize_session_update",
+    "serialize_terminal",
+    "serialize_terminal_exit_status",
+    "serialize_terminal_id",
+    "serialize_terminal_output",
+    "serialize_terminal_output_chunk",
+    "serialize_terminal_update",
+    "serialize_text_content",
+    "serialize_text_resource_contents",
+    "serialize_tool_call_content",
+    "serialize_tool_call_content_chunk",
+    "serialize_tool_call_id",
+    "serialize_tool_call_location",
+    "serialize_tool_call_permission_subject",
+    "serialize_tool_call_status",
+    "serialize_tool_call_update",
+    "serialize_tool_kind",
+    "serialize_update_session_notification",
+]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_1: Final = MemberOptions(lenient=True)
@@ -65,12 +254,12 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 # --- named strings and string enums ---
 
-# A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\...`, `C:/...`, `\\server\share...`).
-AbsolutePath = NewType("AbsolutePath", str)
-
-
 def decode_AbsolutePath(v: Json, cx: Cx) -> AbsolutePath:
     return AbsolutePath(decode_absolute_path(v, cx))
+
+
+AbsolutePath = NewType("AbsolutePath", Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)])
+"""A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`)."""
 
 
 def check_absolute_path(s: str) -> AbsolutePath:
@@ -84,8 +273,6 @@ encode_AbsolutePath = encode_string
 
 DIFF_FILE_TYPE_VALUES: Final = ("text", "binary", "directory", "symlink",)
 KnownDiffFileType = Literal["text", "binary", "directory", "symlink"]
-# What kind of file a change touches.
-DiffFileType: TypeAlias = str
 
 
 def is_known_diff_file_type(v: str) -> bool:
@@ -98,12 +285,13 @@ def decode_DiffFileType(v: Json, cx: Cx) -> DiffFileType:
     return s
 
 
+DiffFileType: TypeAlias = Annotated[str, wire_rules("DiffFileType", decode_DiffFileType, python_values=True)]
+"""What kind of file a change touches."""
+
 encode_DiffFileType = encode_string
 
 DIFF_PATCH_FORMAT_VALUES: Final = ("git_patch",)
 KnownDiffPatchFormat = Literal["git_patch"]
-# The notation of a patch's text.
-DiffPatchFormat: TypeAlias = str
 
 
 def is_known_diff_patch_format(v: str) -> bool:
@@ -116,12 +304,13 @@ def decode_DiffPatchFormat(v: Json, cx: Cx) -> DiffPatchFormat:
     return s
 
 
+DiffPatchFormat: TypeAlias = Annotated[str, wire_rules("DiffPatchFormat", decode_DiffPatchFormat, python_values=True)]
+"""The notation of a patch's text."""
+
 encode_DiffPatchFormat = encode_string
 
 ICON_THEME_VALUES: Final = ("light", "dark",)
 KnownIconTheme = Literal["light", "dark"]
-# Which colour scheme an icon is drawn for.
-IconTheme: TypeAlias = str
 
 
 def is_known_icon_theme(v: str) -> bool:
@@ -134,32 +323,33 @@ def decode_IconTheme(v: Json, cx: Cx) -> IconTheme:
     return s
 
 
+IconTheme: TypeAlias = Annotated[str, wire_rules("IconTheme", decode_IconTheme, python_values=True)]
+"""Which colour scheme an icon is drawn for."""
+
 encode_IconTheme = encode_string
-
-# A MIME type such as `text/plain` or `image/png`.
-MediaType = NewType("MediaType", str)
-
 
 def decode_MediaType(v: Json, cx: Cx) -> MediaType:
     return MediaType(decode_string(v, cx))
 
 
+MediaType = NewType("MediaType", Annotated[str, wire_rules("MediaType", decode_MediaType, python_values=True)])
+"""A MIME type such as `text/plain` or `image/png`."""
+
+
 encode_MediaType = encode_string
-
-# Identifies one of the choices offered in a permission request.
-PermissionOptionId = NewType("PermissionOptionId", str)
-
 
 def decode_PermissionOptionId(v: Json, cx: Cx) -> PermissionOptionId:
     return PermissionOptionId(decode_string(v, cx))
+
+
+PermissionOptionId = NewType("PermissionOptionId", Annotated[str, wire_rules("PermissionOptionId", decode_PermissionOptionId, python_values=True)])
+"""Identifies one of the choices offered in a permission request."""
 
 
 encode_PermissionOptionId = encode_string
 
 PERMISSION_OPTION_KIND_VALUES: Final = ("allow_once", "allow_always", "reject_once", "reject_always",)
 KnownPermissionOptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
-# What choosing an option means, so a Client can style it.
-PermissionOptionKind: TypeAlias = str
 
 
 def is_known_permission_option_kind(v: str) -> bool:
@@ -172,12 +362,13 @@ def decode_PermissionOptionKind(v: Json, cx: Cx) -> PermissionOptionKind:
     return s
 
 
+PermissionOptionKind: TypeAlias = Annotated[str, wire_rules("PermissionOptionKind", decode_PermissionOptionKind, python_values=True)]
+"""What choosing an option means, so a Client can style it."""
+
 encode_PermissionOptionKind = encode_string
 
 ROLE_VALUES: Final = ("assistant", "user",)
 KnownRole = Literal["assistant", "user"]
-# Who a piece of content is meant for.
-Role: TypeAlias = str
 
 
 def is_known_role(v: str) -> bool:
@@ -190,44 +381,47 @@ def decode_Role(v: Json, cx: Cx) -> Role:
     return s
 
 
+Role: TypeAlias = Annotated[str, wire_rules("Role", decode_Role, python_values=True)]
+"""Who a piece of content is meant for."""
+
 encode_Role = encode_string
-
-# Identifies one session between a Client and an Agent.
-SessionId = NewType("SessionId", str)
-
 
 def decode_SessionId(v: Json, cx: Cx) -> SessionId:
     return SessionId(decode_string(v, cx))
 
 
+SessionId = NewType("SessionId", Annotated[str, wire_rules("SessionId", decode_SessionId, python_values=True)])
+"""Identifies one session between a Client and an Agent."""
+
+
 encode_SessionId = encode_string
-
-# Identifies an Agent-owned display terminal within a session. The Agent picks it,
-# keeps it for the terminal's lifetime and never reuses it for another terminal.
-TerminalId = NewType("TerminalId", str)
-
 
 def decode_TerminalId(v: Json, cx: Cx) -> TerminalId:
     return TerminalId(decode_string(v, cx))
 
 
+TerminalId = NewType("TerminalId", Annotated[str, wire_rules("TerminalId", decode_TerminalId, python_values=True)])
+"""Identifies an Agent-owned display terminal within a session. The Agent picks it,
+keeps it for the terminal's lifetime and never reuses it for another terminal.
+"""
+
+
 encode_TerminalId = encode_string
-
-# Identifies a tool call within a session. A separate domain from terminal IDs,
-# even when an Agent happens to use the same string for both.
-ToolCallId = NewType("ToolCallId", str)
-
 
 def decode_ToolCallId(v: Json, cx: Cx) -> ToolCallId:
     return ToolCallId(decode_string(v, cx))
+
+
+ToolCallId = NewType("ToolCallId", Annotated[str, wire_rules("ToolCallId", decode_ToolCallId, python_values=True)])
+"""Identifies a tool call within a session. A separate domain from terminal IDs,
+even when an Agent happens to use the same string for both.
+"""
 
 
 encode_ToolCallId = encode_string
 
 TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "completed", "failed", "cancelled",)
 KnownToolCallStatus = Literal["pending", "in_progress", "completed", "failed", "cancelled"]
-# Where a tool call is in its life.
-ToolCallStatus: TypeAlias = str
 
 
 def is_known_tool_call_status(v: str) -> bool:
@@ -240,12 +434,13 @@ def decode_ToolCallStatus(v: Json, cx: Cx) -> ToolCallStatus:
     return s
 
 
+ToolCallStatus: TypeAlias = Annotated[str, wire_rules("ToolCallStatus", decode_ToolCallStatus, python_values=True)]
+"""Where a tool call is in its life."""
+
 encode_ToolCallStatus = encode_string
 
 TOOL_KIND_VALUES: Final = ("read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",)
 KnownToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]
-# What sort of work a tool does, so a Client can pick an icon.
-ToolKind: TypeAlias = str
 
 
 def is_known_tool_kind(v: str) -> bool:
@@ -258,353 +453,435 @@ def decode_ToolKind(v: Json, cx: Cx) -> ToolKind:
     return s
 
 
+ToolKind: TypeAlias = Annotated[str, wire_rules("ToolKind", decode_ToolKind, python_values=True)]
+"""What sort of work a tool does, so a Client can pick an icon."""
+
 encode_ToolKind = encode_string
 
 # --- objects ---
 
 class Annotations(WireModel):
-    """Hints for the Client about how content is meant to be used or shown."""
+    """Hints for the Client about how content is meant to be used or shown.
 
-    # Who the content is meant for.
-    audience: list[Role] | None = Field(default=None, alias="audience")
-    # When the underlying resource last changed, as an RFC 3339 timestamp.
-    last_modified: str | None = Field(default=None, alias="lastModified")
-    # How important the content is, from 0 (least) to 1 (most).
-    priority: float | None = Field(default=None, alias="priority")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        audience: Who the content is meant for.
+        last_modified: When the underlying resource last changed, as an RFC 3339 timestamp.
+        priority: How important the content is, from 0 (least) to 1 (most).
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    audience: list[Role] | None = Field(default=None, alias="audience", description="Who the content is meant for.")
+    last_modified: str | None = Field(default=None, alias="lastModified", description="When the underlying resource last changed, as an RFC 3339 timestamp.")
+    priority: float | None = Field(default=None, alias="priority", description="How important the content is, from 0 (least) to 1 (most).")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class AudioContent(WireModel):
-    """A sound clip."""
+    """A sound clip.
 
-    # The audio bytes, as base64 on the wire.
-    data: bytes = Field(alias="data")
-    # The audio's MIME type.
-    mime_type: MediaType = Field(alias="mimeType")
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        data: The audio bytes, as base64 on the wire.
+        mime_type: The audio's MIME type.
+        annotations: Display hints.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    data: bytes = Field(alias="data", strict=True, description="The audio bytes, as base64 on the wire.")
+    mime_type: MediaType = Field(alias="mimeType", description="The audio's MIME type.")
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class BlobResourceContents(WireModel):
-    """A resource's contents as bytes."""
+    """A resource's contents as bytes.
 
-    # The bytes, as base64 on the wire.
-    blob: bytes = Field(alias="blob")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # The resource's MIME type.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        blob: The bytes, as base64 on the wire.
+        uri: Where the resource is.
+        mime_type: The resource's MIME type.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    blob: bytes = Field(alias="blob", strict=True, description="The bytes, as base64 on the wire.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class CommandPermissionSubject(WireModel):
     """Permission to run a command, described before it runs. A self-contained
     description, not a terminal patch: selecting an allow option lets the Agent run
     it; the Client never runs it.
+
+    Attributes:
+        command: The command line that would run.
+        cwd: Its absolute working directory.
+        tool_call_id: The tool call it belongs to, when known; omitted and `null` mean unknown.
+        terminal_id: The terminal that will show it, when already known; omitted and `null` mean unknown.
+        meta: Extension data for this subject; omitted and `null` mean none.
     """
 
-    # The command line that would run.
-    command: str = Field(alias="command")
-    # Its absolute working directory.
-    cwd: AbsolutePath = Field(alias="cwd")
-    # The tool call it belongs to, when known; omitted and `null` mean unknown.
-    tool_call_id: ToolCallId | None = Field(default=None, alias="toolCallId")
-    # The terminal that will show it, when already known; omitted and `null` mean unknown.
-    terminal_id: TerminalId | None = Field(default=None, alias="terminalId")
-    # Extension data for this subject; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    command: str = Field(alias="command", description="The command line that would run.")
+    cwd: AbsolutePath = Field(alias="cwd", description="Its absolute working directory.")
+    tool_call_id: ToolCallId | None = Field(default=None, alias="toolCallId", description="The tool call it belongs to, when known; omitted and `null` mean unknown.")
+    terminal_id: TerminalId | None = Field(default=None, alias="terminalId", description="The terminal that will show it, when already known; omitted and `null` mean unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this subject; omitted and `null` mean none.")
 
 class Content(WireModel):
-    """A content block shown as tool-call output."""
+    """A content block shown as tool-call output.
 
-    # The block.
-    content: ContentBlock = Field(alias="content")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        content: The block.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    content: ContentBlock = Field(alias="content", description="The block.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Diff(WireModel):
     """File changes made by a tool call. `changes` is authoritative; `patch` is optional
     text to render and must agree with it.
+
+    Attributes:
+        changes: The files changed and how.
+        patch: Renderable patch text; omitted or `null` when there is none.
+        meta: Extension data; omitted and `null` mean none.
     """
 
-    # The files changed and how.
-    changes: list[DiffChange] = Field(alias="changes")
-    # Renderable patch text; omitted or `null` when there is none.
-    patch: DiffPatch | None = Field(default=None, alias="patch")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    changes: list[DiffChange] = Field(alias="changes", description="The files changed and how.")
+    patch: DiffPatch | None = Field(default=None, alias="patch", description="Renderable patch text; omitted or `null` when there is none.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class DiffPatch(WireModel):
-    """Patch text a Client can render for some or all of a diff's changes."""
+    """Patch text a Client can render for some or all of a diff's changes.
 
-    # The notation of `text`.
-    format: DiffPatchFormat = Field(alias="format")
-    # The patch itself.
-    text: str = Field(alias="text")
+    Attributes:
+        format: The notation of `text`.
+        text: The patch itself.
+    """
+
+    format: DiffPatchFormat = Field(alias="format", description="The notation of `text`.")
+    text: str = Field(alias="text", description="The patch itself.")
 
 class DiffPathChange(WireModel):
-    """A change to one file at one path."""
+    """A change to one file at one path.
 
-    # The file's absolute path.
-    path: AbsolutePath = Field(alias="path")
+    Attributes:
+        path: The file's absolute path.
+    """
+
+    path: AbsolutePath = Field(alias="path", description="The file's absolute path.")
 
 class DiffPathPairChange(WireModel):
-    """A change that takes a file from one path to another."""
+    """A change that takes a file from one path to another.
 
-    # The absolute path before the change.
-    old_path: AbsolutePath = Field(alias="oldPath")
-    # The absolute path after the change.
-    path: AbsolutePath = Field(alias="path")
+    Attributes:
+        old_path: The absolute path before the change.
+        path: The absolute path after the change.
+    """
+
+    old_path: AbsolutePath = Field(alias="oldPath", description="The absolute path before the change.")
+    path: AbsolutePath = Field(alias="path", description="The absolute path after the change.")
 
 class EmbeddedResource(WireModel):
-    """A resource whose contents travel inside the message."""
+    """A resource whose contents travel inside the message.
 
-    # The contents.
-    resource: EmbeddedResourceResource = Field(alias="resource")
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        resource: The contents.
+        annotations: Display hints.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    resource: EmbeddedResourceResource = Field(alias="resource", description="The contents.")
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Icon(WireModel):
-    """An icon a Client may show next to a resource."""
+    """An icon a Client may show next to a resource.
 
-    # Where to load the icon from.
-    src: str = Field(alias="src")
-    # The icon's MIME type.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # The sizes the icon is available in (such as `48x48`).
-    sizes: list[str] | None = Field(default=None, alias="sizes")
-    # The colour scheme the icon suits.
-    theme: IconTheme | None = Field(default=None, alias="theme")
+    Attributes:
+        src: Where to load the icon from.
+        mime_type: The icon's MIME type.
+        sizes: The sizes the icon is available in (such as `48x48`).
+        theme: The colour scheme the icon suits.
+    """
+
+    src: str = Field(alias="src", description="Where to load the icon from.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The icon's MIME type.")
+    sizes: list[str] | None = Field(default=None, alias="sizes", description="The sizes the icon is available in (such as `48x48`).")
+    theme: IconTheme | None = Field(default=None, alias="theme", description="The colour scheme the icon suits.")
 
 class ImageContent(WireModel):
-    """An image."""
+    """An image.
 
-    # The image bytes, as base64 on the wire.
-    data: bytes = Field(alias="data")
-    # The image's MIME type.
-    mime_type: MediaType = Field(alias="mimeType")
-    # Where the image came from, when known.
-    uri: str | None = Field(default=None, alias="uri")
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        data: The image bytes, as base64 on the wire.
+        mime_type: The image's MIME type.
+        uri: Where the image came from, when known.
+        annotations: Display hints.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    data: bytes = Field(alias="data", strict=True, description="The image bytes, as base64 on the wire.")
+    mime_type: MediaType = Field(alias="mimeType", description="The image's MIME type.")
+    uri: str | None = Field(default=None, alias="uri", description="Where the image came from, when known.")
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class PermissionOption(WireModel):
-    """One choice offered to the user."""
+    """One choice offered to the user.
 
-    # The choice's ID, sent back when it is selected.
-    option_id: PermissionOptionId = Field(alias="optionId")
-    # The label to show.
-    name: str = Field(alias="name")
-    # What the choice means.
-    kind: PermissionOptionKind = Field(alias="kind")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        option_id: The choice's ID, sent back when it is selected.
+        name: The label to show.
+        kind: What the choice means.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    option_id: PermissionOptionId = Field(alias="optionId", description="The choice's ID, sent back when it is selected.")
+    name: str = Field(alias="name", description="The label to show.")
+    kind: PermissionOptionKind = Field(alias="kind", description="What the choice means.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class RequestPermissionRequest(WireModel):
-    """The Agent asks the Client to ask the user for permission."""
+    """The Agent asks the Client to ask the user for permission.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The question to show.
-    title: str = Field(alias="title")
-    # Why the permission is needed, shown with the question; omitted and `null` mean
-    # none. It does not change the subject's displayed state.
-    description: str | None = Field(default=None, alias="description")
-    # What the permission is for; omitted and `null` mean not given.
-    subject: RequestPermissionSubject | None = Field(default=None, alias="subject")
-    # The choices; at least one.
-    options: list[PermissionOption] = Field(alias="options")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        title: The question to show.
+        description: Why the permission is needed, shown with the question; omitted and `null` mean
+            none. It does not change the subject's displayed state.
+        subject: What the permission is for; omitted and `null` mean not given.
+        options: The choices; at least one.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    title: str = Field(alias="title", description="The question to show.")
+    description: str | None = Field(default=None, alias="description", description="Why the permission is needed, shown with the question; omitted and `null` mean none. It does not change the subject's displayed state.")
+    subject: RequestPermissionSubject | None = Field(default=None, alias="subject", description="What the permission is for; omitted and `null` mean not given.")
+    options: list[PermissionOption] = Field(alias="options", description="The choices; at least one.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class RequestPermissionResponse(WireModel):
-    """The Client's answer to a permission request."""
+    """The Client's answer to a permission request.
 
-    # How the request ended.
-    outcome: RequestPermissionOutcome = Field(alias="outcome")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        outcome: How the request ended.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    outcome: RequestPermissionOutcome = Field(alias="outcome", description="How the request ended.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ResourceLink(WireModel):
-    """A pointer to a resource the Agent can read, without its contents."""
+    """A pointer to a resource the Agent can read, without its contents.
 
-    # A short name for the resource.
-    name: str = Field(alias="name")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # A title to show instead of the name.
-    title: str | None = Field(default=None, alias="title")
-    # Longer text about the resource.
-    description: str | None = Field(default=None, alias="description")
-    # Icons for the resource.
-    icons: list[Icon] | None = Field(default=None, alias="icons")
-    # The resource's MIME type.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # The resource's size in bytes.
-    size: int | None = Field(default=None, alias="size")
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        name: A short name for the resource.
+        uri: Where the resource is.
+        title: A title to show instead of the name.
+        description: Longer text about the resource.
+        icons: Icons for the resource.
+        mime_type: The resource's MIME type.
+        size: The resource's size in bytes.
+        annotations: Display hints.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    name: str = Field(alias="name", description="A short name for the resource.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    title: str | None = Field(default=None, alias="title", description="A title to show instead of the name.")
+    description: str | None = Field(default=None, alias="description", description="Longer text about the resource.")
+    icons: list[Icon] | None = Field(default=None, alias="icons", description="Icons for the resource.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
+    size: int | None = Field(default=None, alias="size", description="The resource's size in bytes.")
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class SelectedPermissionOutcome(WireModel):
-    """The user picked one of the offered options."""
+    """The user picked one of the offered options.
 
-    # The picked option.
-    option_id: PermissionOptionId = Field(alias="optionId")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        option_id: The picked option.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    option_id: PermissionOptionId = Field(alias="optionId", description="The picked option.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class Terminal(WireModel):
     """Tool-call content that points at an Agent-owned terminal by its ID. It is only
     a display anchor: it gives the Client no control over the process.
+
+    Attributes:
+        terminal_id: The terminal to show here.
+        meta: Extension data for this reference; omitted and `null` mean none.
     """
 
-    # The terminal to show here.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # Extension data for this reference; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal to show here.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this reference; omitted and `null` mean none.")
 
 class TerminalExitStatus(WireModel):
     """How the terminal's process ended. Its presence alone means the process exited;
     each detail is optional.
+
+    Attributes:
+        exit_code: The exit code, when the process returned one.
+        signal: The name of the signal that ended the process (for example `SIGTERM`).
+        meta: Extension data for this exit information; omitted and `null` mean none.
     """
 
-    # The exit code, when the process returned one.
-    exit_code: int | None = Field(default=None, alias="exitCode")
-    # The name of the signal that ended the process (for example `SIGTERM`).
-    signal: str | None = Field(default=None, alias="signal")
-    # Extension data for this exit information; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code, when the process returned one.")
+    signal: str | None = Field(default=None, alias="signal", description="The name of the signal that ended the process (for example `SIGTERM`).")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this exit information; omitted and `null` mean none.")
 
 class TerminalOutput(WireModel):
     """A replacement snapshot: the complete bytes the Client should keep for the
     terminal from now on. Later chunks append to it.
+
+    Attributes:
+        data: Every retained output byte, as base64 on the wire.
+        meta: Extension data for this snapshot; omitted and `null` mean none.
     """
 
-    # Every retained output byte, as base64 on the wire.
-    data: bytes = Field(alias="data")
-    # Extension data for this snapshot; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    data: bytes = Field(alias="data", strict=True, description="Every retained output byte, as base64 on the wire.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this snapshot; omitted and `null` mean none.")
 
 class TerminalOutputChunk(WireModel):
     """Live output: bytes to append, in received order, to the terminal's stored output.
     Each chunk is encoded on its own; chunk boundaries carry no meaning.
+
+    Attributes:
+        terminal_id: The terminal the bytes belong to.
+        data: The bytes to append, as base64 on the wire.
+        meta: Extension data for this chunk; omitted and `null` mean none.
     """
 
-    # The terminal the bytes belong to.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # The bytes to append, as base64 on the wire.
-    data: bytes = Field(alias="data")
-    # Extension data for this chunk; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal the bytes belong to.")
+    data: bytes = Field(alias="data", strict=True, description="The bytes to append, as base64 on the wire.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this chunk; omitted and `null` mean none.")
 
 class TerminalUpdate(WireModel):
     """Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
     member is a patch: omitted leaves the stored value, `null` clears it, a value
     replaces it.
+
+    Attributes:
+        terminal_id: The terminal being created or patched.
+        command: The human-readable command line. Descriptive only: nothing is run by the Client.
+        cwd: The command's absolute working directory.
+        output: A snapshot that replaces every stored output byte.
+        exit_status: The exit status; a value marks the terminal exited, `null` clears that.
+        meta: Terminal-scoped extension data, patched like the other members.
     """
 
-    # The terminal being created or patched.
-    terminal_id: TerminalId = Field(alias="terminalId")
-    # The human-readable command line. Descriptive only: nothing is run by the Client.
-    command: str | MISSING | None = Field(default=MISSING, alias="command")
-    # The command's absolute working directory.
-    cwd: AbsolutePath | MISSING | None = Field(default=MISSING, alias="cwd")
-    # A snapshot that replaces every stored output byte.
-    output: TerminalOutput | MISSING | None = Field(default=MISSING, alias="output")
-    # The exit status; a value marks the terminal exited, `null` clears that.
-    exit_status: TerminalExitStatus | MISSING | None = Field(default=MISSING, alias="exitStatus")
-    # Terminal-scoped extension data, patched like the other members.
-    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal being created or patched.")
+    command: str | MISSING | None = Field(default=MISSING, alias="command", description="The human-readable command line. Descriptive only: nothing is run by the Client.")
+    cwd: AbsolutePath | MISSING | None = Field(default=MISSING, alias="cwd", description="The command's absolute working directory.")
+    output: TerminalOutput | MISSING | None = Field(default=MISSING, alias="output", description="A snapshot that replaces every stored output byte.")
+    exit_status: TerminalExitStatus | MISSING | None = Field(default=MISSING, alias="exitStatus", description="The exit status; a value marks the terminal exited, `null` clears that.")
+    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta", description="Terminal-scoped extension data, patched like the other members.")
 
 class TextContent(WireModel):
-    """Plain or Markdown text."""
+    """Plain or Markdown text.
 
-    # The text.
-    text: str = Field(alias="text")
-    # Display hints.
-    annotations: Annotations | None = Field(default=None, alias="annotations")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        text: The text.
+        annotations: Display hints.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    text: str = Field(alias="text", description="The text.")
+    annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class TextResourceContents(WireModel):
-    """A resource's contents as text."""
+    """A resource's contents as text.
 
-    # The text.
-    text: str = Field(alias="text")
-    # Where the resource is.
-    uri: str = Field(alias="uri")
-    # The resource's MIME type.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        text: The text.
+        uri: Where the resource is.
+        mime_type: The resource's MIME type.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    text: str = Field(alias="text", description="The text.")
+    uri: str = Field(alias="uri", description="Where the resource is.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ToolCallContentChunk(WireModel):
-    """Appends one item to a tool call's output collection."""
+    """Appends one item to a tool call's output collection.
 
-    # The tool call the item belongs to.
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
-    # The item to append.
-    content: ToolCallContent = Field(alias="content")
-    # Extension data for this chunk; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        tool_call_id: The tool call the item belongs to.
+        content: The item to append.
+        meta: Extension data for this chunk; omitted and `null` mean none.
+    """
+
+    tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call the item belongs to.")
+    content: ToolCallContent = Field(alias="content", description="The item to append.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this chunk; omitted and `null` mean none.")
 
 class ToolCallLocation(WireModel):
-    """A file (and optionally a line) a tool call reads or changes."""
+    """A file (and optionally a line) a tool call reads or changes.
 
-    # The file's absolute path.
-    path: AbsolutePath = Field(alias="path")
-    # The line, when known.
-    line: int | None = Field(default=None, alias="line")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        path: The file's absolute path.
+        line: The line, when known.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    path: AbsolutePath = Field(alias="path", description="The file's absolute path.")
+    line: int | None = Field(default=None, alias="line", description="The line, when known.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 class ToolCallPermissionSubject(WireModel):
-    """Permission for a tool call, described by its current state."""
+    """Permission for a tool call, described by its current state.
 
-    # The tool call asking for permission.
-    tool_call: ToolCallUpdate = Field(alias="toolCall")
+    Attributes:
+        tool_call: The tool call asking for permission.
+    """
+
+    tool_call: ToolCallUpdate = Field(alias="toolCall", description="The tool call asking for permission.")
 
 class ToolCallUpdate(WireModel):
     """Creates or patches a tool call, keyed by `toolCallId`. Every other member is a
     patch: omitted leaves the stored value, `null` clears it, a value replaces it.
     An array replaces the whole collection.
+
+    Attributes:
+        tool_call_id: The tool call being created or patched.
+        title: A title saying what the tool is doing.
+        kind: The sort of tool.
+        status: Where the call is in its life.
+        content: The whole output collection (replaces, never appends).
+        locations: The files involved.
+        raw_input: The tool's raw input, any JSON.
+        raw_output: The tool's raw output, any JSON.
+        meta: Extension data, patched like the other members.
     """
 
-    # The tool call being created or patched.
-    tool_call_id: ToolCallId = Field(alias="toolCallId")
-    # A title saying what the tool is doing.
-    title: str | MISSING | None = Field(default=MISSING, alias="title")
-    # The sort of tool.
-    kind: ToolKind | MISSING | None = Field(default=MISSING, alias="kind")
-    # Where the call is in its life.
-    status: ToolCallStatus | MISSING | None = Field(default=MISSING, alias="status")
-    # The whole output collection (replaces, never appends).
-    content: list[ToolCallContent] | MISSING | None = Field(default=MISSING, alias="content")
-    # The files involved.
-    locations: list[ToolCallLocation] | MISSING | None = Field(default=MISSING, alias="locations")
-    # The tool's raw input, any JSON.
-    raw_input: JsonValue | MISSING | None = Field(default=MISSING, alias="rawInput")
-    # The tool's raw output, any JSON.
-    raw_output: JsonValue | MISSING | None = Field(default=MISSING, alias="rawOutput")
-    # Extension data, patched like the other members.
-    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta")
+    tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call being created or patched.")
+    title: str | MISSING | None = Field(default=MISSING, alias="title", description="A title saying what the tool is doing.")
+    kind: ToolKind | MISSING | None = Field(default=MISSING, alias="kind", description="The sort of tool.")
+    status: ToolCallStatus | MISSING | None = Field(default=MISSING, alias="status", description="Where the call is in its life.")
+    content: list[ToolCallContent] | MISSING | None = Field(default=MISSING, alias="content", description="The whole output collection (replaces, never appends).")
+    locations: list[ToolCallLocation] | MISSING | None = Field(default=MISSING, alias="locations", description="The files involved.")
+    raw_input: JsonValue | MISSING | None = Field(default=MISSING, alias="rawInput", description="The tool's raw input, any JSON.")
+    raw_output: JsonValue | MISSING | None = Field(default=MISSING, alias="rawOutput", description="The tool's raw output, any JSON.")
+    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta", description="Extension data, patched like the other members.")
 
 class UpdateSessionNotification(WireModel):
-    """The `session/update` notification from Agent to Client."""
+    """The `session/update` notification from Agent to Client.
 
-    # The session.
-    session_id: SessionId = Field(alias="sessionId")
-    # The change.
-    update: SessionUpdate = Field(alias="update")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    Attributes:
+        session_id: The session.
+        update: The change.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    update: SessionUpdate = Field(alias="update", description="The change.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 # --- unions ---
 
@@ -639,7 +916,6 @@ class ContentBlockResource(EmbeddedResource):
 
 
 CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
-# Something to show: text, an image, audio, or a resource.
 ContentBlock: TypeAlias = Annotated[
     Annotated[ContentBlockText, Tag("text")]
     | Annotated[ContentBlockImage, Tag("image")]
@@ -648,72 +924,58 @@ ContentBlock: TypeAlias = Annotated[
     | Annotated[ContentBlockResource, Tag("resource")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=True)),
+    wire_rules("ContentBlock", lambda v, cx: decode_ContentBlock(v, cx)),
 ]
+"""Something to show: text, an image, audio, or a resource."""
 
 class DiffChangeAdd(DiffPathChange):
     """The file was created."""
 
     operation: Literal["add"] = Field(default="add", alias="operation")
-    # The kind of file; omitted or `null` when unknown.
-    file_type: DiffFileType | None = Field(default=None, alias="fileType")
-    # The file's MIME type; omitted or `null` when unknown.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 
 class DiffChangeDelete(DiffPathChange):
     """The file was removed."""
 
     operation: Literal["delete"] = Field(default="delete", alias="operation")
-    # The kind of file; omitted or `null` when unknown.
-    file_type: DiffFileType | None = Field(default=None, alias="fileType")
-    # The file's MIME type; omitted or `null` when unknown.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 
 class DiffChangeModify(DiffPathChange):
     """The file was changed where it is."""
 
     operation: Literal["modify"] = Field(default="modify", alias="operation")
-    # The kind of file; omitted or `null` when unknown.
-    file_type: DiffFileType | None = Field(default=None, alias="fileType")
-    # The file's MIME type; omitted or `null` when unknown.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 
 class DiffChangeMove(DiffPathPairChange):
     """The file was moved or renamed."""
 
     operation: Literal["move"] = Field(default="move", alias="operation")
-    # The kind of file; omitted or `null` when unknown.
-    file_type: DiffFileType | None = Field(default=None, alias="fileType")
-    # The file's MIME type; omitted or `null` when unknown.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 
 class DiffChangeCopy(DiffPathPairChange):
     """The file was copied."""
 
     operation: Literal["copy"] = Field(default="copy", alias="operation")
-    # The kind of file; omitted or `null` when unknown.
-    file_type: DiffFileType | None = Field(default=None, alias="fileType")
-    # The file's MIME type; omitted or `null` when unknown.
-    mime_type: MediaType | None = Field(default=None, alias="mimeType")
-    # Extension data; omitted and `null` mean none.
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
+    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
 
 
 DIFF_CHANGE_TAGS: Final = ("add", "delete", "modify", "move", "copy", )
 DiffChangeVariant: TypeAlias = DiffChangeAdd | DiffChangeDelete | DiffChangeModify | DiffChangeMove | DiffChangeCopy
 
-# One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.
 DiffChange: TypeAlias = Annotated[
     Annotated[DiffChangeAdd, Tag("add")]
     | Annotated[DiffChangeDelete, Tag("delete")]
@@ -722,10 +984,15 @@ DiffChange: TypeAlias = Annotated[
     | Annotated[DiffChangeCopy, Tag("copy")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("operation")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("operation", "operation", DIFF_CHANGE_TAGS, open_union=True)),
+    wire_rules("DiffChange", lambda v, cx: decode_DiffChange(v, cx)),
 ]
+"""One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text."""
 
-# A resource's contents: text (with a `text` member) or bytes (with a `blob` member).
-EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
+EmbeddedResourceResource: TypeAlias = Annotated[
+TextResourceContents | BlobResourceContents,
+    wire_rules("EmbeddedResourceResource", lambda v, cx: decode_EmbeddedResourceResource(v, cx)),
+]
+"""A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
 
 class RequestPermissionOutcomeCancelled(WireModel):
     """The turn was cancelled before the user chose."""
@@ -740,13 +1007,14 @@ class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
 
 
 REQUEST_PERMISSION_OUTCOME_TAGS: Final = ("cancelled", "selected", )
-# How a permission request ended.
 RequestPermissionOutcome: TypeAlias = Annotated[
     Annotated[RequestPermissionOutcomeCancelled, Tag("cancelled")]
     | Annotated[RequestPermissionOutcomeSelected, Tag("selected")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("outcome")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("outcome", "outcome", REQUEST_PERMISSION_OUTCOME_TAGS, open_union=True)),
+    wire_rules("RequestPermissionOutcome", lambda v, cx: decode_RequestPermissionOutcome(v, cx)),
 ]
+"""How a permission request ended."""
 
 class RequestPermissionSubjectToolCall(ToolCallPermissionSubject):
     """A tool call."""
@@ -761,13 +1029,14 @@ class RequestPermissionSubjectCommand(CommandPermissionSubject):
 
 
 REQUEST_PERMISSION_SUBJECT_TAGS: Final = ("tool_call", "command", )
-# What the permission is for.
 RequestPermissionSubject: TypeAlias = Annotated[
     Annotated[RequestPermissionSubjectToolCall, Tag("tool_call")]
     | Annotated[RequestPermissionSubjectCommand, Tag("command")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("type", "type_", REQUEST_PERMISSION_SUBJECT_TAGS, open_union=True)),
+    wire_rules("RequestPermissionSubject", lambda v, cx: decode_RequestPermissionSubject(v, cx)),
 ]
+"""What the permission is for."""
 
 class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
     """Appends one item to a tool call's output."""
@@ -794,9 +1063,6 @@ class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
 
 
 SESSION_UPDATE_TAGS: Final = ("tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", )
-# One change to a session's displayed state. This toolkit knows the four updates of
-# the terminal surface; every other update (messages, plans ...) is kept whole as
-# an unknown variant.
 SessionUpdate: TypeAlias = Annotated[
     Annotated[SessionUpdateToolCallContentChunk, Tag("tool_call_content_chunk")]
     | Annotated[SessionUpdateToolCallUpdate, Tag("tool_call_update")]
@@ -804,7 +1070,12 @@ SessionUpdate: TypeAlias = Annotated[
     | Annotated[SessionUpdateTerminalOutputChunk, Tag("terminal_output_chunk")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("sessionUpdate")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("sessionUpdate", "session_update", SESSION_UPDATE_TAGS, open_union=True)),
+    wire_rules("SessionUpdate", lambda v, cx: decode_SessionUpdate(v, cx)),
 ]
+"""One change to a session's displayed state. This toolkit knows the four updates of
+the terminal surface; every other update (messages, plans ...) is kept whole as
+an unknown variant.
+"""
 
 class ToolCallContentContent(Content):
     """A content block."""
@@ -825,14 +1096,15 @@ class ToolCallContentTerminal(Terminal):
 
 
 TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
-# One item of a tool call's output: a content block, a diff, or a terminal reference.
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
     | Annotated[ToolCallContentTerminal, Tag("terminal")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=True)),
+    wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
+"""One item of a tool call's output: a content block, a diff, or a terminal reference."""
 
 # --- decoders and encoders ---
 
@@ -2951,3 +3223,58 @@ def serialize_update_session_notification(value: UpdateSessionNotification) -> s
     """The canonical JSON text of a ``UpdateSessionNotification``."""
     return encode_text(value, encode_UpdateSessionNotification)
 
+
+register_decoders(
+    {
+        Annotations: decode_Annotations,
+        AudioContent: decode_AudioContent,
+        BlobResourceContents: decode_BlobResourceContents,
+        CommandPermissionSubject: decode_CommandPermissionSubject,
+        Content: decode_Content,
+        Diff: decode_Diff,
+        DiffPatch: decode_DiffPatch,
+        DiffPathChange: decode_DiffPathChange,
+        DiffPathPairChange: decode_DiffPathPairChange,
+        EmbeddedResource: decode_EmbeddedResource,
+        Icon: decode_Icon,
+        ImageContent: decode_ImageContent,
+        PermissionOption: decode_PermissionOption,
+        RequestPermissionRequest: decode_RequestPermissionRequest,
+        RequestPermissionResponse: decode_RequestPermissionResponse,
+        ResourceLink: decode_ResourceLink,
+        SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
+        Terminal: decode_Terminal,
+        TerminalExitStatus: decode_TerminalExitStatus,
+        TerminalOutput: decode_TerminalOutput,
+        TerminalOutputChunk: decode_TerminalOutputChunk,
+        TerminalUpdate: decode_TerminalUpdate,
+        TextContent: decode_TextContent,
+        TextResourceContents: decode_TextResourceContents,
+        ToolCallContentChunk: decode_ToolCallContentChunk,
+        ToolCallLocation: decode_ToolCallLocation,
+        ToolCallPermissionSubject: decode_ToolCallPermissionSubject,
+        ToolCallUpdate: decode_ToolCallUpdate,
+        UpdateSessionNotification: decode_UpdateSessionNotification,
+        ContentBlockText: decode_ContentBlock,
+        ContentBlockImage: decode_ContentBlock,
+        ContentBlockAudio: decode_ContentBlock,
+        ContentBlockResourceLink: decode_ContentBlock,
+        ContentBlockResource: decode_ContentBlock,
+        DiffChangeAdd: decode_DiffChange,
+        DiffChangeDelete: decode_DiffChange,
+        DiffChangeModify: decode_DiffChange,
+        DiffChangeMove: decode_DiffChange,
+        DiffChangeCopy: decode_DiffChange,
+        RequestPermissionOutcomeCancelled: decode_RequestPermissionOutcome,
+        RequestPermissionOutcomeSelected: decode_RequestPermissionOutcome,
+        RequestPermissionSubjectToolCall: decode_RequestPermissionSubject,
+        RequestPermissionSubjectCommand: decode_RequestPermissionSubject,
+        SessionUpdateToolCallContentChunk: decode_SessionUpdate,
+        SessionUpdateToolCallUpdate: decode_SessionUpdate,
+        SessionUpdateTerminalUpdate: decode_SessionUpdate,
+        SessionUpdateTerminalOutputChunk: decode_SessionUpdate,
+        ToolCallContentContent: decode_ToolCallContent,
+        ToolCallContentDiff: decode_ToolCallContent,
+        ToolCallContentTerminal: decode_ToolCallContent,
+    }
+)

@@ -12,7 +12,7 @@ from pydantic import MISSING
 
 from .base64 import Base64Error, decode_base64
 from .errors import DecodeError, ErrorKind, Parsed, ParseError, Problem, pointer, push_token
-from .json import Json, JsonObject, parse_json
+from .json import Json, JsonObject, check_value, parse_json
 from .path import is_absolute_path, why_not_absolute
 from .writer import Encoder, Writer, format_number
 
@@ -505,12 +505,23 @@ def decode_text(text: str, decode: Decoder[T]) -> Parsed[T]:
         value = parse_json(text)
     except DecodeError as e:
         raise ParseError(e.problem) from None
-    return decode_value(value, decode)
+    return _decode_parsed(value, decode)
 
 
 def decode_value(value: Json, decode: Decoder[T]) -> Parsed[T]:
-    """Checks an already parsed JSON value as a ``T`` (repeated member names can no
-    longer be seen here: use ``decode_text`` on untrusted text). Raises ``ParseError``."""
+    """Checks an already parsed JSON value as a ``T``. The rules of JSON text apply
+    first (``check_value``: JSON types only, no NaN or infinities, no number too large
+    for a double, no lone surrogates, nesting at most ``MAX_DEPTH`` deep), so a value is
+    accepted exactly when its text would be; only repeated member names can no longer be
+    seen (use ``decode_text`` on untrusted text). Raises ``ParseError``."""
+    try:
+        check_value(value)
+    except DecodeError as e:
+        raise ParseError(e.problem) from None
+    return _decode_parsed(value, decode)
+
+
+def _decode_parsed(value: Json, decode: Decoder[T]) -> Parsed[T]:
     cx = Cx()
     try:
         out = decode(value, cx)
