@@ -15,6 +15,31 @@ from .json import Json, JsonObject, check_value, parse_json
 from .path import is_absolute_path, why_not_absolute
 from .writer import Encoder, Writer, format_number
 
+__all__ = [
+    "MAX_SAFE_INTEGER",
+    "Cx",
+    "Decoder",
+    "MemberOptions",
+    "decode_absolute_path",
+    "decode_array",
+    "decode_boolean",
+    "decode_bytes",
+    "decode_int32",
+    "decode_int64",
+    "decode_json",
+    "decode_number",
+    "decode_object",
+    "decode_string",
+    "decode_text",
+    "decode_uint8",
+    "decode_uint16",
+    "decode_uint32",
+    "decode_uint64",
+    "decode_value",
+    "describe",
+    "encode_text",
+]
+
 T = TypeVar("T")
 
 MAX_SAFE_INTEGER: Final = 9007199254740991

@@ -12,6 +12,21 @@ from pydantic import MISSING
 from .base64 import encode_base64
 from .json import Json, JsonObject
 
+__all__ = [
+    "Encoder",
+    "Writer",
+    "encode_array",
+    "encode_boolean",
+    "encode_bytes",
+    "encode_json",
+    "encode_number",
+    "encode_object",
+    "encode_string",
+    "format_number",
+    "format_string",
+    "write_json",
+]
+
 T = TypeVar("T")
 
 _Bool: TypeAlias = bool

@@ -2,11 +2,24 @@
 """``acp_terminal``: the ACP v2 display-only terminal output surface (and the v1
 definitions it must stay apart from) as pydantic models, generated from ``schema/json/``.
 
+The package:
+
+- ``v2`` (and ``v1``): the wire types as pydantic models, with ``parse_<name>`` (JSON
+  text, or a value from ``json.loads`` or an SDK, in; ``Parsed(value, warnings)`` out, or
+  ``ParseError`` with a kind, a JSON pointer and a sentence) and ``serialize_<name>``
+  (canonical JSON text). Pydantic validation (``Model.model_validate``,
+  ``model_validate_json``, ``TypeAdapter(v2.SessionUpdate)``) applies the same wire rules.
+- ``TerminalStore``: what a Client keeps per terminal. Feed it ``session/update``
+  notifications (``apply_notification_text``, ``apply_text``, ``apply_all``); it applies
+  ``terminal_update`` patches and ``terminal_output_chunk`` bytes and keeps each
+  terminal's state (``TerminalState``: command, cwd, output bytes, exit status).
+- ``Transcript``: the display text of a terminal's output bytes, safe to show (escape
+  sequences interpreted the way a terminal would, control characters removed).
+
 Bytes members are ``bytes`` (strict canonical base64 on the wire), patch members are
 ``T | None | MISSING`` (omitted = unchanged, ``None`` = clear), unknown members are kept
 in ``__pydantic_extra__`` in input order, and unknown union variants are
-``UnknownVariant``. Parse with ``v2.parse_<name>(text)``; write canonical JSON with
-``v2.serialize_<name>(value)``.
+``UnknownVariant``.
 """
 
 from . import v1, v2

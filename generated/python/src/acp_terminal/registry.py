@@ -10,6 +10,8 @@ from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 
+__all__ = ["CODECS", "Codec"]
+
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
 CODECS: dict[str, dict[str, Codec]] = {

@@ -7,6 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, Literal, NoReturn, TypeVar
 
+__all__ = [
+    "ERROR_KINDS",
+    "DecodeError",
+    "ErrorKind",
+    "ParseError",
+    "Parsed",
+    "Problem",
+    "pointer",
+    "push_token",
+    "raise_error",
+]
+
 T = TypeVar("T")
 
 ErrorKind = Literal[
@@ -58,6 +70,10 @@ class Problem:
     should be, or the repeated member. ``""`` is the document root."""
     message: str
     """A sentence saying what was expected and what to change."""
+
+    def __str__(self) -> str:
+        """``"<kind> at <path>: <message>"`` (``"the document root"`` for the empty pointer)."""
+        return _describe(self)
 
 
 def _describe(problem: Problem) -> str:

@@ -12,6 +12,15 @@ from pydantic import JsonValue
 
 from .errors import DecodeError, ErrorKind, Problem, pointer
 
+__all__ = [
+    "MAX_DEPTH",
+    "Json",
+    "JsonObject",
+    "check_value",
+    "parse_json",
+    "to_json",
+]
+
 Json: TypeAlias = JsonValue
 """Any JSON value: ``None | bool | int | float | str | list[Json] | dict[str, Json]``.
 Dicts keep their input order. Integers stay ``int`` (written as the nearest double, as

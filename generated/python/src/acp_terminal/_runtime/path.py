@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+__all__ = [
+    "is_absolute_path",
+    "why_not_absolute",
+]
+
 
 def _is_ascii_letter(c: str) -> bool:
     return ("a" <= c <= "z") or ("A" <= c <= "Z")
