@@ -286,6 +286,9 @@ pub fn python_package(inputs: &[Input], prefix: &str, client: bool, files: &mut 
         files.add(format!("{prefix}/{out}"), render(&env, &format!("python/{template}"), minijinja::context! { modules => &modules, client => client })?);
     }
     files.add(format!("{prefix}/src/acp_terminal/py.typed"), String::new());
+    for (path, body) in python::package_files(prefix)? {
+        files.add(path, body);
+    }
     copy_runtime("python", &format!("{prefix}/src/acp_terminal/_runtime"), "#", files)?;
     if client {
         copy_client("python", &format!("{prefix}/src/acp_terminal"), "#", files)?;

@@ -78,6 +78,7 @@ fn test() -> Result<(), String> {
     consumer::rust()?;
     consumer::typescript()?;
     consumer::python()?;
+    pyenv::package()?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! The Python side of `cargo xtask test`: a virtual environment in the ignored `.venv`
 //! with the pinned dev requirements, then mypy --strict, ruff, pytest, and the Python
-//! conformance runner on the generated package.
+//! conformance runner on the generated package; and the distribution checked as it is
+//! published (`package`: build, twine check, a fresh venv, mypy --strict).
 
 use crate::{root, run};
 use std::path::PathBuf;
@@ -57,4 +58,95 @@ pub fn runner() -> Result<Vec<String>, String> {
 /// The PYTHONPATH the runner needs.
 pub fn runner_env() -> (String, String) {
     ("PYTHONPATH".into(), root().join("generated/python/src").display().to_string())
+}
+
+/// A scratch folder, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What `git status` says about the checkout (`None` outside a git checkout).
+fn git_status() -> Option<String> {
+    let out = Command::new("git").args(["status", "--porcelain", "--untracked-files=all"]).current_dir(root()).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// A typed program using the installed distribution: run in the fresh environment and
+/// checked there with `mypy --strict` (the package must ship `py.typed` and its metadata).
+const PACKAGE_CHECK: &str = r#"from importlib.metadata import files, metadata
+
+from pydantic import TypeAdapter
+
+from acp_terminal import MISSING, ParseError, Parsed, TerminalStore, Transcript, v2
+
+meta = metadata("acp-terminal")
+assert meta["License-Expression"] == "Apache-2.0", meta["License-Expression"]
+assert "Checked, lossless Python types" in (meta["Description"] or ""), "the README is the long description"
+assert any(f.name == "LICENSE" for f in files("acp-terminal") or []), "the wheel carries the licence"
+
+text = '{"sessionUpdate":"terminal_update","terminalId":"term_001","command":null,"output":{"data":"aGk="}}'
+parsed: Parsed[v2.SessionUpdate] = v2.parse_session_update(text)
+u = parsed.value
+assert isinstance(u, v2.SessionUpdateTerminalUpdate)
+assert u.command is None and u.cwd is MISSING
+assert u.output is not None and u.output is not MISSING and u.output.data == b"hi"
+assert v2.serialize_session_update(u) == text
+assert TypeAdapter(v2.SessionUpdate).validate_json(text) == u
+try:
+    v2.parse_terminal_output({"data": "aGk"})
+    raise SystemExit("non-canonical base64 accepted")
+except ParseError as e:
+    assert (e.kind, e.path) == ("invalid_base64", "/data")
+store = TerminalStore()
+store.apply_text(text)
+t = Transcript()
+t.push(b"hi")
+assert t.text == "hi"
+print("python package: ok")
+"#;
+
+/// The Python distribution checked the way it is published and installed: `python -m
+/// build` (sdist and wheel, from the checkout), `twine check --strict`, the wheel
+/// installed into a fresh virtual environment, a program that imports it run there and
+/// checked with `mypy --strict` against that environment; building from the checkout
+/// leaves `git status` unchanged.
+pub fn package() -> Result<(), String> {
+    install()?;
+    let py = python();
+    let before = git_status();
+    let dir = Scratch(std::env::temp_dir().join(format!("acp-terminal-py-package-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    std::fs::create_dir_all(&dir.0).map_err(|e| format!("{}: {e}", dir.0.display()))?;
+    let dist = dir.0.join("dist");
+    run(Command::new(&py).args(["-m", "build", "--quiet", "--no-isolation", "--outdir"]).arg(&dist).arg(root().join("generated/python")))?;
+    let mut built: Vec<PathBuf> = std::fs::read_dir(&dist).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
+    built.sort();
+    let wheel = built.iter().find(|p| p.extension().is_some_and(|e| e == "whl")).ok_or("python -m build made no wheel")?.clone();
+    if !built.iter().any(|p| p.to_string_lossy().ends_with(".tar.gz")) {
+        return Err("python -m build made no sdist".into());
+    }
+    run(Command::new(&py).args(["-m", "twine", "check", "--strict"]).args(&built))?;
+    let after = git_status();
+    if before != after {
+        return Err(format!("building the Python package changed `git status`:\nbefore:\n{}\nafter:\n{}", before.unwrap_or_default(), after.unwrap_or_default()));
+    }
+    let venv = dir.0.join("venv");
+    run(Command::new(python3()).args(["-m", "venv"]).arg(&venv))?;
+    let vpy = if cfg!(windows) { venv.join("Scripts/python.exe") } else { venv.join("bin/python") };
+    run(Command::new(&vpy).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).arg(&wheel))?;
+    let main = dir.0.join("main.py");
+    std::fs::write(&main, PACKAGE_CHECK).map_err(|e| e.to_string())?;
+    run(Command::new(&vpy).arg(&main).current_dir(&dir.0))?;
+    run(Command::new(&py)
+        .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
+        .arg(dir.0.join("mypy-cache"))
+        .arg("--python-executable")
+        .arg(&vpy)
+        .arg(&main)
+        .current_dir(&dir.0)
+        .env_remove("PYTHONPATH"))
 }
