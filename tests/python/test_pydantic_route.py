@@ -113,7 +113,9 @@ def by_pydantic(case: Case, validate: Callable[[], Any]) -> Outcome:
 
 def same(case: Case, route: str, want: Outcome, got: Outcome) -> None:
     if want.kind is not None:
-        assert (got.kind, got.path) == (want.kind, want.path), f"{case.id} [{route}]: parse_* says {want}, pydantic {got}"
+        assert (got.kind, got.path) == (want.kind, want.path), (
+            f"{case.id} [{route}]: parse_* says {want}, pydantic {got}"
+        )
     else:
         assert got.kind is None, f"{case.id} [{route}]: parse_* accepts, pydantic rejects with {got.kind} at {got.path}"
         assert got.value == want.value, f"{case.id} [{route}]: values differ"
@@ -141,7 +143,12 @@ def test_validate_python_agrees_with_parse(case: Case) -> None:
     ok, value = python_value(case.text)
     if not ok:
         pytest.skip("json.loads rejects the text")
-    same(case, "validate_python", by_parse(case, value), by_pydantic(case, lambda: adapter(case.schema, case.type_name).validate_python(value)))
+    same(
+        case,
+        "validate_python",
+        by_parse(case, value),
+        by_pydantic(case, lambda: adapter(case.schema, case.type_name).validate_python(value)),
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -150,7 +157,12 @@ def test_validate_json_agrees_with_parse(case: Case) -> None:
     if want.kind == "duplicate_key":
         # pydantic's JSON parser keeps the last repeat: the outcome of that value.
         want = by_parse(case, json.loads(case.text))
-    same(case, "validate_json", want, by_pydantic(case, lambda: adapter(case.schema, case.type_name).validate_json(case.text)))
+    same(
+        case,
+        "validate_json",
+        want,
+        by_pydantic(case, lambda: adapter(case.schema, case.type_name).validate_json(case.text)),
+    )
 
 
 def model_class(case: Case) -> type[BaseModel] | None:
@@ -165,7 +177,12 @@ MODEL_CASES = [c for c in CASES if model_class(c) is not None]
 def test_model_validate_and_model_validate_json_agree_with_parse(case: Case) -> None:
     cls = model_class(case)
     assert cls is not None
-    same(case, "model_validate_json", by_parse(case, case.text), by_pydantic(case, lambda: cls.model_validate_json(case.text)))
+    same(
+        case,
+        "model_validate_json",
+        by_parse(case, case.text),
+        by_pydantic(case, lambda: cls.model_validate_json(case.text)),
+    )
     ok, value = python_value(case.text)
     if ok:
         same(case, "model_validate", by_parse(case, value), by_pydantic(case, lambda: cls.model_validate(value)))

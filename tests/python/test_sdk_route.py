@@ -16,6 +16,7 @@ NDJSON frames, as it would over stdio.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from typing import Any
 
@@ -73,9 +74,20 @@ async def noop(method: str, params: Any, is_notification: bool) -> None:
     return None
 
 
-async def streams() -> tuple[tuple[asyncio.StreamReader, asyncio.StreamWriter], tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+async def streams() -> tuple[
+    tuple[asyncio.StreamReader, asyncio.StreamWriter], tuple[asyncio.StreamReader, asyncio.StreamWriter]
+]:
     a, b = socket.socketpair()
     return await asyncio.open_connection(sock=a), await asyncio.open_connection(sock=b)
+
+
+async def close(*writers: asyncio.StreamWriter) -> None:
+    """Closes the sockets (the SDK's ``Connection.close`` leaves a stdio stream open)."""
+    for w in writers:
+        w.close()
+    for w in writers:
+        with contextlib.suppress(OSError):
+            await w.wait_closed()
 
 
 async def until(condition: Any) -> None:
@@ -98,6 +110,7 @@ async def sdk_client_with_a_tap() -> tuple[V1Client, TerminalTap]:
     await asyncio.sleep(0.05)  # let the router finish with every notification
     await agent.close()
     await conn.close()
+    await close(client_writer, agent_writer)
     return client, tap
 
 
@@ -130,6 +143,7 @@ async def bare_connection() -> list[v2.UpdateSessionNotification]:
     await until(lambda: len(got) == len(UPDATES))
     await agent.close()
     await conn.close()
+    await close(client_writer, agent_writer)
     return got
 
 
@@ -139,4 +153,7 @@ def test_a_bare_sdk_connection_hands_raw_params_to_the_parser() -> None:
     chunk = got[2].update
     assert isinstance(chunk, v2.SessionUpdateTerminalOutputChunk) and chunk.data == b"ok"
     # What came over the SDK's transport writes back as the canonical bytes.
-    assert v2.serialize_session_update(chunk) == '{"sessionUpdate":"terminal_output_chunk","terminalId":"term_001","data":"b2s="}'
+    assert (
+        v2.serialize_session_update(chunk)
+        == '{"sessionUpdate":"terminal_output_chunk","terminalId":"term_001","data":"b2s="}'
+    )

@@ -40,12 +40,16 @@ fn with_package(cmd: &mut Command) -> &mut Command {
     cmd.env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1")
 }
 
-/// ruff and mypy --strict on the generated package and the Python tests, then pytest.
+/// ruff check, mypy --strict and ruff format --check on the generated package (and
+/// the Python tests), then pytest.
 pub fn test() -> Result<(), String> {
     install()?;
     let py = python();
     run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript"])))?;
     run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "generated/python/src/acp_terminal", "tests/python"])))?;
+    // The generator lays Python out as ruff format does (gen itself needs only Rust): the
+    // package, and the golden outputs of every construct schema.
+    run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas"])))?;
     run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime", "tests/transcript"])))
 }
 

@@ -189,6 +189,9 @@ struct PField {
     /// Bytes members are `strict` in pydantic: building a model takes `bytes`, never a
     /// `str` that would silently become its UTF-8 (wire values go through the decoders).
     strict: bool,
+    /// The declaration up to `Field(` and its arguments (laid out by `layout.jinja`).
+    head: String,
+    args: Vec<String>,
     ident: String,
     wire: String,
     annotation: String,
@@ -216,9 +219,20 @@ fn pfield(h: &mut Helpers, owner: &str, f: &Field, i: usize, seen: &mut BTreeSet
         Presence::Patch => ("patch", "put_patch", format!("{ty} | MISSING | None"), Some("MISSING".to_owned()), "MISSING".to_owned()),
     };
     let doc = f.doc.trim();
+    let description = (!doc.is_empty()).then(|| py(&doc.split_whitespace().collect::<Vec<_>>().join(" ")));
+    let mut args: Vec<String> = default.iter().map(|d| format!("default={d}")).collect();
+    args.push(format!("alias={}", py(&f.wire)));
+    if matches!(f.ty, Ty::Bytes) {
+        args.push("strict=True".into());
+    }
+    if let Some(d) = &description {
+        args.push(format!("description={d}"));
+    }
     Ok(PField {
+        head: format!("{id}: {annotation} = Field("),
+        args,
         comment: comment(&f.doc, "    "),
-        description: (!doc.is_empty()).then(|| py(&doc.split_whitespace().collect::<Vec<_>>().join(" "))),
+        description,
         attribute_doc: attribute_doc(&id, &f.wire, doc),
         strict: matches!(f.ty, Ty::Bytes),
         ident: id.clone(),
@@ -235,16 +249,22 @@ fn pfield(h: &mut Helpers, owner: &str, f: &Field, i: usize, seen: &mut BTreeSet
 
 #[derive(Serialize)]
 struct PVariant {
+    /// The union member: `Annotated[<class>, Tag(<wire>)]`.
+    member: String,
     doc: Vec<String>,
     class_name: String,
     wire: String,
     payload: Option<String>,
 }
 
+fn pvariant(doc: Vec<String>, class_name: String, wire: String, payload: Option<String>) -> PVariant {
+    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload }
+}
+
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum PDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String },
+    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String, value_entries: Vec<String> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
@@ -257,6 +277,8 @@ pub struct Module {
     /// The module's `__all__`: its types, variant classes and public functions (not
     /// the codec internals `decode_*`/`encode_*`), in isort order.
     public: Vec<String>,
+    /// `Class: decode_Name` for `register_decoders`: each model class and its wire decoder.
+    registrations: Vec<String>,
     defs: Vec<PDef>,
     arrays: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
@@ -311,7 +333,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     text.push_str("\n\nAttributes:\n");
                     text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
                 }
-                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake }
+                let value_entries = fields.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
+                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries }
             }
             Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
             Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
@@ -327,7 +350,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 doc: docstring(doc, ""),
                 tag: py(tag),
                 tag_attr: ident(tag),
-                variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
+                variants: variants.iter().map(|v| Ok(pvariant(docstring(&v.doc, "    "), vname(name, &v.wire)?, py(&v.wire), v.payload.clone()))).collect::<Result<_, String>>()?,
                 open: other.is_some(),
                 skip_const: skip_const(std::slice::from_ref(tag)),
                 known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
@@ -342,7 +365,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     doc: docstring(doc, ""),
                     tag: py(tag),
                     tag_attr: ident(tag),
-                    variants: variants.iter().map(|v| Ok(PVariant { doc: docstring(&v.doc, "    "), class_name: vname(name, &v.wire)?, wire: py(&v.wire), payload: v.payload.clone() })).collect::<Result<_, String>>()?,
+                    variants: variants.iter().map(|v| Ok(pvariant(docstring(&v.doc, "    "), vname(name, &v.wire)?, py(&v.wire), v.payload.clone()))).collect::<Result<_, String>>()?,
                     common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
                     skip_const: skip_const(&reserved),
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
@@ -371,7 +394,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         decoders.push("MemberOptions".into());
     }
     let mut functions: Vec<String> = h.used.iter().filter(|n| n.starts_with("decode_")).cloned().collect();
-    functions.extend(["decode_text".into(), "decode_value".into(), "encode_text".into()]);
+    functions.extend(["decode_input".into(), "encode_text".into()]);
     functions.sort_by_key(|n| natural(n));
     decoders.extend(functions);
     let mut encoders: Vec<String> = h.used.iter().filter(|n| n.starts_with("encode_")).cloned().collect();
@@ -413,8 +436,17 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     model_functions.sort();
     model_imports.extend(model_functions);
     let public = public_names(&defs);
+    let mut registrations = Vec::new();
+    for d in &defs {
+        match d {
+            PDef::Struct { name, .. } => registrations.push(format!("{name}: decode_{name}")),
+            PDef::TaggedUnion { name, variants, .. } | PDef::TaggedStruct { name, variants, .. } => registrations.extend(variants.iter().map(|v| format!("{}: decode_{name}", v.class_name))),
+            _ => {}
+        }
+    }
     Ok(Module {
         public,
+        registrations,
         uses_unions: unions,
         uses_open_unions: unknown,
         model_imports,

@@ -166,7 +166,9 @@ class WireModel(BaseModel):
         if type(out) is not cls:
             tag = out.tag if isinstance(out, UnknownVariant) else type(out).__name__
             raise validation_error(
-                Problem("wrong_type", "", f"expected a {cls.__name__}, got the variant {tag!r}; validate the union instead"),
+                Problem(
+                    "wrong_type", "", f"expected a {cls.__name__}, got the variant {tag!r}; validate the union instead"
+                ),
                 cls.__name__,
                 data,
             )

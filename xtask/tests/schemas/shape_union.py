@@ -16,9 +16,8 @@ from pydantic import Field, JsonValue
 from ._runtime.decode import (
     Cx,
     decode_bytes,
+    decode_input,
     decode_string,
-    decode_text,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -50,9 +49,12 @@ __all__ = [
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
+
 # --- objects ---
+
 
 class Words(WireModel):
     """Text.
@@ -65,6 +67,7 @@ class Words(WireModel):
     words: str = Field(alias="words")
     uri: str = Field(alias="uri")
 
+
 class Blob(WireModel):
     """Bytes.
 
@@ -76,17 +79,25 @@ class Blob(WireModel):
     blob: bytes = Field(alias="blob", strict=True)
     uri: str = Field(alias="uri")
 
+
 # --- unions ---
 
+
 Payload: TypeAlias = Annotated[
-Words | Blob,
+    Words | Blob,
     wire_rules("Payload", lambda v, cx: decode_Payload(v, cx)),
 ]
 """Told apart by `words` or `blob`."""
 
+
 # --- decoders and encoders ---
 
-def decode_Words_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Words_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Words`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -126,7 +137,12 @@ def encode_Words(w: Writer, v: Words) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Blob_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Blob_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Blob`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -166,13 +182,14 @@ def encode_Blob(w: Writer, v: Blob) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_Payload(v: Json, cx: Cx) -> Payload:
     obj = cx.expect_object(v)
     if "words" in obj:
         return decode_Words(v, cx)
     if "blob" in obj:
         return decode_Blob(v, cx)
-    return cx.missing_one_of(("words", "blob", ))
+    return cx.missing_one_of(("words", "blob"))
 
 
 def encode_Payload(w: Writer, v: Payload) -> None:
@@ -184,7 +201,7 @@ def encode_Payload(w: Writer, v: Payload) -> None:
 
 def parse_words(data: str | Json) -> Parsed[Words]:
     """Parses JSON text (or an already parsed value) as ``Words``; raises ``ParseError``."""
-    return decode_text(data, decode_Words) if isinstance(data, str) else decode_value(data, decode_Words)
+    return decode_input(data, decode_Words)
 
 
 def serialize_words(value: Words) -> str:
@@ -194,7 +211,7 @@ def serialize_words(value: Words) -> str:
 
 def parse_blob(data: str | Json) -> Parsed[Blob]:
     """Parses JSON text (or an already parsed value) as ``Blob``; raises ``ParseError``."""
-    return decode_text(data, decode_Blob) if isinstance(data, str) else decode_value(data, decode_Blob)
+    return decode_input(data, decode_Blob)
 
 
 def serialize_blob(value: Blob) -> str:
@@ -204,7 +221,7 @@ def serialize_blob(value: Blob) -> str:
 
 def parse_payload(data: str | Json) -> Parsed[Payload]:
     """Parses JSON text (or an already parsed value) as ``Payload``; raises ``ParseError``."""
-    return decode_text(data, decode_Payload) if isinstance(data, str) else decode_value(data, decode_Payload)
+    return decode_input(data, decode_Payload)
 
 
 def serialize_payload(value: Payload) -> str:

@@ -16,9 +16,8 @@ from pydantic import Field, JsonValue
 from ._runtime.decode import (
     Cx,
     decode_absolute_path,
+    decode_input,
     decode_string,
-    decode_text,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -51,7 +50,9 @@ __all__ = [
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
+
 
 def decode_ThingId(v: Json, cx: Cx) -> ThingId:
     return ThingId(decode_string(v, cx))
@@ -63,11 +64,15 @@ ThingId = NewType("ThingId", Annotated[str, wire_rules("ThingId", decode_ThingId
 
 encode_ThingId = encode_string
 
+
 def decode_AbsolutePath(v: Json, cx: Cx) -> AbsolutePath:
     return AbsolutePath(decode_absolute_path(v, cx))
 
 
-AbsolutePath = NewType("AbsolutePath", Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)])
+AbsolutePath = NewType(
+    "AbsolutePath",
+    Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)],
+)
 """Checked on parse."""
 
 
@@ -80,7 +85,9 @@ def check_absolute_path(s: str) -> AbsolutePath:
 
 encode_AbsolutePath = encode_string
 
+
 # --- objects ---
+
 
 class Place(WireModel):
     """Uses both.
@@ -93,11 +100,18 @@ class Place(WireModel):
     thing: ThingId = Field(alias="thing")
     at: AbsolutePath | None = Field(default=None, alias="at")
 
+
 # --- unions ---
+
 
 # --- decoders and encoders ---
 
-def decode_Place_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Place_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Place`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -138,7 +152,7 @@ def encode_Place(w: Writer, v: Place) -> None:
 
 def parse_thing_id(data: str | Json) -> Parsed[ThingId]:
     """Parses JSON text (or an already parsed value) as ``ThingId``; raises ``ParseError``."""
-    return decode_text(data, decode_ThingId) if isinstance(data, str) else decode_value(data, decode_ThingId)
+    return decode_input(data, decode_ThingId)
 
 
 def serialize_thing_id(value: ThingId) -> str:
@@ -148,7 +162,7 @@ def serialize_thing_id(value: ThingId) -> str:
 
 def parse_absolute_path(data: str | Json) -> Parsed[AbsolutePath]:
     """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``."""
-    return decode_text(data, decode_AbsolutePath) if isinstance(data, str) else decode_value(data, decode_AbsolutePath)
+    return decode_input(data, decode_AbsolutePath)
 
 
 def serialize_absolute_path(value: AbsolutePath) -> str:
@@ -158,7 +172,7 @@ def serialize_absolute_path(value: AbsolutePath) -> str:
 
 def parse_place(data: str | Json) -> Parsed[Place]:
     """Parses JSON text (or an already parsed value) as ``Place``; raises ``ParseError``."""
-    return decode_text(data, decode_Place) if isinstance(data, str) else decode_value(data, decode_Place)
+    return decode_input(data, decode_Place)
 
 
 def serialize_place(value: Place) -> str:

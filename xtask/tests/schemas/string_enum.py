@@ -15,9 +15,8 @@ from pydantic import Field, JsonValue
 
 from ._runtime.decode import (
     Cx,
+    decode_input,
     decode_string,
-    decode_text,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -49,9 +48,11 @@ __all__ = [
 _ABSENT: Final[Any] = object()
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
-COLOR_VALUES: Final = ("red", "dark_blue",)
+
+COLOR_VALUES: Final = ("red", "dark_blue")
 KnownColor = Literal["red", "dark_blue"]
 
 
@@ -70,7 +71,8 @@ Color: TypeAlias = Annotated[str, wire_rules("Color", decode_Color, python_value
 
 encode_Color = encode_string
 
-SIDE_VALUES: Final = ("left", "right",)
+
+SIDE_VALUES: Final = ("left", "right")
 KnownSide = Literal["left", "right"]
 
 
@@ -92,16 +94,19 @@ Side: TypeAlias = Annotated[KnownSide, wire_rules("Side", decode_Side, python_va
 
 encode_Side = encode_string
 
+
 # --- objects ---
 
+
 # --- unions ---
+
 
 # --- decoders and encoders ---
 
 
 def parse_color(data: str | Json) -> Parsed[Color]:
     """Parses JSON text (or an already parsed value) as ``Color``; raises ``ParseError``."""
-    return decode_text(data, decode_Color) if isinstance(data, str) else decode_value(data, decode_Color)
+    return decode_input(data, decode_Color)
 
 
 def serialize_color(value: Color) -> str:
@@ -111,15 +116,9 @@ def serialize_color(value: Color) -> str:
 
 def parse_side(data: str | Json) -> Parsed[Side]:
     """Parses JSON text (or an already parsed value) as ``Side``; raises ``ParseError``."""
-    return decode_text(data, decode_Side) if isinstance(data, str) else decode_value(data, decode_Side)
+    return decode_input(data, decode_Side)
 
 
 def serialize_side(value: Side) -> str:
     """The canonical JSON text of a ``Side``."""
     return encode_text(value, encode_Side)
-
-
-register_decoders(
-    {
-    }
-)

@@ -18,14 +18,13 @@ from ._runtime.decode import (
     MemberOptions,
     decode_boolean,
     decode_bytes,
+    decode_input,
     decode_int64,
     decode_json,
     decode_number,
     decode_object,
     decode_string,
-    decode_text,
     decode_uint32,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -60,9 +59,12 @@ _OPTIONS_3: Final = MemberOptions(min_items=1)
 _OPTIONS_1: Final = MemberOptions(range=(0.0, 1.0))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
+
 # --- objects ---
+
 
 class Record(WireModel):
     """An object with one member of each form.
@@ -93,7 +95,9 @@ class Record(WireModel):
     raw: JsonValue | MISSING | None = Field(default=MISSING, alias="raw", description="Any JSON, patched.")
     meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Free-form.")
 
+
 # --- unions ---
+
 
 # --- decoders and encoders ---
 
@@ -113,7 +117,12 @@ def decode_ArrayOfString(v: Json, cx: Cx) -> list[str]:
 def encode_ArrayOfString(w: Writer, v: list[str]) -> None:
     w.array(v, encode_string)
 
-def decode_Record_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Record_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Record`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -160,7 +169,19 @@ def decode_Record_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> 
         cx.missing("id")
     if m4 is _ABSENT:
         cx.missing("data")
-    return {"id": m0, "count": m1, "ratio": m2, "flag": m3, "data": m4, "link": m5, "tags": m6, "choices": m7, "note": m8, "raw": m9, "meta": m10}, extra
+    return {
+        "id": m0,
+        "count": m1,
+        "ratio": m2,
+        "flag": m3,
+        "data": m4,
+        "link": m5,
+        "tags": m6,
+        "choices": m7,
+        "note": m8,
+        "raw": m9,
+        "meta": m10,
+    }, extra
 
 
 def decode_Record(v: Json, cx: Cx) -> Record:
@@ -192,7 +213,7 @@ def encode_Record(w: Writer, v: Record) -> None:
 
 def parse_record(data: str | Json) -> Parsed[Record]:
     """Parses JSON text (or an already parsed value) as ``Record``; raises ``ParseError``."""
-    return decode_text(data, decode_Record) if isinstance(data, str) else decode_value(data, decode_Record)
+    return decode_input(data, decode_Record)
 
 
 def serialize_record(value: Record) -> str:

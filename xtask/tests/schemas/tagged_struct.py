@@ -16,10 +16,9 @@ from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 from ._runtime.decode import (
     Cx,
     MemberOptions,
+    decode_input,
     decode_string,
-    decode_text,
     decode_uint64,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -57,9 +56,12 @@ _OPTIONS_0: Final = MemberOptions(lenient=True)
 _SKIP_0: Final[frozenset[str]] = frozenset(("op", "size"))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
+
 # --- objects ---
+
 
 class One(WireModel):
     """One path.
@@ -70,7 +72,9 @@ class One(WireModel):
 
     path: str = Field(alias="path")
 
+
 # --- unions ---
+
 
 class ChangeAdd(One):
     """Added."""
@@ -79,20 +83,25 @@ class ChangeAdd(One):
     size: int | None = Field(default=None, alias="size")
 
 
-CHANGE_TAGS: Final = ("add", )
+CHANGE_TAGS: Final = ("add",)
 ChangeVariant: TypeAlias = ChangeAdd
 
 Change: TypeAlias = Annotated[
-    Annotated[ChangeAdd, Tag("add")]
-    | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
+    Annotated[ChangeAdd, Tag("add")] | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("op", "op", CHANGE_TAGS, open_union=True)),
     wire_rules("Change", lambda v, cx: decode_Change(v, cx)),
 ]
 """Tagged by `op`; `size` is common."""
 
+
 # --- decoders and encoders ---
 
-def decode_One_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_One_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``One`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -126,6 +135,7 @@ def encode_One(w: Writer, v: One) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "op")
@@ -152,7 +162,7 @@ def encode_Change(w: Writer, v: Change) -> None:
         w.end_object()
         return
     w.string(v.op)
-    if isinstance(v, (ChangeAdd, )):
+    if isinstance(v, ChangeAdd):
         encode_One_known(w, v)
     w.put_optional("size", v.size, encode_number)
     if v.__pydantic_extra__:
@@ -162,7 +172,7 @@ def encode_Change(w: Writer, v: Change) -> None:
 
 def parse_one(data: str | Json) -> Parsed[One]:
     """Parses JSON text (or an already parsed value) as ``One``; raises ``ParseError``."""
-    return decode_text(data, decode_One) if isinstance(data, str) else decode_value(data, decode_One)
+    return decode_input(data, decode_One)
 
 
 def serialize_one(value: One) -> str:
@@ -172,7 +182,7 @@ def serialize_one(value: One) -> str:
 
 def parse_change(data: str | Json) -> Parsed[Change]:
     """Parses JSON text (or an already parsed value) as ``Change``; raises ``ParseError``."""
-    return decode_text(data, decode_Change) if isinstance(data, str) else decode_value(data, decode_Change)
+    return decode_input(data, decode_Change)
 
 
 def serialize_change(value: Change) -> str:

@@ -15,9 +15,8 @@ from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
+    decode_input,
     decode_number,
-    decode_text,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -61,9 +60,12 @@ _ABSENT: Final[Any] = object()
 _SKIP_0: Final[frozenset[str]] = frozenset(("kind",))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
+
 # --- objects ---
+
 
 class Circle(WireModel):
     """A circle.
@@ -74,6 +76,7 @@ class Circle(WireModel):
 
     r: float = Field(alias="r")
 
+
 class Square(WireModel):
     """A square.
 
@@ -83,7 +86,9 @@ class Square(WireModel):
 
     side: float = Field(alias="side")
 
+
 # --- unions ---
+
 
 class ShapeCircle(Circle):
     """Round."""
@@ -97,7 +102,7 @@ class ShapeNone(WireModel):
     kind: Literal["none"] = Field(default="none", alias="kind")
 
 
-SHAPE_TAGS: Final = ("circle", "none", )
+SHAPE_TAGS: Final = ("circle", "none")
 Shape: TypeAlias = Annotated[
     Annotated[ShapeCircle, Tag("circle")]
     | Annotated[ShapeNone, Tag("none")]
@@ -107,24 +112,30 @@ Shape: TypeAlias = Annotated[
 ]
 """Open, with a tag-only variant."""
 
+
 class ClosedShapeSquare(Square):
     """The ``"square"`` variant of ``ClosedShape``."""
 
     kind: Literal["square"] = Field(default="square", alias="kind")
 
 
-CLOSED_SHAPE_TAGS: Final = ("square", )
+CLOSED_SHAPE_TAGS: Final = ("square",)
 ClosedShape: TypeAlias = Annotated[
-    Annotated[ClosedShapeSquare, Tag("square")]
-    ,
+    Annotated[ClosedShapeSquare, Tag("square")],
     Discriminator(discriminator("kind", "kind", CLOSED_SHAPE_TAGS, open_union=False)),
     wire_rules("ClosedShape", lambda v, cx: decode_ClosedShape(v, cx)),
 ]
 """Closed."""
 
+
 # --- decoders and encoders ---
 
-def decode_Circle_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Circle_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Circle`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -158,7 +169,12 @@ def encode_Circle(w: Writer, v: Circle) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Square_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Square_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Square`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -192,6 +208,7 @@ def encode_Square(w: Writer, v: Square) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -213,11 +230,12 @@ def encode_Shape(w: Writer, v: Shape) -> None:
         w.end_object()
         return
     w.string(v.kind)
-    if isinstance(v, (ShapeCircle, )):
+    if isinstance(v, ShapeCircle):
         encode_Circle_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
+
 
 def decode_ClosedShape(v: Json, cx: Cx) -> ClosedShape:
     obj = cx.expect_object(v)
@@ -233,7 +251,7 @@ def encode_ClosedShape(w: Writer, v: ClosedShape) -> None:
     w.begin_object()
     w.key("kind")
     w.string(v.kind)
-    if isinstance(v, (ClosedShapeSquare, )):
+    if isinstance(v, ClosedShapeSquare):
         encode_Square_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
@@ -242,7 +260,7 @@ def encode_ClosedShape(w: Writer, v: ClosedShape) -> None:
 
 def parse_circle(data: str | Json) -> Parsed[Circle]:
     """Parses JSON text (or an already parsed value) as ``Circle``; raises ``ParseError``."""
-    return decode_text(data, decode_Circle) if isinstance(data, str) else decode_value(data, decode_Circle)
+    return decode_input(data, decode_Circle)
 
 
 def serialize_circle(value: Circle) -> str:
@@ -252,7 +270,7 @@ def serialize_circle(value: Circle) -> str:
 
 def parse_square(data: str | Json) -> Parsed[Square]:
     """Parses JSON text (or an already parsed value) as ``Square``; raises ``ParseError``."""
-    return decode_text(data, decode_Square) if isinstance(data, str) else decode_value(data, decode_Square)
+    return decode_input(data, decode_Square)
 
 
 def serialize_square(value: Square) -> str:
@@ -262,7 +280,7 @@ def serialize_square(value: Square) -> str:
 
 def parse_shape(data: str | Json) -> Parsed[Shape]:
     """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``."""
-    return decode_text(data, decode_Shape) if isinstance(data, str) else decode_value(data, decode_Shape)
+    return decode_input(data, decode_Shape)
 
 
 def serialize_shape(value: Shape) -> str:
@@ -272,7 +290,7 @@ def serialize_shape(value: Shape) -> str:
 
 def parse_closed_shape(data: str | Json) -> Parsed[ClosedShape]:
     """Parses JSON text (or an already parsed value) as ``ClosedShape``; raises ``ParseError``."""
-    return decode_text(data, decode_ClosedShape) if isinstance(data, str) else decode_value(data, decode_ClosedShape)
+    return decode_input(data, decode_ClosedShape)
 
 
 def serialize_closed_shape(value: ClosedShape) -> str:

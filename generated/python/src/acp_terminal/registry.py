@@ -94,7 +94,13 @@ CODECS: dict[str, dict[str, Codec]] = {
         "TextContent": (v1.parse_text_content, v1.serialize_text_content),
         "TextResourceContents": (v1.parse_text_resource_contents, v1.serialize_text_resource_contents),
         "ToolCallContent": (v1.parse_tool_call_content, v1.serialize_tool_call_content),
-        "WaitForTerminalExitRequest": (v1.parse_wait_for_terminal_exit_request, v1.serialize_wait_for_terminal_exit_request),
-        "WaitForTerminalExitResponse": (v1.parse_wait_for_terminal_exit_response, v1.serialize_wait_for_terminal_exit_response),
+        "WaitForTerminalExitRequest": (
+            v1.parse_wait_for_terminal_exit_request,
+            v1.serialize_wait_for_terminal_exit_request,
+        ),
+        "WaitForTerminalExitResponse": (
+            v1.parse_wait_for_terminal_exit_response,
+            v1.serialize_wait_for_terminal_exit_response,
+        ),
     },
 }

@@ -17,14 +17,13 @@ from ._runtime.decode import (
     Cx,
     MemberOptions,
     decode_boolean,
+    decode_input,
     decode_int64,
     decode_number,
     decode_object,
     decode_string,
-    decode_text,
     decode_uint32,
     decode_uint64,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -150,9 +149,11 @@ _OPTIONS_0: Final = MemberOptions(lenient=True, skip_items=True)
 _SKIP_0: Final[frozenset[str]] = frozenset(("type",))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
 
-ROLE_VALUES: Final = ("assistant", "user",)
+
+ROLE_VALUES: Final = ("assistant", "user")
 KnownRole = Literal["assistant", "user"]
 
 
@@ -174,6 +175,7 @@ Role: TypeAlias = Annotated[KnownRole, wire_rules("Role", decode_Role, python_va
 
 encode_Role = encode_string
 
+
 def decode_SessionId(v: Json, cx: Cx) -> SessionId:
     return SessionId(decode_string(v, cx))
 
@@ -183,6 +185,7 @@ SessionId = NewType("SessionId", Annotated[str, wire_rules("SessionId", decode_S
 
 
 encode_SessionId = encode_string
+
 
 def decode_TerminalId(v: Json, cx: Cx) -> TerminalId:
     return TerminalId(decode_string(v, cx))
@@ -194,7 +197,9 @@ TerminalId = NewType("TerminalId", Annotated[str, wire_rules("TerminalId", decod
 
 encode_TerminalId = encode_string
 
+
 # --- objects ---
+
 
 class Annotations(WireModel):
     """Hints for the Client about how content is meant to be used or shown.
@@ -207,9 +212,18 @@ class Annotations(WireModel):
     """
 
     audience: list[Role] | None = Field(default=None, alias="audience", description="Who the content is meant for.")
-    last_modified: str | None = Field(default=None, alias="lastModified", description="When the underlying resource last changed.")
+    last_modified: str | None = Field(
+        default=None,
+        alias="lastModified",
+        description="When the underlying resource last changed.",
+    )
     priority: float | None = Field(default=None, alias="priority", description="How important the content is.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class AudioContent(WireModel):
     """A sound clip.
@@ -224,7 +238,12 @@ class AudioContent(WireModel):
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
     data: str = Field(alias="data", description="The audio, base64 text (not checked in v1).")
     mime_type: str = Field(alias="mimeType", description="The audio's MIME type.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class BlobResourceContents(WireModel):
     """A resource's contents as base64 text (not checked in v1).
@@ -239,7 +258,12 @@ class BlobResourceContents(WireModel):
     blob: str = Field(alias="blob", description="The base64 text.")
     mime_type: str | None = Field(default=None, alias="mimeType", description="The MIME type.")
     uri: str = Field(alias="uri", description="Where the resource is.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Content(WireModel):
     """A content block shown as tool-call output.
@@ -250,7 +274,12 @@ class Content(WireModel):
     """
 
     content: ContentBlock = Field(alias="content", description="The block.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class CreateTerminalRequest(WireModel):
     """`terminal/create`: the Agent asks the Client to start a command in a new terminal.
@@ -270,8 +299,17 @@ class CreateTerminalRequest(WireModel):
     args: list[str] | None = Field(default=None, alias="args", description="Its arguments.")
     env: list[EnvVariable] | None = Field(default=None, alias="env", description="Extra environment variables.")
     cwd: str | None = Field(default=None, alias="cwd", description="The working directory.")
-    output_byte_limit: int | None = Field(default=None, alias="outputByteLimit", description="How many output bytes the Client keeps at most.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    output_byte_limit: int | None = Field(
+        default=None,
+        alias="outputByteLimit",
+        description="How many output bytes the Client keeps at most.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class CreateTerminalResponse(WireModel):
     """The Client's answer to `terminal/create`.
@@ -282,7 +320,12 @@ class CreateTerminalResponse(WireModel):
     """
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The new terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Diff(WireModel):
     """A text diff of one file (v1 form).
@@ -295,9 +338,18 @@ class Diff(WireModel):
     """
 
     path: str = Field(alias="path", description="The file's path.")
-    old_text: str | None = Field(default=None, alias="oldText", description="The text before the change; omitted or `null` for a new file.")
+    old_text: str | None = Field(
+        default=None,
+        alias="oldText",
+        description="The text before the change; omitted or `null` for a new file.",
+    )
     new_text: str = Field(alias="newText", description="The text after the change.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class EmbeddedResource(WireModel):
     """A resource whose contents travel inside the message.
@@ -310,7 +362,12 @@ class EmbeddedResource(WireModel):
 
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
     resource: EmbeddedResourceResource = Field(alias="resource", description="The contents.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class EnvVariable(WireModel):
     """An environment variable for a command.
@@ -323,7 +380,12 @@ class EnvVariable(WireModel):
 
     name: str = Field(alias="name", description="Its name.")
     value: str = Field(alias="value", description="Its value.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ImageContent(WireModel):
     """An image.
@@ -340,7 +402,12 @@ class ImageContent(WireModel):
     data: str = Field(alias="data", description="The image, base64 text (not checked in v1).")
     mime_type: str = Field(alias="mimeType", description="The image's MIME type.")
     uri: str | None = Field(default=None, alias="uri", description="Where the image came from.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class KillTerminalRequest(WireModel):
     """`terminal/kill`: the Agent asks the Client to stop a terminal's command.
@@ -353,7 +420,12 @@ class KillTerminalRequest(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class KillTerminalResponse(WireModel):
     """The Client's answer to `terminal/kill`.
@@ -362,7 +434,12 @@ class KillTerminalResponse(WireModel):
         meta: Extension data; omitted and `null` mean none.
     """
 
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ReleaseTerminalRequest(WireModel):
     """`terminal/release`: the Agent lets the Client free a terminal.
@@ -375,7 +452,12 @@ class ReleaseTerminalRequest(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ReleaseTerminalResponse(WireModel):
     """The Client's answer to `terminal/release`.
@@ -384,7 +466,12 @@ class ReleaseTerminalResponse(WireModel):
         meta: Extension data; omitted and `null` mean none.
     """
 
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ResourceLink(WireModel):
     """A pointer to a resource, without its contents.
@@ -407,7 +494,12 @@ class ResourceLink(WireModel):
     size: int | None = Field(default=None, alias="size", description="The size in bytes.")
     title: str | None = Field(default=None, alias="title", description="A title to show instead of the name.")
     uri: str = Field(alias="uri", description="Where the resource is.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Terminal(WireModel):
     """Tool-call content that embeds a terminal the Client created and controls.
@@ -418,7 +510,12 @@ class Terminal(WireModel):
     """
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The Client-created terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TerminalExitStatus(WireModel):
     """How a Client-owned terminal's command ended.
@@ -431,7 +528,12 @@ class TerminalExitStatus(WireModel):
 
     exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code.")
     signal: str | None = Field(default=None, alias="signal", description="The signal that ended it.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TerminalOutputRequest(WireModel):
     """`terminal/output`: the Agent asks for a terminal's output so far.
@@ -444,7 +546,12 @@ class TerminalOutputRequest(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TerminalOutputResponse(WireModel):
     """The Client's answer to `terminal/output`.
@@ -457,9 +564,21 @@ class TerminalOutputResponse(WireModel):
     """
 
     output: str = Field(alias="output", description="The output so far, as text.")
-    truncated: bool = Field(alias="truncated", description="Whether older output was dropped to respect the byte limit.")
-    exit_status: TerminalExitStatus | None = Field(default=None, alias="exitStatus", description="How the command ended, once it has.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    truncated: bool = Field(
+        alias="truncated",
+        description="Whether older output was dropped to respect the byte limit.",
+    )
+    exit_status: TerminalExitStatus | None = Field(
+        default=None,
+        alias="exitStatus",
+        description="How the command ended, once it has.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TextContent(WireModel):
     """Plain or Markdown text.
@@ -472,7 +591,12 @@ class TextContent(WireModel):
 
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
     text: str = Field(alias="text", description="The text.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TextResourceContents(WireModel):
     """A resource's contents as text.
@@ -487,7 +611,12 @@ class TextResourceContents(WireModel):
     mime_type: str | None = Field(default=None, alias="mimeType", description="The MIME type.")
     text: str = Field(alias="text", description="The text.")
     uri: str = Field(alias="uri", description="Where the resource is.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class WaitForTerminalExitRequest(WireModel):
     """`terminal/wait_for_exit`: the Agent waits for a terminal's command to end.
@@ -500,7 +629,12 @@ class WaitForTerminalExitRequest(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class WaitForTerminalExitResponse(WireModel):
     """The Client's answer to `terminal/wait_for_exit`.
@@ -513,9 +647,15 @@ class WaitForTerminalExitResponse(WireModel):
 
     exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code.")
     signal: str | None = Field(default=None, alias="signal", description="The signal that ended the command.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 # --- unions ---
+
 
 class ContentBlockText(TextContent):
     """Text."""
@@ -547,24 +687,25 @@ class ContentBlockResource(EmbeddedResource):
     type_: Literal["resource"] = Field(default="resource", alias="type")
 
 
-CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
+CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource")
 ContentBlock: TypeAlias = Annotated[
     Annotated[ContentBlockText, Tag("text")]
     | Annotated[ContentBlockImage, Tag("image")]
     | Annotated[ContentBlockAudio, Tag("audio")]
     | Annotated[ContentBlockResourceLink, Tag("resource_link")]
-    | Annotated[ContentBlockResource, Tag("resource")]
-    ,
+    | Annotated[ContentBlockResource, Tag("resource")],
     Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=False)),
     wire_rules("ContentBlock", lambda v, cx: decode_ContentBlock(v, cx)),
 ]
 """Something to show: text, an image, audio, or a resource. Closed in v1."""
 
+
 EmbeddedResourceResource: TypeAlias = Annotated[
-TextResourceContents | BlobResourceContents,
+    TextResourceContents | BlobResourceContents,
     wire_rules("EmbeddedResourceResource", lambda v, cx: decode_EmbeddedResourceResource(v, cx)),
 ]
 """A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
+
 
 class ToolCallContentContent(Content):
     """A content block."""
@@ -584,16 +725,16 @@ class ToolCallContentTerminal(Terminal):
     type_: Literal["terminal"] = Field(default="terminal", alias="type")
 
 
-TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
+TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal")
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
-    | Annotated[ToolCallContentTerminal, Tag("terminal")]
-    ,
+    | Annotated[ToolCallContentTerminal, Tag("terminal")],
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=False)),
     wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
 """One item of a tool call's output. Closed in v1."""
+
 
 # --- decoders and encoders ---
 
@@ -621,7 +762,12 @@ def decode_ArrayOfString(v: Json, cx: Cx) -> list[str]:
 def encode_ArrayOfString(w: Writer, v: list[str]) -> None:
     w.array(v, encode_string)
 
-def decode_Annotations_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Annotations_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Annotations`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -665,7 +811,12 @@ def encode_Annotations(w: Writer, v: Annotations) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_AudioContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_AudioContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``AudioContent`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = _ABSENT
@@ -713,7 +864,12 @@ def encode_AudioContent(w: Writer, v: AudioContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_BlobResourceContents_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_BlobResourceContents_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``BlobResourceContents`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -761,7 +917,12 @@ def encode_BlobResourceContents(w: Writer, v: BlobResourceContents) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Content_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Content_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Content`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -799,6 +960,7 @@ def encode_Content(w: Writer, v: Content) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_ContentBlock(v: Json, cx: Cx) -> ContentBlock:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -829,21 +991,26 @@ def encode_ContentBlock(w: Writer, v: ContentBlock) -> None:
     w.begin_object()
     w.key("type")
     w.string(v.type_)
-    if isinstance(v, (ContentBlockAudio, )):
+    if isinstance(v, ContentBlockAudio):
         encode_AudioContent_known(w, v)
-    elif isinstance(v, (ContentBlockResource, )):
+    elif isinstance(v, ContentBlockResource):
         encode_EmbeddedResource_known(w, v)
-    elif isinstance(v, (ContentBlockImage, )):
+    elif isinstance(v, ContentBlockImage):
         encode_ImageContent_known(w, v)
-    elif isinstance(v, (ContentBlockResourceLink, )):
+    elif isinstance(v, ContentBlockResourceLink):
         encode_ResourceLink_known(w, v)
-    elif isinstance(v, (ContentBlockText, )):
+    elif isinstance(v, ContentBlockText):
         encode_TextContent_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_CreateTerminalRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_CreateTerminalRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``CreateTerminalRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -878,7 +1045,15 @@ def decode_CreateTerminalRequest_values(obj: dict[str, Json], cx: Cx, skip: froz
         cx.missing("sessionId")
     if m1 is _ABSENT:
         cx.missing("command")
-    return {"session_id": m0, "command": m1, "args": m2, "env": m3, "cwd": m4, "output_byte_limit": m5, "meta": m6}, extra
+    return {
+        "session_id": m0,
+        "command": m1,
+        "args": m2,
+        "env": m3,
+        "cwd": m4,
+        "output_byte_limit": m5,
+        "meta": m6,
+    }, extra
 
 
 def decode_CreateTerminalRequest(v: Json, cx: Cx) -> CreateTerminalRequest:
@@ -903,7 +1078,12 @@ def encode_CreateTerminalRequest(w: Writer, v: CreateTerminalRequest) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_CreateTerminalResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_CreateTerminalResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``CreateTerminalResponse`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -941,7 +1121,12 @@ def encode_CreateTerminalResponse(w: Writer, v: CreateTerminalResponse) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Diff_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Diff_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Diff`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -989,7 +1174,12 @@ def encode_Diff(w: Writer, v: Diff) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_EmbeddedResource_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_EmbeddedResource_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``EmbeddedResource`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = _ABSENT
@@ -1031,13 +1221,14 @@ def encode_EmbeddedResource(w: Writer, v: EmbeddedResource) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_EmbeddedResourceResource(v: Json, cx: Cx) -> EmbeddedResourceResource:
     obj = cx.expect_object(v)
     if "text" in obj:
         return decode_TextResourceContents(v, cx)
     if "blob" in obj:
         return decode_BlobResourceContents(v, cx)
-    return cx.missing_one_of(("text", "blob", ))
+    return cx.missing_one_of(("text", "blob"))
 
 
 def encode_EmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource) -> None:
@@ -1046,7 +1237,12 @@ def encode_EmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource) -> N
         return
     encode_BlobResourceContents(w, v)
 
-def decode_EnvVariable_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_EnvVariable_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``EnvVariable`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1090,7 +1286,12 @@ def encode_EnvVariable(w: Writer, v: EnvVariable) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ImageContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ImageContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ImageContent`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = _ABSENT
@@ -1142,7 +1343,12 @@ def encode_ImageContent(w: Writer, v: ImageContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_KillTerminalRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_KillTerminalRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``KillTerminalRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1186,7 +1392,12 @@ def encode_KillTerminalRequest(w: Writer, v: KillTerminalRequest) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_KillTerminalResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_KillTerminalResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``KillTerminalResponse`` by attribute name, and its unknown members."""
     m0: Any = None
     extra: dict[str, Json] | None = None
@@ -1218,7 +1429,12 @@ def encode_KillTerminalResponse(w: Writer, v: KillTerminalResponse) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ReleaseTerminalRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ReleaseTerminalRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ReleaseTerminalRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1262,7 +1478,12 @@ def encode_ReleaseTerminalRequest(w: Writer, v: ReleaseTerminalRequest) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ReleaseTerminalResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ReleaseTerminalResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ReleaseTerminalResponse`` by attribute name, and its unknown members."""
     m0: Any = None
     extra: dict[str, Json] | None = None
@@ -1294,7 +1515,12 @@ def encode_ReleaseTerminalResponse(w: Writer, v: ReleaseTerminalResponse) -> Non
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ResourceLink_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ResourceLink_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ResourceLink`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -1332,7 +1558,16 @@ def decode_ResourceLink_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str
         cx.missing("name")
     if m6 is _ABSENT:
         cx.missing("uri")
-    return {"annotations": m0, "description": m1, "mime_type": m2, "name": m3, "size": m4, "title": m5, "uri": m6, "meta": m7}, extra
+    return {
+        "annotations": m0,
+        "description": m1,
+        "mime_type": m2,
+        "name": m3,
+        "size": m4,
+        "title": m5,
+        "uri": m6,
+        "meta": m7,
+    }, extra
 
 
 def decode_ResourceLink(v: Json, cx: Cx) -> ResourceLink:
@@ -1358,7 +1593,12 @@ def encode_ResourceLink(w: Writer, v: ResourceLink) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Terminal_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Terminal_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Terminal`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1396,7 +1636,12 @@ def encode_Terminal(w: Writer, v: Terminal) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalExitStatus_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalExitStatus_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalExitStatus`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -1436,7 +1681,12 @@ def encode_TerminalExitStatus(w: Writer, v: TerminalExitStatus) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalOutputRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalOutputRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalOutputRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1480,7 +1730,12 @@ def encode_TerminalOutputRequest(w: Writer, v: TerminalOutputRequest) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalOutputResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalOutputResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalOutputResponse`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1528,7 +1783,12 @@ def encode_TerminalOutputResponse(w: Writer, v: TerminalOutputResponse) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TextContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TextContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TextContent`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = _ABSENT
@@ -1570,7 +1830,12 @@ def encode_TextContent(w: Writer, v: TextContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TextResourceContents_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TextResourceContents_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TextResourceContents`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = _ABSENT
@@ -1618,6 +1883,7 @@ def encode_TextResourceContents(w: Writer, v: TextResourceContents) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1640,17 +1906,22 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
     w.begin_object()
     w.key("type")
     w.string(v.type_)
-    if isinstance(v, (ToolCallContentContent, )):
+    if isinstance(v, ToolCallContentContent):
         encode_Content_known(w, v)
-    elif isinstance(v, (ToolCallContentDiff, )):
+    elif isinstance(v, ToolCallContentDiff):
         encode_Diff_known(w, v)
-    elif isinstance(v, (ToolCallContentTerminal, )):
+    elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_WaitForTerminalExitRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_WaitForTerminalExitRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``WaitForTerminalExitRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1694,7 +1965,12 @@ def encode_WaitForTerminalExitRequest(w: Writer, v: WaitForTerminalExitRequest) 
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_WaitForTerminalExitResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_WaitForTerminalExitResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``WaitForTerminalExitResponse`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -1737,7 +2013,7 @@ def encode_WaitForTerminalExitResponse(w: Writer, v: WaitForTerminalExitResponse
 
 def parse_annotations(data: str | Json) -> Parsed[Annotations]:
     """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``."""
-    return decode_text(data, decode_Annotations) if isinstance(data, str) else decode_value(data, decode_Annotations)
+    return decode_input(data, decode_Annotations)
 
 
 def serialize_annotations(value: Annotations) -> str:
@@ -1747,7 +2023,7 @@ def serialize_annotations(value: Annotations) -> str:
 
 def parse_audio_content(data: str | Json) -> Parsed[AudioContent]:
     """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``."""
-    return decode_text(data, decode_AudioContent) if isinstance(data, str) else decode_value(data, decode_AudioContent)
+    return decode_input(data, decode_AudioContent)
 
 
 def serialize_audio_content(value: AudioContent) -> str:
@@ -1757,7 +2033,7 @@ def serialize_audio_content(value: AudioContent) -> str:
 
 def parse_blob_resource_contents(data: str | Json) -> Parsed[BlobResourceContents]:
     """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``."""
-    return decode_text(data, decode_BlobResourceContents) if isinstance(data, str) else decode_value(data, decode_BlobResourceContents)
+    return decode_input(data, decode_BlobResourceContents)
 
 
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
@@ -1767,7 +2043,7 @@ def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
 
 def parse_content(data: str | Json) -> Parsed[Content]:
     """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_text(data, decode_Content) if isinstance(data, str) else decode_value(data, decode_Content)
+    return decode_input(data, decode_Content)
 
 
 def serialize_content(value: Content) -> str:
@@ -1777,7 +2053,7 @@ def serialize_content(value: Content) -> str:
 
 def parse_content_block(data: str | Json) -> Parsed[ContentBlock]:
     """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``."""
-    return decode_text(data, decode_ContentBlock) if isinstance(data, str) else decode_value(data, decode_ContentBlock)
+    return decode_input(data, decode_ContentBlock)
 
 
 def serialize_content_block(value: ContentBlock) -> str:
@@ -1787,7 +2063,7 @@ def serialize_content_block(value: ContentBlock) -> str:
 
 def parse_create_terminal_request(data: str | Json) -> Parsed[CreateTerminalRequest]:
     """Parses JSON text (or an already parsed value) as ``CreateTerminalRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_CreateTerminalRequest) if isinstance(data, str) else decode_value(data, decode_CreateTerminalRequest)
+    return decode_input(data, decode_CreateTerminalRequest)
 
 
 def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
@@ -1797,7 +2073,7 @@ def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
 
 def parse_create_terminal_response(data: str | Json) -> Parsed[CreateTerminalResponse]:
     """Parses JSON text (or an already parsed value) as ``CreateTerminalResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_CreateTerminalResponse) if isinstance(data, str) else decode_value(data, decode_CreateTerminalResponse)
+    return decode_input(data, decode_CreateTerminalResponse)
 
 
 def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
@@ -1807,7 +2083,7 @@ def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
 
 def parse_diff(data: str | Json) -> Parsed[Diff]:
     """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``."""
-    return decode_text(data, decode_Diff) if isinstance(data, str) else decode_value(data, decode_Diff)
+    return decode_input(data, decode_Diff)
 
 
 def serialize_diff(value: Diff) -> str:
@@ -1817,7 +2093,7 @@ def serialize_diff(value: Diff) -> str:
 
 def parse_embedded_resource(data: str | Json) -> Parsed[EmbeddedResource]:
     """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``."""
-    return decode_text(data, decode_EmbeddedResource) if isinstance(data, str) else decode_value(data, decode_EmbeddedResource)
+    return decode_input(data, decode_EmbeddedResource)
 
 
 def serialize_embedded_resource(value: EmbeddedResource) -> str:
@@ -1827,7 +2103,7 @@ def serialize_embedded_resource(value: EmbeddedResource) -> str:
 
 def parse_embedded_resource_resource(data: str | Json) -> Parsed[EmbeddedResourceResource]:
     """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``."""
-    return decode_text(data, decode_EmbeddedResourceResource) if isinstance(data, str) else decode_value(data, decode_EmbeddedResourceResource)
+    return decode_input(data, decode_EmbeddedResourceResource)
 
 
 def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str:
@@ -1837,7 +2113,7 @@ def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str
 
 def parse_env_variable(data: str | Json) -> Parsed[EnvVariable]:
     """Parses JSON text (or an already parsed value) as ``EnvVariable``; raises ``ParseError``."""
-    return decode_text(data, decode_EnvVariable) if isinstance(data, str) else decode_value(data, decode_EnvVariable)
+    return decode_input(data, decode_EnvVariable)
 
 
 def serialize_env_variable(value: EnvVariable) -> str:
@@ -1847,7 +2123,7 @@ def serialize_env_variable(value: EnvVariable) -> str:
 
 def parse_image_content(data: str | Json) -> Parsed[ImageContent]:
     """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``."""
-    return decode_text(data, decode_ImageContent) if isinstance(data, str) else decode_value(data, decode_ImageContent)
+    return decode_input(data, decode_ImageContent)
 
 
 def serialize_image_content(value: ImageContent) -> str:
@@ -1857,7 +2133,7 @@ def serialize_image_content(value: ImageContent) -> str:
 
 def parse_kill_terminal_request(data: str | Json) -> Parsed[KillTerminalRequest]:
     """Parses JSON text (or an already parsed value) as ``KillTerminalRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_KillTerminalRequest) if isinstance(data, str) else decode_value(data, decode_KillTerminalRequest)
+    return decode_input(data, decode_KillTerminalRequest)
 
 
 def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
@@ -1867,7 +2143,7 @@ def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
 
 def parse_kill_terminal_response(data: str | Json) -> Parsed[KillTerminalResponse]:
     """Parses JSON text (or an already parsed value) as ``KillTerminalResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_KillTerminalResponse) if isinstance(data, str) else decode_value(data, decode_KillTerminalResponse)
+    return decode_input(data, decode_KillTerminalResponse)
 
 
 def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
@@ -1877,7 +2153,7 @@ def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
 
 def parse_release_terminal_request(data: str | Json) -> Parsed[ReleaseTerminalRequest]:
     """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_ReleaseTerminalRequest) if isinstance(data, str) else decode_value(data, decode_ReleaseTerminalRequest)
+    return decode_input(data, decode_ReleaseTerminalRequest)
 
 
 def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
@@ -1887,7 +2163,7 @@ def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
 
 def parse_release_terminal_response(data: str | Json) -> Parsed[ReleaseTerminalResponse]:
     """Parses JSON text (or an already parsed value) as ``ReleaseTerminalResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_ReleaseTerminalResponse) if isinstance(data, str) else decode_value(data, decode_ReleaseTerminalResponse)
+    return decode_input(data, decode_ReleaseTerminalResponse)
 
 
 def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
@@ -1897,7 +2173,7 @@ def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
 
 def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
     """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``."""
-    return decode_text(data, decode_ResourceLink) if isinstance(data, str) else decode_value(data, decode_ResourceLink)
+    return decode_input(data, decode_ResourceLink)
 
 
 def serialize_resource_link(value: ResourceLink) -> str:
@@ -1907,7 +2183,7 @@ def serialize_resource_link(value: ResourceLink) -> str:
 
 def parse_role(data: str | Json) -> Parsed[Role]:
     """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``."""
-    return decode_text(data, decode_Role) if isinstance(data, str) else decode_value(data, decode_Role)
+    return decode_input(data, decode_Role)
 
 
 def serialize_role(value: Role) -> str:
@@ -1917,7 +2193,7 @@ def serialize_role(value: Role) -> str:
 
 def parse_session_id(data: str | Json) -> Parsed[SessionId]:
     """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
-    return decode_text(data, decode_SessionId) if isinstance(data, str) else decode_value(data, decode_SessionId)
+    return decode_input(data, decode_SessionId)
 
 
 def serialize_session_id(value: SessionId) -> str:
@@ -1927,7 +2203,7 @@ def serialize_session_id(value: SessionId) -> str:
 
 def parse_terminal(data: str | Json) -> Parsed[Terminal]:
     """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``."""
-    return decode_text(data, decode_Terminal) if isinstance(data, str) else decode_value(data, decode_Terminal)
+    return decode_input(data, decode_Terminal)
 
 
 def serialize_terminal(value: Terminal) -> str:
@@ -1937,7 +2213,7 @@ def serialize_terminal(value: Terminal) -> str:
 
 def parse_terminal_exit_status(data: str | Json) -> Parsed[TerminalExitStatus]:
     """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalExitStatus) if isinstance(data, str) else decode_value(data, decode_TerminalExitStatus)
+    return decode_input(data, decode_TerminalExitStatus)
 
 
 def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
@@ -1947,7 +2223,7 @@ def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
 
 def parse_terminal_id(data: str | Json) -> Parsed[TerminalId]:
     """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalId) if isinstance(data, str) else decode_value(data, decode_TerminalId)
+    return decode_input(data, decode_TerminalId)
 
 
 def serialize_terminal_id(value: TerminalId) -> str:
@@ -1957,7 +2233,7 @@ def serialize_terminal_id(value: TerminalId) -> str:
 
 def parse_terminal_output_request(data: str | Json) -> Parsed[TerminalOutputRequest]:
     """Parses JSON text (or an already parsed value) as ``TerminalOutputRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalOutputRequest) if isinstance(data, str) else decode_value(data, decode_TerminalOutputRequest)
+    return decode_input(data, decode_TerminalOutputRequest)
 
 
 def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
@@ -1967,7 +2243,7 @@ def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
 
 def parse_terminal_output_response(data: str | Json) -> Parsed[TerminalOutputResponse]:
     """Parses JSON text (or an already parsed value) as ``TerminalOutputResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalOutputResponse) if isinstance(data, str) else decode_value(data, decode_TerminalOutputResponse)
+    return decode_input(data, decode_TerminalOutputResponse)
 
 
 def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
@@ -1977,7 +2253,7 @@ def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
 
 def parse_text_content(data: str | Json) -> Parsed[TextContent]:
     """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``."""
-    return decode_text(data, decode_TextContent) if isinstance(data, str) else decode_value(data, decode_TextContent)
+    return decode_input(data, decode_TextContent)
 
 
 def serialize_text_content(value: TextContent) -> str:
@@ -1987,7 +2263,7 @@ def serialize_text_content(value: TextContent) -> str:
 
 def parse_text_resource_contents(data: str | Json) -> Parsed[TextResourceContents]:
     """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``."""
-    return decode_text(data, decode_TextResourceContents) if isinstance(data, str) else decode_value(data, decode_TextResourceContents)
+    return decode_input(data, decode_TextResourceContents)
 
 
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
@@ -1997,7 +2273,7 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
 
 def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
     """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallContent) if isinstance(data, str) else decode_value(data, decode_ToolCallContent)
+    return decode_input(data, decode_ToolCallContent)
 
 
 def serialize_tool_call_content(value: ToolCallContent) -> str:
@@ -2007,7 +2283,7 @@ def serialize_tool_call_content(value: ToolCallContent) -> str:
 
 def parse_wait_for_terminal_exit_request(data: str | Json) -> Parsed[WaitForTerminalExitRequest]:
     """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_WaitForTerminalExitRequest) if isinstance(data, str) else decode_value(data, decode_WaitForTerminalExitRequest)
+    return decode_input(data, decode_WaitForTerminalExitRequest)
 
 
 def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) -> str:
@@ -2017,7 +2293,7 @@ def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) 
 
 def parse_wait_for_terminal_exit_response(data: str | Json) -> Parsed[WaitForTerminalExitResponse]:
     """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_WaitForTerminalExitResponse) if isinstance(data, str) else decode_value(data, decode_WaitForTerminalExitResponse)
+    return decode_input(data, decode_WaitForTerminalExitResponse)
 
 
 def serialize_wait_for_terminal_exit_response(value: WaitForTerminalExitResponse) -> str:
@@ -2031,6 +2307,11 @@ register_decoders(
         AudioContent: decode_AudioContent,
         BlobResourceContents: decode_BlobResourceContents,
         Content: decode_Content,
+        ContentBlockText: decode_ContentBlock,
+        ContentBlockImage: decode_ContentBlock,
+        ContentBlockAudio: decode_ContentBlock,
+        ContentBlockResourceLink: decode_ContentBlock,
+        ContentBlockResource: decode_ContentBlock,
         CreateTerminalRequest: decode_CreateTerminalRequest,
         CreateTerminalResponse: decode_CreateTerminalResponse,
         Diff: decode_Diff,
@@ -2048,15 +2329,10 @@ register_decoders(
         TerminalOutputResponse: decode_TerminalOutputResponse,
         TextContent: decode_TextContent,
         TextResourceContents: decode_TextResourceContents,
-        WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,
-        WaitForTerminalExitResponse: decode_WaitForTerminalExitResponse,
-        ContentBlockText: decode_ContentBlock,
-        ContentBlockImage: decode_ContentBlock,
-        ContentBlockAudio: decode_ContentBlock,
-        ContentBlockResourceLink: decode_ContentBlock,
-        ContentBlockResource: decode_ContentBlock,
         ToolCallContentContent: decode_ToolCallContent,
         ToolCallContentDiff: decode_ToolCallContent,
         ToolCallContentTerminal: decode_ToolCallContent,
+        WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,
+        WaitForTerminalExitResponse: decode_WaitForTerminalExitResponse,
     }
 )

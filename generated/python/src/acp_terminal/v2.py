@@ -18,14 +18,13 @@ from ._runtime.decode import (
     MemberOptions,
     decode_absolute_path,
     decode_bytes,
+    decode_input,
     decode_int64,
     decode_json,
     decode_number,
     decode_object,
     decode_string,
-    decode_text,
     decode_uint32,
-    decode_value,
     encode_text,
 )
 from ._runtime.errors import Parsed
@@ -252,13 +251,18 @@ _SKIP_3: Final[frozenset[str]] = frozenset(("sessionUpdate",))
 _SKIP_0: Final[frozenset[str]] = frozenset(("type",))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
+
 # --- named strings and string enums ---
+
 
 def decode_AbsolutePath(v: Json, cx: Cx) -> AbsolutePath:
     return AbsolutePath(decode_absolute_path(v, cx))
 
 
-AbsolutePath = NewType("AbsolutePath", Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)])
+AbsolutePath = NewType(
+    "AbsolutePath",
+    Annotated[str, wire_rules("AbsolutePath", decode_AbsolutePath, python_values=True)],
+)
 """A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`)."""
 
 
@@ -271,7 +275,8 @@ def check_absolute_path(s: str) -> AbsolutePath:
 
 encode_AbsolutePath = encode_string
 
-DIFF_FILE_TYPE_VALUES: Final = ("text", "binary", "directory", "symlink",)
+
+DIFF_FILE_TYPE_VALUES: Final = ("text", "binary", "directory", "symlink")
 KnownDiffFileType = Literal["text", "binary", "directory", "symlink"]
 
 
@@ -289,6 +294,7 @@ DiffFileType: TypeAlias = Annotated[str, wire_rules("DiffFileType", decode_DiffF
 """What kind of file a change touches."""
 
 encode_DiffFileType = encode_string
+
 
 DIFF_PATCH_FORMAT_VALUES: Final = ("git_patch",)
 KnownDiffPatchFormat = Literal["git_patch"]
@@ -309,7 +315,8 @@ DiffPatchFormat: TypeAlias = Annotated[str, wire_rules("DiffPatchFormat", decode
 
 encode_DiffPatchFormat = encode_string
 
-ICON_THEME_VALUES: Final = ("light", "dark",)
+
+ICON_THEME_VALUES: Final = ("light", "dark")
 KnownIconTheme = Literal["light", "dark"]
 
 
@@ -328,6 +335,7 @@ IconTheme: TypeAlias = Annotated[str, wire_rules("IconTheme", decode_IconTheme, 
 
 encode_IconTheme = encode_string
 
+
 def decode_MediaType(v: Json, cx: Cx) -> MediaType:
     return MediaType(decode_string(v, cx))
 
@@ -338,17 +346,22 @@ MediaType = NewType("MediaType", Annotated[str, wire_rules("MediaType", decode_M
 
 encode_MediaType = encode_string
 
+
 def decode_PermissionOptionId(v: Json, cx: Cx) -> PermissionOptionId:
     return PermissionOptionId(decode_string(v, cx))
 
 
-PermissionOptionId = NewType("PermissionOptionId", Annotated[str, wire_rules("PermissionOptionId", decode_PermissionOptionId, python_values=True)])
+PermissionOptionId = NewType(
+    "PermissionOptionId",
+    Annotated[str, wire_rules("PermissionOptionId", decode_PermissionOptionId, python_values=True)],
+)
 """Identifies one of the choices offered in a permission request."""
 
 
 encode_PermissionOptionId = encode_string
 
-PERMISSION_OPTION_KIND_VALUES: Final = ("allow_once", "allow_always", "reject_once", "reject_always",)
+
+PERMISSION_OPTION_KIND_VALUES: Final = ("allow_once", "allow_always", "reject_once", "reject_always")
 KnownPermissionOptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
 
 
@@ -362,12 +375,16 @@ def decode_PermissionOptionKind(v: Json, cx: Cx) -> PermissionOptionKind:
     return s
 
 
-PermissionOptionKind: TypeAlias = Annotated[str, wire_rules("PermissionOptionKind", decode_PermissionOptionKind, python_values=True)]
+PermissionOptionKind: TypeAlias = Annotated[
+    str,
+    wire_rules("PermissionOptionKind", decode_PermissionOptionKind, python_values=True),
+]
 """What choosing an option means, so a Client can style it."""
 
 encode_PermissionOptionKind = encode_string
 
-ROLE_VALUES: Final = ("assistant", "user",)
+
+ROLE_VALUES: Final = ("assistant", "user")
 KnownRole = Literal["assistant", "user"]
 
 
@@ -386,6 +403,7 @@ Role: TypeAlias = Annotated[str, wire_rules("Role", decode_Role, python_values=T
 
 encode_Role = encode_string
 
+
 def decode_SessionId(v: Json, cx: Cx) -> SessionId:
     return SessionId(decode_string(v, cx))
 
@@ -395,6 +413,7 @@ SessionId = NewType("SessionId", Annotated[str, wire_rules("SessionId", decode_S
 
 
 encode_SessionId = encode_string
+
 
 def decode_TerminalId(v: Json, cx: Cx) -> TerminalId:
     return TerminalId(decode_string(v, cx))
@@ -408,6 +427,7 @@ keeps it for the terminal's lifetime and never reuses it for another terminal.
 
 encode_TerminalId = encode_string
 
+
 def decode_ToolCallId(v: Json, cx: Cx) -> ToolCallId:
     return ToolCallId(decode_string(v, cx))
 
@@ -420,7 +440,8 @@ even when an Agent happens to use the same string for both.
 
 encode_ToolCallId = encode_string
 
-TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "completed", "failed", "cancelled",)
+
+TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "completed", "failed", "cancelled")
 KnownToolCallStatus = Literal["pending", "in_progress", "completed", "failed", "cancelled"]
 
 
@@ -439,7 +460,19 @@ ToolCallStatus: TypeAlias = Annotated[str, wire_rules("ToolCallStatus", decode_T
 
 encode_ToolCallStatus = encode_string
 
-TOOL_KIND_VALUES: Final = ("read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other",)
+
+TOOL_KIND_VALUES: Final = (
+    "read",
+    "edit",
+    "delete",
+    "move",
+    "search",
+    "execute",
+    "think",
+    "fetch",
+    "switch_mode",
+    "other",
+)
 KnownToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]
 
 
@@ -458,7 +491,9 @@ ToolKind: TypeAlias = Annotated[str, wire_rules("ToolKind", decode_ToolKind, pyt
 
 encode_ToolKind = encode_string
 
+
 # --- objects ---
+
 
 class Annotations(WireModel):
     """Hints for the Client about how content is meant to be used or shown.
@@ -471,9 +506,22 @@ class Annotations(WireModel):
     """
 
     audience: list[Role] | None = Field(default=None, alias="audience", description="Who the content is meant for.")
-    last_modified: str | None = Field(default=None, alias="lastModified", description="When the underlying resource last changed, as an RFC 3339 timestamp.")
-    priority: float | None = Field(default=None, alias="priority", description="How important the content is, from 0 (least) to 1 (most).")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    last_modified: str | None = Field(
+        default=None,
+        alias="lastModified",
+        description="When the underlying resource last changed, as an RFC 3339 timestamp.",
+    )
+    priority: float | None = Field(
+        default=None,
+        alias="priority",
+        description="How important the content is, from 0 (least) to 1 (most).",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class AudioContent(WireModel):
     """A sound clip.
@@ -488,7 +536,12 @@ class AudioContent(WireModel):
     data: bytes = Field(alias="data", strict=True, description="The audio bytes, as base64 on the wire.")
     mime_type: MediaType = Field(alias="mimeType", description="The audio's MIME type.")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class BlobResourceContents(WireModel):
     """A resource's contents as bytes.
@@ -503,7 +556,12 @@ class BlobResourceContents(WireModel):
     blob: bytes = Field(alias="blob", strict=True, description="The bytes, as base64 on the wire.")
     uri: str = Field(alias="uri", description="Where the resource is.")
     mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class CommandPermissionSubject(WireModel):
     """Permission to run a command, described before it runs. A self-contained
@@ -520,9 +578,22 @@ class CommandPermissionSubject(WireModel):
 
     command: str = Field(alias="command", description="The command line that would run.")
     cwd: AbsolutePath = Field(alias="cwd", description="Its absolute working directory.")
-    tool_call_id: ToolCallId | None = Field(default=None, alias="toolCallId", description="The tool call it belongs to, when known; omitted and `null` mean unknown.")
-    terminal_id: TerminalId | None = Field(default=None, alias="terminalId", description="The terminal that will show it, when already known; omitted and `null` mean unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this subject; omitted and `null` mean none.")
+    tool_call_id: ToolCallId | None = Field(
+        default=None,
+        alias="toolCallId",
+        description="The tool call it belongs to, when known; omitted and `null` mean unknown.",
+    )
+    terminal_id: TerminalId | None = Field(
+        default=None,
+        alias="terminalId",
+        description="The terminal that will show it, when already known; omitted and `null` mean unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this subject; omitted and `null` mean none.",
+    )
+
 
 class Content(WireModel):
     """A content block shown as tool-call output.
@@ -533,7 +604,12 @@ class Content(WireModel):
     """
 
     content: ContentBlock = Field(alias="content", description="The block.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Diff(WireModel):
     """File changes made by a tool call. `changes` is authoritative; `patch` is optional
@@ -546,8 +622,17 @@ class Diff(WireModel):
     """
 
     changes: list[DiffChange] = Field(alias="changes", description="The files changed and how.")
-    patch: DiffPatch | None = Field(default=None, alias="patch", description="Renderable patch text; omitted or `null` when there is none.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    patch: DiffPatch | None = Field(
+        default=None,
+        alias="patch",
+        description="Renderable patch text; omitted or `null` when there is none.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class DiffPatch(WireModel):
     """Patch text a Client can render for some or all of a diff's changes.
@@ -560,6 +645,7 @@ class DiffPatch(WireModel):
     format: DiffPatchFormat = Field(alias="format", description="The notation of `text`.")
     text: str = Field(alias="text", description="The patch itself.")
 
+
 class DiffPathChange(WireModel):
     """A change to one file at one path.
 
@@ -568,6 +654,7 @@ class DiffPathChange(WireModel):
     """
 
     path: AbsolutePath = Field(alias="path", description="The file's absolute path.")
+
 
 class DiffPathPairChange(WireModel):
     """A change that takes a file from one path to another.
@@ -580,6 +667,7 @@ class DiffPathPairChange(WireModel):
     old_path: AbsolutePath = Field(alias="oldPath", description="The absolute path before the change.")
     path: AbsolutePath = Field(alias="path", description="The absolute path after the change.")
 
+
 class EmbeddedResource(WireModel):
     """A resource whose contents travel inside the message.
 
@@ -591,7 +679,12 @@ class EmbeddedResource(WireModel):
 
     resource: EmbeddedResourceResource = Field(alias="resource", description="The contents.")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Icon(WireModel):
     """An icon a Client may show next to a resource.
@@ -605,8 +698,13 @@ class Icon(WireModel):
 
     src: str = Field(alias="src", description="Where to load the icon from.")
     mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The icon's MIME type.")
-    sizes: list[str] | None = Field(default=None, alias="sizes", description="The sizes the icon is available in (such as `48x48`).")
+    sizes: list[str] | None = Field(
+        default=None,
+        alias="sizes",
+        description="The sizes the icon is available in (such as `48x48`).",
+    )
     theme: IconTheme | None = Field(default=None, alias="theme", description="The colour scheme the icon suits.")
+
 
 class ImageContent(WireModel):
     """An image.
@@ -623,7 +721,12 @@ class ImageContent(WireModel):
     mime_type: MediaType = Field(alias="mimeType", description="The image's MIME type.")
     uri: str | None = Field(default=None, alias="uri", description="Where the image came from, when known.")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class PermissionOption(WireModel):
     """One choice offered to the user.
@@ -635,10 +738,18 @@ class PermissionOption(WireModel):
         meta: Extension data; omitted and `null` mean none.
     """
 
-    option_id: PermissionOptionId = Field(alias="optionId", description="The choice's ID, sent back when it is selected.")
+    option_id: PermissionOptionId = Field(
+        alias="optionId",
+        description="The choice's ID, sent back when it is selected.",
+    )
     name: str = Field(alias="name", description="The label to show.")
     kind: PermissionOptionKind = Field(alias="kind", description="What the choice means.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class RequestPermissionRequest(WireModel):
     """The Agent asks the Client to ask the user for permission.
@@ -655,10 +766,23 @@ class RequestPermissionRequest(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     title: str = Field(alias="title", description="The question to show.")
-    description: str | None = Field(default=None, alias="description", description="Why the permission is needed, shown with the question; omitted and `null` mean none. It does not change the subject's displayed state.")
-    subject: RequestPermissionSubject | None = Field(default=None, alias="subject", description="What the permission is for; omitted and `null` mean not given.")
+    description: str | None = Field(
+        default=None,
+        alias="description",
+        description="Why the permission is needed, shown with the question; omitted and `null` mean none. It does not change the subject's displayed state.",
+    )
+    subject: RequestPermissionSubject | None = Field(
+        default=None,
+        alias="subject",
+        description="What the permission is for; omitted and `null` mean not given.",
+    )
     options: list[PermissionOption] = Field(alias="options", description="The choices; at least one.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class RequestPermissionResponse(WireModel):
     """The Client's answer to a permission request.
@@ -669,7 +793,12 @@ class RequestPermissionResponse(WireModel):
     """
 
     outcome: RequestPermissionOutcome = Field(alias="outcome", description="How the request ended.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ResourceLink(WireModel):
     """A pointer to a resource the Agent can read, without its contents.
@@ -694,7 +823,12 @@ class ResourceLink(WireModel):
     mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
     size: int | None = Field(default=None, alias="size", description="The resource's size in bytes.")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class SelectedPermissionOutcome(WireModel):
     """The user picked one of the offered options.
@@ -705,7 +839,12 @@ class SelectedPermissionOutcome(WireModel):
     """
 
     option_id: PermissionOptionId = Field(alias="optionId", description="The picked option.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class Terminal(WireModel):
     """Tool-call content that points at an Agent-owned terminal by its ID. It is only
@@ -717,7 +856,12 @@ class Terminal(WireModel):
     """
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal to show here.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this reference; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this reference; omitted and `null` mean none.",
+    )
+
 
 class TerminalExitStatus(WireModel):
     """How the terminal's process ended. Its presence alone means the process exited;
@@ -729,9 +873,22 @@ class TerminalExitStatus(WireModel):
         meta: Extension data for this exit information; omitted and `null` mean none.
     """
 
-    exit_code: int | None = Field(default=None, alias="exitCode", description="The exit code, when the process returned one.")
-    signal: str | None = Field(default=None, alias="signal", description="The name of the signal that ended the process (for example `SIGTERM`).")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this exit information; omitted and `null` mean none.")
+    exit_code: int | None = Field(
+        default=None,
+        alias="exitCode",
+        description="The exit code, when the process returned one.",
+    )
+    signal: str | None = Field(
+        default=None,
+        alias="signal",
+        description="The name of the signal that ended the process (for example `SIGTERM`).",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this exit information; omitted and `null` mean none.",
+    )
+
 
 class TerminalOutput(WireModel):
     """A replacement snapshot: the complete bytes the Client should keep for the
@@ -743,7 +900,12 @@ class TerminalOutput(WireModel):
     """
 
     data: bytes = Field(alias="data", strict=True, description="Every retained output byte, as base64 on the wire.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this snapshot; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this snapshot; omitted and `null` mean none.",
+    )
+
 
 class TerminalOutputChunk(WireModel):
     """Live output: bytes to append, in received order, to the terminal's stored output.
@@ -757,7 +919,12 @@ class TerminalOutputChunk(WireModel):
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal the bytes belong to.")
     data: bytes = Field(alias="data", strict=True, description="The bytes to append, as base64 on the wire.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this chunk; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this chunk; omitted and `null` mean none.",
+    )
+
 
 class TerminalUpdate(WireModel):
     """Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
@@ -774,11 +941,32 @@ class TerminalUpdate(WireModel):
     """
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal being created or patched.")
-    command: str | MISSING | None = Field(default=MISSING, alias="command", description="The human-readable command line. Descriptive only: nothing is run by the Client.")
-    cwd: AbsolutePath | MISSING | None = Field(default=MISSING, alias="cwd", description="The command's absolute working directory.")
-    output: TerminalOutput | MISSING | None = Field(default=MISSING, alias="output", description="A snapshot that replaces every stored output byte.")
-    exit_status: TerminalExitStatus | MISSING | None = Field(default=MISSING, alias="exitStatus", description="The exit status; a value marks the terminal exited, `null` clears that.")
-    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta", description="Terminal-scoped extension data, patched like the other members.")
+    command: str | MISSING | None = Field(
+        default=MISSING,
+        alias="command",
+        description="The human-readable command line. Descriptive only: nothing is run by the Client.",
+    )
+    cwd: AbsolutePath | MISSING | None = Field(
+        default=MISSING,
+        alias="cwd",
+        description="The command's absolute working directory.",
+    )
+    output: TerminalOutput | MISSING | None = Field(
+        default=MISSING,
+        alias="output",
+        description="A snapshot that replaces every stored output byte.",
+    )
+    exit_status: TerminalExitStatus | MISSING | None = Field(
+        default=MISSING,
+        alias="exitStatus",
+        description="The exit status; a value marks the terminal exited, `null` clears that.",
+    )
+    meta: dict[str, JsonValue] | MISSING | None = Field(
+        default=MISSING,
+        alias="_meta",
+        description="Terminal-scoped extension data, patched like the other members.",
+    )
+
 
 class TextContent(WireModel):
     """Plain or Markdown text.
@@ -791,7 +979,12 @@ class TextContent(WireModel):
 
     text: str = Field(alias="text", description="The text.")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class TextResourceContents(WireModel):
     """A resource's contents as text.
@@ -806,7 +999,12 @@ class TextResourceContents(WireModel):
     text: str = Field(alias="text", description="The text.")
     uri: str = Field(alias="uri", description="Where the resource is.")
     mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ToolCallContentChunk(WireModel):
     """Appends one item to a tool call's output collection.
@@ -819,7 +1017,12 @@ class ToolCallContentChunk(WireModel):
 
     tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call the item belongs to.")
     content: ToolCallContent = Field(alias="content", description="The item to append.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data for this chunk; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this chunk; omitted and `null` mean none.",
+    )
+
 
 class ToolCallLocation(WireModel):
     """A file (and optionally a line) a tool call reads or changes.
@@ -832,7 +1035,12 @@ class ToolCallLocation(WireModel):
 
     path: AbsolutePath = Field(alias="path", description="The file's absolute path.")
     line: int | None = Field(default=None, alias="line", description="The line, when known.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 class ToolCallPermissionSubject(WireModel):
     """Permission for a tool call, described by its current state.
@@ -842,6 +1050,7 @@ class ToolCallPermissionSubject(WireModel):
     """
 
     tool_call: ToolCallUpdate = Field(alias="toolCall", description="The tool call asking for permission.")
+
 
 class ToolCallUpdate(WireModel):
     """Creates or patches a tool call, keyed by `toolCallId`. Every other member is a
@@ -861,14 +1070,43 @@ class ToolCallUpdate(WireModel):
     """
 
     tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call being created or patched.")
-    title: str | MISSING | None = Field(default=MISSING, alias="title", description="A title saying what the tool is doing.")
+    title: str | MISSING | None = Field(
+        default=MISSING,
+        alias="title",
+        description="A title saying what the tool is doing.",
+    )
     kind: ToolKind | MISSING | None = Field(default=MISSING, alias="kind", description="The sort of tool.")
-    status: ToolCallStatus | MISSING | None = Field(default=MISSING, alias="status", description="Where the call is in its life.")
-    content: list[ToolCallContent] | MISSING | None = Field(default=MISSING, alias="content", description="The whole output collection (replaces, never appends).")
-    locations: list[ToolCallLocation] | MISSING | None = Field(default=MISSING, alias="locations", description="The files involved.")
-    raw_input: JsonValue | MISSING | None = Field(default=MISSING, alias="rawInput", description="The tool's raw input, any JSON.")
-    raw_output: JsonValue | MISSING | None = Field(default=MISSING, alias="rawOutput", description="The tool's raw output, any JSON.")
-    meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta", description="Extension data, patched like the other members.")
+    status: ToolCallStatus | MISSING | None = Field(
+        default=MISSING,
+        alias="status",
+        description="Where the call is in its life.",
+    )
+    content: list[ToolCallContent] | MISSING | None = Field(
+        default=MISSING,
+        alias="content",
+        description="The whole output collection (replaces, never appends).",
+    )
+    locations: list[ToolCallLocation] | MISSING | None = Field(
+        default=MISSING,
+        alias="locations",
+        description="The files involved.",
+    )
+    raw_input: JsonValue | MISSING | None = Field(
+        default=MISSING,
+        alias="rawInput",
+        description="The tool's raw input, any JSON.",
+    )
+    raw_output: JsonValue | MISSING | None = Field(
+        default=MISSING,
+        alias="rawOutput",
+        description="The tool's raw output, any JSON.",
+    )
+    meta: dict[str, JsonValue] | MISSING | None = Field(
+        default=MISSING,
+        alias="_meta",
+        description="Extension data, patched like the other members.",
+    )
+
 
 class UpdateSessionNotification(WireModel):
     """The `session/update` notification from Agent to Client.
@@ -881,9 +1119,15 @@ class UpdateSessionNotification(WireModel):
 
     session_id: SessionId = Field(alias="sessionId", description="The session.")
     update: SessionUpdate = Field(alias="update", description="The change.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
 
 # --- unions ---
+
 
 class ContentBlockText(TextContent):
     """Text."""
@@ -915,7 +1159,7 @@ class ContentBlockResource(EmbeddedResource):
     type_: Literal["resource"] = Field(default="resource", alias="type")
 
 
-CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource", )
+CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource")
 ContentBlock: TypeAlias = Annotated[
     Annotated[ContentBlockText, Tag("text")]
     | Annotated[ContentBlockImage, Tag("image")]
@@ -928,52 +1172,113 @@ ContentBlock: TypeAlias = Annotated[
 ]
 """Something to show: text, an image, audio, or a resource."""
 
+
 class DiffChangeAdd(DiffPathChange):
     """The file was created."""
 
     operation: Literal["add"] = Field(default="add", alias="operation")
-    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
-    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    file_type: DiffFileType | None = Field(
+        default=None,
+        alias="fileType",
+        description="The kind of file; omitted or `null` when unknown.",
+    )
+    mime_type: MediaType | None = Field(
+        default=None,
+        alias="mimeType",
+        description="The file's MIME type; omitted or `null` when unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class DiffChangeDelete(DiffPathChange):
     """The file was removed."""
 
     operation: Literal["delete"] = Field(default="delete", alias="operation")
-    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
-    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    file_type: DiffFileType | None = Field(
+        default=None,
+        alias="fileType",
+        description="The kind of file; omitted or `null` when unknown.",
+    )
+    mime_type: MediaType | None = Field(
+        default=None,
+        alias="mimeType",
+        description="The file's MIME type; omitted or `null` when unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class DiffChangeModify(DiffPathChange):
     """The file was changed where it is."""
 
     operation: Literal["modify"] = Field(default="modify", alias="operation")
-    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
-    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    file_type: DiffFileType | None = Field(
+        default=None,
+        alias="fileType",
+        description="The kind of file; omitted or `null` when unknown.",
+    )
+    mime_type: MediaType | None = Field(
+        default=None,
+        alias="mimeType",
+        description="The file's MIME type; omitted or `null` when unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class DiffChangeMove(DiffPathPairChange):
     """The file was moved or renamed."""
 
     operation: Literal["move"] = Field(default="move", alias="operation")
-    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
-    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    file_type: DiffFileType | None = Field(
+        default=None,
+        alias="fileType",
+        description="The kind of file; omitted or `null` when unknown.",
+    )
+    mime_type: MediaType | None = Field(
+        default=None,
+        alias="mimeType",
+        description="The file's MIME type; omitted or `null` when unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class DiffChangeCopy(DiffPathPairChange):
     """The file was copied."""
 
     operation: Literal["copy"] = Field(default="copy", alias="operation")
-    file_type: DiffFileType | None = Field(default=None, alias="fileType", description="The kind of file; omitted or `null` when unknown.")
-    mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The file's MIME type; omitted or `null` when unknown.")
-    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Extension data; omitted and `null` mean none.")
+    file_type: DiffFileType | None = Field(
+        default=None,
+        alias="fileType",
+        description="The kind of file; omitted or `null` when unknown.",
+    )
+    mime_type: MediaType | None = Field(
+        default=None,
+        alias="mimeType",
+        description="The file's MIME type; omitted or `null` when unknown.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
-DIFF_CHANGE_TAGS: Final = ("add", "delete", "modify", "move", "copy", )
+DIFF_CHANGE_TAGS: Final = ("add", "delete", "modify", "move", "copy")
 DiffChangeVariant: TypeAlias = DiffChangeAdd | DiffChangeDelete | DiffChangeModify | DiffChangeMove | DiffChangeCopy
 
 DiffChange: TypeAlias = Annotated[
@@ -988,11 +1293,13 @@ DiffChange: TypeAlias = Annotated[
 ]
 """One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text."""
 
+
 EmbeddedResourceResource: TypeAlias = Annotated[
-TextResourceContents | BlobResourceContents,
+    TextResourceContents | BlobResourceContents,
     wire_rules("EmbeddedResourceResource", lambda v, cx: decode_EmbeddedResourceResource(v, cx)),
 ]
 """A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
+
 
 class RequestPermissionOutcomeCancelled(WireModel):
     """The turn was cancelled before the user chose."""
@@ -1006,7 +1313,7 @@ class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
     outcome: Literal["selected"] = Field(default="selected", alias="outcome")
 
 
-REQUEST_PERMISSION_OUTCOME_TAGS: Final = ("cancelled", "selected", )
+REQUEST_PERMISSION_OUTCOME_TAGS: Final = ("cancelled", "selected")
 RequestPermissionOutcome: TypeAlias = Annotated[
     Annotated[RequestPermissionOutcomeCancelled, Tag("cancelled")]
     | Annotated[RequestPermissionOutcomeSelected, Tag("selected")]
@@ -1015,6 +1322,7 @@ RequestPermissionOutcome: TypeAlias = Annotated[
     wire_rules("RequestPermissionOutcome", lambda v, cx: decode_RequestPermissionOutcome(v, cx)),
 ]
 """How a permission request ended."""
+
 
 class RequestPermissionSubjectToolCall(ToolCallPermissionSubject):
     """A tool call."""
@@ -1028,7 +1336,7 @@ class RequestPermissionSubjectCommand(CommandPermissionSubject):
     type_: Literal["command"] = Field(default="command", alias="type")
 
 
-REQUEST_PERMISSION_SUBJECT_TAGS: Final = ("tool_call", "command", )
+REQUEST_PERMISSION_SUBJECT_TAGS: Final = ("tool_call", "command")
 RequestPermissionSubject: TypeAlias = Annotated[
     Annotated[RequestPermissionSubjectToolCall, Tag("tool_call")]
     | Annotated[RequestPermissionSubjectCommand, Tag("command")]
@@ -1037,6 +1345,7 @@ RequestPermissionSubject: TypeAlias = Annotated[
     wire_rules("RequestPermissionSubject", lambda v, cx: decode_RequestPermissionSubject(v, cx)),
 ]
 """What the permission is for."""
+
 
 class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
     """Appends one item to a tool call's output."""
@@ -1062,7 +1371,7 @@ class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
     session_update: Literal["terminal_output_chunk"] = Field(default="terminal_output_chunk", alias="sessionUpdate")
 
 
-SESSION_UPDATE_TAGS: Final = ("tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", )
+SESSION_UPDATE_TAGS: Final = ("tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk")
 SessionUpdate: TypeAlias = Annotated[
     Annotated[SessionUpdateToolCallContentChunk, Tag("tool_call_content_chunk")]
     | Annotated[SessionUpdateToolCallUpdate, Tag("tool_call_update")]
@@ -1076,6 +1385,7 @@ SessionUpdate: TypeAlias = Annotated[
 the terminal surface; every other update (messages, plans ...) is kept whole as
 an unknown variant.
 """
+
 
 class ToolCallContentContent(Content):
     """A content block."""
@@ -1095,7 +1405,7 @@ class ToolCallContentTerminal(Terminal):
     type_: Literal["terminal"] = Field(default="terminal", alias="type")
 
 
-TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", )
+TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal")
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
@@ -1105,6 +1415,7 @@ ToolCallContent: TypeAlias = Annotated[
     wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
 """One item of a tool call's output: a content block, a diff, or a terminal reference."""
+
 
 # --- decoders and encoders ---
 
@@ -1164,7 +1475,12 @@ def decode_ArrayOfToolCallLocation(v: Json, cx: Cx) -> list[ToolCallLocation]:
 def encode_ArrayOfToolCallLocation(w: Writer, v: list[ToolCallLocation]) -> None:
     w.array(v, encode_ToolCallLocation)
 
-def decode_Annotations_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Annotations_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Annotations`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -1208,7 +1524,12 @@ def encode_Annotations(w: Writer, v: Annotations) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_AudioContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_AudioContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``AudioContent`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1256,7 +1577,12 @@ def encode_AudioContent(w: Writer, v: AudioContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_BlobResourceContents_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_BlobResourceContents_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``BlobResourceContents`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1304,7 +1630,12 @@ def encode_BlobResourceContents(w: Writer, v: BlobResourceContents) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_CommandPermissionSubject_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_CommandPermissionSubject_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``CommandPermissionSubject`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1356,7 +1687,12 @@ def encode_CommandPermissionSubject(w: Writer, v: CommandPermissionSubject) -> N
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Content_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Content_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Content`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1394,6 +1730,7 @@ def encode_Content(w: Writer, v: Content) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_ContentBlock(v: Json, cx: Cx) -> ContentBlock:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1429,21 +1766,26 @@ def encode_ContentBlock(w: Writer, v: ContentBlock) -> None:
         w.end_object()
         return
     w.string(v.type_)
-    if isinstance(v, (ContentBlockAudio, )):
+    if isinstance(v, ContentBlockAudio):
         encode_AudioContent_known(w, v)
-    elif isinstance(v, (ContentBlockResource, )):
+    elif isinstance(v, ContentBlockResource):
         encode_EmbeddedResource_known(w, v)
-    elif isinstance(v, (ContentBlockImage, )):
+    elif isinstance(v, ContentBlockImage):
         encode_ImageContent_known(w, v)
-    elif isinstance(v, (ContentBlockResourceLink, )):
+    elif isinstance(v, ContentBlockResourceLink):
         encode_ResourceLink_known(w, v)
-    elif isinstance(v, (ContentBlockText, )):
+    elif isinstance(v, ContentBlockText):
         encode_TextContent_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Diff_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Diff_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Diff`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1484,6 +1826,7 @@ def encode_Diff(w: Writer, v: Diff) -> None:
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
+
 
 def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     obj = cx.expect_object(v)
@@ -1529,9 +1872,9 @@ def encode_DiffChange(w: Writer, v: DiffChange) -> None:
         w.end_object()
         return
     w.string(v.operation)
-    if isinstance(v, (DiffChangeAdd, DiffChangeDelete, DiffChangeModify, )):
+    if isinstance(v, (DiffChangeAdd, DiffChangeDelete, DiffChangeModify)):
         encode_DiffPathChange_known(w, v)
-    elif isinstance(v, (DiffChangeMove, DiffChangeCopy, )):
+    elif isinstance(v, (DiffChangeMove, DiffChangeCopy)):
         encode_DiffPathPairChange_known(w, v)
     w.put_optional("fileType", v.file_type, encode_DiffFileType)
     w.put_optional("mimeType", v.mime_type, encode_MediaType)
@@ -1540,7 +1883,12 @@ def encode_DiffChange(w: Writer, v: DiffChange) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_DiffPatch_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_DiffPatch_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``DiffPatch`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1580,7 +1928,12 @@ def encode_DiffPatch(w: Writer, v: DiffPatch) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_DiffPathChange_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_DiffPathChange_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``DiffPathChange`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -1614,7 +1967,12 @@ def encode_DiffPathChange(w: Writer, v: DiffPathChange) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_DiffPathPairChange_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_DiffPathPairChange_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``DiffPathPairChange`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1654,7 +2012,12 @@ def encode_DiffPathPairChange(w: Writer, v: DiffPathPairChange) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_EmbeddedResource_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_EmbeddedResource_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``EmbeddedResource`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1696,13 +2059,14 @@ def encode_EmbeddedResource(w: Writer, v: EmbeddedResource) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_EmbeddedResourceResource(v: Json, cx: Cx) -> EmbeddedResourceResource:
     obj = cx.expect_object(v)
     if "text" in obj:
         return decode_TextResourceContents(v, cx)
     if "blob" in obj:
         return decode_BlobResourceContents(v, cx)
-    return cx.missing_one_of(("text", "blob", ))
+    return cx.missing_one_of(("text", "blob"))
 
 
 def encode_EmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource) -> None:
@@ -1711,7 +2075,12 @@ def encode_EmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource) -> N
         return
     encode_BlobResourceContents(w, v)
 
-def decode_Icon_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Icon_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Icon`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1757,7 +2126,12 @@ def encode_Icon(w: Writer, v: Icon) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ImageContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ImageContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ImageContent`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1809,7 +2183,12 @@ def encode_ImageContent(w: Writer, v: ImageContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_PermissionOption_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_PermissionOption_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``PermissionOption`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1859,6 +2238,7 @@ def encode_PermissionOption(w: Writer, v: PermissionOption) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "outcome")
@@ -1880,13 +2260,18 @@ def encode_RequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome) -> N
         w.end_object()
         return
     w.string(v.outcome)
-    if isinstance(v, (RequestPermissionOutcomeSelected, )):
+    if isinstance(v, RequestPermissionOutcomeSelected):
         encode_SelectedPermissionOutcome_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_RequestPermissionRequest_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_RequestPermissionRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``RequestPermissionRequest`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -1944,7 +2329,12 @@ def encode_RequestPermissionRequest(w: Writer, v: RequestPermissionRequest) -> N
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_RequestPermissionResponse_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_RequestPermissionResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``RequestPermissionResponse`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -1982,6 +2372,7 @@ def encode_RequestPermissionResponse(w: Writer, v: RequestPermissionResponse) ->
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_RequestPermissionSubject(v: Json, cx: Cx) -> RequestPermissionSubject:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -2005,15 +2396,20 @@ def encode_RequestPermissionSubject(w: Writer, v: RequestPermissionSubject) -> N
         w.end_object()
         return
     w.string(v.type_)
-    if isinstance(v, (RequestPermissionSubjectCommand, )):
+    if isinstance(v, RequestPermissionSubjectCommand):
         encode_CommandPermissionSubject_known(w, v)
-    elif isinstance(v, (RequestPermissionSubjectToolCall, )):
+    elif isinstance(v, RequestPermissionSubjectToolCall):
         encode_ToolCallPermissionSubject_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ResourceLink_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ResourceLink_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ResourceLink`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -2054,7 +2450,17 @@ def decode_ResourceLink_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str
         cx.missing("name")
     if m1 is _ABSENT:
         cx.missing("uri")
-    return {"name": m0, "uri": m1, "title": m2, "description": m3, "icons": m4, "mime_type": m5, "size": m6, "annotations": m7, "meta": m8}, extra
+    return {
+        "name": m0,
+        "uri": m1,
+        "title": m2,
+        "description": m3,
+        "icons": m4,
+        "mime_type": m5,
+        "size": m6,
+        "annotations": m7,
+        "meta": m8,
+    }, extra
 
 
 def decode_ResourceLink(v: Json, cx: Cx) -> ResourceLink:
@@ -2081,7 +2487,12 @@ def encode_ResourceLink(w: Writer, v: ResourceLink) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_SelectedPermissionOutcome_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_SelectedPermissionOutcome_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``SelectedPermissionOutcome`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -2119,6 +2530,7 @@ def encode_SelectedPermissionOutcome(w: Writer, v: SelectedPermissionOutcome) ->
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "sessionUpdate")
@@ -2150,19 +2562,24 @@ def encode_SessionUpdate(w: Writer, v: SessionUpdate) -> None:
         w.end_object()
         return
     w.string(v.session_update)
-    if isinstance(v, (SessionUpdateTerminalOutputChunk, )):
+    if isinstance(v, SessionUpdateTerminalOutputChunk):
         encode_TerminalOutputChunk_known(w, v)
-    elif isinstance(v, (SessionUpdateTerminalUpdate, )):
+    elif isinstance(v, SessionUpdateTerminalUpdate):
         encode_TerminalUpdate_known(w, v)
-    elif isinstance(v, (SessionUpdateToolCallContentChunk, )):
+    elif isinstance(v, SessionUpdateToolCallContentChunk):
         encode_ToolCallContentChunk_known(w, v)
-    elif isinstance(v, (SessionUpdateToolCallUpdate, )):
+    elif isinstance(v, SessionUpdateToolCallUpdate):
         encode_ToolCallUpdate_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_Terminal_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_Terminal_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``Terminal`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -2200,7 +2617,12 @@ def encode_Terminal(w: Writer, v: Terminal) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalExitStatus_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalExitStatus_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalExitStatus`` by attribute name, and its unknown members."""
     m0: Any = None
     m1: Any = None
@@ -2240,7 +2662,12 @@ def encode_TerminalExitStatus(w: Writer, v: TerminalExitStatus) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalOutput_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalOutput_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalOutput`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -2278,7 +2705,12 @@ def encode_TerminalOutput(w: Writer, v: TerminalOutput) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalOutputChunk_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalOutputChunk_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalOutputChunk`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -2322,7 +2754,12 @@ def encode_TerminalOutputChunk(w: Writer, v: TerminalOutputChunk) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TerminalUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TerminalUpdate_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalUpdate`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = MISSING
@@ -2376,7 +2813,12 @@ def encode_TerminalUpdate(w: Writer, v: TerminalUpdate) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TextContent_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TextContent_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TextContent`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -2418,7 +2860,12 @@ def encode_TextContent(w: Writer, v: TextContent) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_TextResourceContents_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_TextResourceContents_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TextResourceContents`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -2466,6 +2913,7 @@ def encode_TextResourceContents(w: Writer, v: TextResourceContents) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -2493,17 +2941,22 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
         w.end_object()
         return
     w.string(v.type_)
-    if isinstance(v, (ToolCallContentContent, )):
+    if isinstance(v, ToolCallContentContent):
         encode_Content_known(w, v)
-    elif isinstance(v, (ToolCallContentDiff, )):
+    elif isinstance(v, ToolCallContentDiff):
         encode_Diff_known(w, v)
-    elif isinstance(v, (ToolCallContentTerminal, )):
+    elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ToolCallContentChunk_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ToolCallContentChunk_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ToolCallContentChunk`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -2547,7 +3000,12 @@ def encode_ToolCallContentChunk(w: Writer, v: ToolCallContentChunk) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ToolCallLocation_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ToolCallLocation_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ToolCallLocation`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
@@ -2589,7 +3047,12 @@ def encode_ToolCallLocation(w: Writer, v: ToolCallLocation) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ToolCallPermissionSubject_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ToolCallPermissionSubject_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ToolCallPermissionSubject`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     extra: dict[str, Json] | None = None
@@ -2623,7 +3086,12 @@ def encode_ToolCallPermissionSubject(w: Writer, v: ToolCallPermissionSubject) ->
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_ToolCallUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_ToolCallUpdate_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ToolCallUpdate`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = MISSING
@@ -2662,7 +3130,17 @@ def decode_ToolCallUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[s
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("toolCallId")
-    return {"tool_call_id": m0, "title": m1, "kind": m2, "status": m3, "content": m4, "locations": m5, "raw_input": m6, "raw_output": m7, "meta": m8}, extra
+    return {
+        "tool_call_id": m0,
+        "title": m1,
+        "kind": m2,
+        "status": m3,
+        "content": m4,
+        "locations": m5,
+        "raw_input": m6,
+        "raw_output": m7,
+        "meta": m8,
+    }, extra
 
 
 def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
@@ -2689,7 +3167,12 @@ def encode_ToolCallUpdate(w: Writer, v: ToolCallUpdate) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
-def decode_UpdateSessionNotification_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+
+def decode_UpdateSessionNotification_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``UpdateSessionNotification`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
@@ -2736,7 +3219,7 @@ def encode_UpdateSessionNotification(w: Writer, v: UpdateSessionNotification) ->
 
 def parse_absolute_path(data: str | Json) -> Parsed[AbsolutePath]:
     """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``."""
-    return decode_text(data, decode_AbsolutePath) if isinstance(data, str) else decode_value(data, decode_AbsolutePath)
+    return decode_input(data, decode_AbsolutePath)
 
 
 def serialize_absolute_path(value: AbsolutePath) -> str:
@@ -2746,7 +3229,7 @@ def serialize_absolute_path(value: AbsolutePath) -> str:
 
 def parse_annotations(data: str | Json) -> Parsed[Annotations]:
     """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``."""
-    return decode_text(data, decode_Annotations) if isinstance(data, str) else decode_value(data, decode_Annotations)
+    return decode_input(data, decode_Annotations)
 
 
 def serialize_annotations(value: Annotations) -> str:
@@ -2756,7 +3239,7 @@ def serialize_annotations(value: Annotations) -> str:
 
 def parse_audio_content(data: str | Json) -> Parsed[AudioContent]:
     """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``."""
-    return decode_text(data, decode_AudioContent) if isinstance(data, str) else decode_value(data, decode_AudioContent)
+    return decode_input(data, decode_AudioContent)
 
 
 def serialize_audio_content(value: AudioContent) -> str:
@@ -2766,7 +3249,7 @@ def serialize_audio_content(value: AudioContent) -> str:
 
 def parse_blob_resource_contents(data: str | Json) -> Parsed[BlobResourceContents]:
     """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``."""
-    return decode_text(data, decode_BlobResourceContents) if isinstance(data, str) else decode_value(data, decode_BlobResourceContents)
+    return decode_input(data, decode_BlobResourceContents)
 
 
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
@@ -2776,7 +3259,7 @@ def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
 
 def parse_command_permission_subject(data: str | Json) -> Parsed[CommandPermissionSubject]:
     """Parses JSON text (or an already parsed value) as ``CommandPermissionSubject``; raises ``ParseError``."""
-    return decode_text(data, decode_CommandPermissionSubject) if isinstance(data, str) else decode_value(data, decode_CommandPermissionSubject)
+    return decode_input(data, decode_CommandPermissionSubject)
 
 
 def serialize_command_permission_subject(value: CommandPermissionSubject) -> str:
@@ -2786,7 +3269,7 @@ def serialize_command_permission_subject(value: CommandPermissionSubject) -> str
 
 def parse_content(data: str | Json) -> Parsed[Content]:
     """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_text(data, decode_Content) if isinstance(data, str) else decode_value(data, decode_Content)
+    return decode_input(data, decode_Content)
 
 
 def serialize_content(value: Content) -> str:
@@ -2796,7 +3279,7 @@ def serialize_content(value: Content) -> str:
 
 def parse_content_block(data: str | Json) -> Parsed[ContentBlock]:
     """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``."""
-    return decode_text(data, decode_ContentBlock) if isinstance(data, str) else decode_value(data, decode_ContentBlock)
+    return decode_input(data, decode_ContentBlock)
 
 
 def serialize_content_block(value: ContentBlock) -> str:
@@ -2806,7 +3289,7 @@ def serialize_content_block(value: ContentBlock) -> str:
 
 def parse_diff(data: str | Json) -> Parsed[Diff]:
     """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``."""
-    return decode_text(data, decode_Diff) if isinstance(data, str) else decode_value(data, decode_Diff)
+    return decode_input(data, decode_Diff)
 
 
 def serialize_diff(value: Diff) -> str:
@@ -2816,7 +3299,7 @@ def serialize_diff(value: Diff) -> str:
 
 def parse_diff_change(data: str | Json) -> Parsed[DiffChange]:
     """Parses JSON text (or an already parsed value) as ``DiffChange``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffChange) if isinstance(data, str) else decode_value(data, decode_DiffChange)
+    return decode_input(data, decode_DiffChange)
 
 
 def serialize_diff_change(value: DiffChange) -> str:
@@ -2826,7 +3309,7 @@ def serialize_diff_change(value: DiffChange) -> str:
 
 def parse_diff_file_type(data: str | Json) -> Parsed[DiffFileType]:
     """Parses JSON text (or an already parsed value) as ``DiffFileType``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffFileType) if isinstance(data, str) else decode_value(data, decode_DiffFileType)
+    return decode_input(data, decode_DiffFileType)
 
 
 def serialize_diff_file_type(value: DiffFileType) -> str:
@@ -2836,7 +3319,7 @@ def serialize_diff_file_type(value: DiffFileType) -> str:
 
 def parse_diff_patch(data: str | Json) -> Parsed[DiffPatch]:
     """Parses JSON text (or an already parsed value) as ``DiffPatch``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffPatch) if isinstance(data, str) else decode_value(data, decode_DiffPatch)
+    return decode_input(data, decode_DiffPatch)
 
 
 def serialize_diff_patch(value: DiffPatch) -> str:
@@ -2846,7 +3329,7 @@ def serialize_diff_patch(value: DiffPatch) -> str:
 
 def parse_diff_patch_format(data: str | Json) -> Parsed[DiffPatchFormat]:
     """Parses JSON text (or an already parsed value) as ``DiffPatchFormat``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffPatchFormat) if isinstance(data, str) else decode_value(data, decode_DiffPatchFormat)
+    return decode_input(data, decode_DiffPatchFormat)
 
 
 def serialize_diff_patch_format(value: DiffPatchFormat) -> str:
@@ -2856,7 +3339,7 @@ def serialize_diff_patch_format(value: DiffPatchFormat) -> str:
 
 def parse_diff_path_change(data: str | Json) -> Parsed[DiffPathChange]:
     """Parses JSON text (or an already parsed value) as ``DiffPathChange``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffPathChange) if isinstance(data, str) else decode_value(data, decode_DiffPathChange)
+    return decode_input(data, decode_DiffPathChange)
 
 
 def serialize_diff_path_change(value: DiffPathChange) -> str:
@@ -2866,7 +3349,7 @@ def serialize_diff_path_change(value: DiffPathChange) -> str:
 
 def parse_diff_path_pair_change(data: str | Json) -> Parsed[DiffPathPairChange]:
     """Parses JSON text (or an already parsed value) as ``DiffPathPairChange``; raises ``ParseError``."""
-    return decode_text(data, decode_DiffPathPairChange) if isinstance(data, str) else decode_value(data, decode_DiffPathPairChange)
+    return decode_input(data, decode_DiffPathPairChange)
 
 
 def serialize_diff_path_pair_change(value: DiffPathPairChange) -> str:
@@ -2876,7 +3359,7 @@ def serialize_diff_path_pair_change(value: DiffPathPairChange) -> str:
 
 def parse_embedded_resource(data: str | Json) -> Parsed[EmbeddedResource]:
     """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``."""
-    return decode_text(data, decode_EmbeddedResource) if isinstance(data, str) else decode_value(data, decode_EmbeddedResource)
+    return decode_input(data, decode_EmbeddedResource)
 
 
 def serialize_embedded_resource(value: EmbeddedResource) -> str:
@@ -2886,7 +3369,7 @@ def serialize_embedded_resource(value: EmbeddedResource) -> str:
 
 def parse_embedded_resource_resource(data: str | Json) -> Parsed[EmbeddedResourceResource]:
     """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``."""
-    return decode_text(data, decode_EmbeddedResourceResource) if isinstance(data, str) else decode_value(data, decode_EmbeddedResourceResource)
+    return decode_input(data, decode_EmbeddedResourceResource)
 
 
 def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str:
@@ -2896,7 +3379,7 @@ def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str
 
 def parse_icon(data: str | Json) -> Parsed[Icon]:
     """Parses JSON text (or an already parsed value) as ``Icon``; raises ``ParseError``."""
-    return decode_text(data, decode_Icon) if isinstance(data, str) else decode_value(data, decode_Icon)
+    return decode_input(data, decode_Icon)
 
 
 def serialize_icon(value: Icon) -> str:
@@ -2906,7 +3389,7 @@ def serialize_icon(value: Icon) -> str:
 
 def parse_icon_theme(data: str | Json) -> Parsed[IconTheme]:
     """Parses JSON text (or an already parsed value) as ``IconTheme``; raises ``ParseError``."""
-    return decode_text(data, decode_IconTheme) if isinstance(data, str) else decode_value(data, decode_IconTheme)
+    return decode_input(data, decode_IconTheme)
 
 
 def serialize_icon_theme(value: IconTheme) -> str:
@@ -2916,7 +3399,7 @@ def serialize_icon_theme(value: IconTheme) -> str:
 
 def parse_image_content(data: str | Json) -> Parsed[ImageContent]:
     """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``."""
-    return decode_text(data, decode_ImageContent) if isinstance(data, str) else decode_value(data, decode_ImageContent)
+    return decode_input(data, decode_ImageContent)
 
 
 def serialize_image_content(value: ImageContent) -> str:
@@ -2926,7 +3409,7 @@ def serialize_image_content(value: ImageContent) -> str:
 
 def parse_media_type(data: str | Json) -> Parsed[MediaType]:
     """Parses JSON text (or an already parsed value) as ``MediaType``; raises ``ParseError``."""
-    return decode_text(data, decode_MediaType) if isinstance(data, str) else decode_value(data, decode_MediaType)
+    return decode_input(data, decode_MediaType)
 
 
 def serialize_media_type(value: MediaType) -> str:
@@ -2936,7 +3419,7 @@ def serialize_media_type(value: MediaType) -> str:
 
 def parse_permission_option(data: str | Json) -> Parsed[PermissionOption]:
     """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``."""
-    return decode_text(data, decode_PermissionOption) if isinstance(data, str) else decode_value(data, decode_PermissionOption)
+    return decode_input(data, decode_PermissionOption)
 
 
 def serialize_permission_option(value: PermissionOption) -> str:
@@ -2946,7 +3429,7 @@ def serialize_permission_option(value: PermissionOption) -> str:
 
 def parse_permission_option_id(data: str | Json) -> Parsed[PermissionOptionId]:
     """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``."""
-    return decode_text(data, decode_PermissionOptionId) if isinstance(data, str) else decode_value(data, decode_PermissionOptionId)
+    return decode_input(data, decode_PermissionOptionId)
 
 
 def serialize_permission_option_id(value: PermissionOptionId) -> str:
@@ -2956,7 +3439,7 @@ def serialize_permission_option_id(value: PermissionOptionId) -> str:
 
 def parse_permission_option_kind(data: str | Json) -> Parsed[PermissionOptionKind]:
     """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``."""
-    return decode_text(data, decode_PermissionOptionKind) if isinstance(data, str) else decode_value(data, decode_PermissionOptionKind)
+    return decode_input(data, decode_PermissionOptionKind)
 
 
 def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
@@ -2966,7 +3449,7 @@ def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
 
 def parse_request_permission_outcome(data: str | Json) -> Parsed[RequestPermissionOutcome]:
     """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``."""
-    return decode_text(data, decode_RequestPermissionOutcome) if isinstance(data, str) else decode_value(data, decode_RequestPermissionOutcome)
+    return decode_input(data, decode_RequestPermissionOutcome)
 
 
 def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str:
@@ -2976,7 +3459,7 @@ def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str
 
 def parse_request_permission_request(data: str | Json) -> Parsed[RequestPermissionRequest]:
     """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``."""
-    return decode_text(data, decode_RequestPermissionRequest) if isinstance(data, str) else decode_value(data, decode_RequestPermissionRequest)
+    return decode_input(data, decode_RequestPermissionRequest)
 
 
 def serialize_request_permission_request(value: RequestPermissionRequest) -> str:
@@ -2986,7 +3469,7 @@ def serialize_request_permission_request(value: RequestPermissionRequest) -> str
 
 def parse_request_permission_response(data: str | Json) -> Parsed[RequestPermissionResponse]:
     """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``."""
-    return decode_text(data, decode_RequestPermissionResponse) if isinstance(data, str) else decode_value(data, decode_RequestPermissionResponse)
+    return decode_input(data, decode_RequestPermissionResponse)
 
 
 def serialize_request_permission_response(value: RequestPermissionResponse) -> str:
@@ -2996,7 +3479,7 @@ def serialize_request_permission_response(value: RequestPermissionResponse) -> s
 
 def parse_request_permission_subject(data: str | Json) -> Parsed[RequestPermissionSubject]:
     """Parses JSON text (or an already parsed value) as ``RequestPermissionSubject``; raises ``ParseError``."""
-    return decode_text(data, decode_RequestPermissionSubject) if isinstance(data, str) else decode_value(data, decode_RequestPermissionSubject)
+    return decode_input(data, decode_RequestPermissionSubject)
 
 
 def serialize_request_permission_subject(value: RequestPermissionSubject) -> str:
@@ -3006,7 +3489,7 @@ def serialize_request_permission_subject(value: RequestPermissionSubject) -> str
 
 def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
     """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``."""
-    return decode_text(data, decode_ResourceLink) if isinstance(data, str) else decode_value(data, decode_ResourceLink)
+    return decode_input(data, decode_ResourceLink)
 
 
 def serialize_resource_link(value: ResourceLink) -> str:
@@ -3016,7 +3499,7 @@ def serialize_resource_link(value: ResourceLink) -> str:
 
 def parse_role(data: str | Json) -> Parsed[Role]:
     """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``."""
-    return decode_text(data, decode_Role) if isinstance(data, str) else decode_value(data, decode_Role)
+    return decode_input(data, decode_Role)
 
 
 def serialize_role(value: Role) -> str:
@@ -3026,7 +3509,7 @@ def serialize_role(value: Role) -> str:
 
 def parse_selected_permission_outcome(data: str | Json) -> Parsed[SelectedPermissionOutcome]:
     """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``."""
-    return decode_text(data, decode_SelectedPermissionOutcome) if isinstance(data, str) else decode_value(data, decode_SelectedPermissionOutcome)
+    return decode_input(data, decode_SelectedPermissionOutcome)
 
 
 def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> str:
@@ -3036,7 +3519,7 @@ def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> s
 
 def parse_session_id(data: str | Json) -> Parsed[SessionId]:
     """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
-    return decode_text(data, decode_SessionId) if isinstance(data, str) else decode_value(data, decode_SessionId)
+    return decode_input(data, decode_SessionId)
 
 
 def serialize_session_id(value: SessionId) -> str:
@@ -3046,7 +3529,7 @@ def serialize_session_id(value: SessionId) -> str:
 
 def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
     """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
-    return decode_text(data, decode_SessionUpdate) if isinstance(data, str) else decode_value(data, decode_SessionUpdate)
+    return decode_input(data, decode_SessionUpdate)
 
 
 def serialize_session_update(value: SessionUpdate) -> str:
@@ -3056,7 +3539,7 @@ def serialize_session_update(value: SessionUpdate) -> str:
 
 def parse_terminal(data: str | Json) -> Parsed[Terminal]:
     """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``."""
-    return decode_text(data, decode_Terminal) if isinstance(data, str) else decode_value(data, decode_Terminal)
+    return decode_input(data, decode_Terminal)
 
 
 def serialize_terminal(value: Terminal) -> str:
@@ -3066,7 +3549,7 @@ def serialize_terminal(value: Terminal) -> str:
 
 def parse_terminal_exit_status(data: str | Json) -> Parsed[TerminalExitStatus]:
     """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalExitStatus) if isinstance(data, str) else decode_value(data, decode_TerminalExitStatus)
+    return decode_input(data, decode_TerminalExitStatus)
 
 
 def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
@@ -3076,7 +3559,7 @@ def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
 
 def parse_terminal_id(data: str | Json) -> Parsed[TerminalId]:
     """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalId) if isinstance(data, str) else decode_value(data, decode_TerminalId)
+    return decode_input(data, decode_TerminalId)
 
 
 def serialize_terminal_id(value: TerminalId) -> str:
@@ -3086,7 +3569,7 @@ def serialize_terminal_id(value: TerminalId) -> str:
 
 def parse_terminal_output(data: str | Json) -> Parsed[TerminalOutput]:
     """Parses JSON text (or an already parsed value) as ``TerminalOutput``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalOutput) if isinstance(data, str) else decode_value(data, decode_TerminalOutput)
+    return decode_input(data, decode_TerminalOutput)
 
 
 def serialize_terminal_output(value: TerminalOutput) -> str:
@@ -3096,7 +3579,7 @@ def serialize_terminal_output(value: TerminalOutput) -> str:
 
 def parse_terminal_output_chunk(data: str | Json) -> Parsed[TerminalOutputChunk]:
     """Parses JSON text (or an already parsed value) as ``TerminalOutputChunk``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalOutputChunk) if isinstance(data, str) else decode_value(data, decode_TerminalOutputChunk)
+    return decode_input(data, decode_TerminalOutputChunk)
 
 
 def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
@@ -3106,7 +3589,7 @@ def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
 
 def parse_terminal_update(data: str | Json) -> Parsed[TerminalUpdate]:
     """Parses JSON text (or an already parsed value) as ``TerminalUpdate``; raises ``ParseError``."""
-    return decode_text(data, decode_TerminalUpdate) if isinstance(data, str) else decode_value(data, decode_TerminalUpdate)
+    return decode_input(data, decode_TerminalUpdate)
 
 
 def serialize_terminal_update(value: TerminalUpdate) -> str:
@@ -3116,7 +3599,7 @@ def serialize_terminal_update(value: TerminalUpdate) -> str:
 
 def parse_text_content(data: str | Json) -> Parsed[TextContent]:
     """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``."""
-    return decode_text(data, decode_TextContent) if isinstance(data, str) else decode_value(data, decode_TextContent)
+    return decode_input(data, decode_TextContent)
 
 
 def serialize_text_content(value: TextContent) -> str:
@@ -3126,7 +3609,7 @@ def serialize_text_content(value: TextContent) -> str:
 
 def parse_text_resource_contents(data: str | Json) -> Parsed[TextResourceContents]:
     """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``."""
-    return decode_text(data, decode_TextResourceContents) if isinstance(data, str) else decode_value(data, decode_TextResourceContents)
+    return decode_input(data, decode_TextResourceContents)
 
 
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
@@ -3136,7 +3619,7 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
 
 def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
     """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallContent) if isinstance(data, str) else decode_value(data, decode_ToolCallContent)
+    return decode_input(data, decode_ToolCallContent)
 
 
 def serialize_tool_call_content(value: ToolCallContent) -> str:
@@ -3146,7 +3629,7 @@ def serialize_tool_call_content(value: ToolCallContent) -> str:
 
 def parse_tool_call_content_chunk(data: str | Json) -> Parsed[ToolCallContentChunk]:
     """Parses JSON text (or an already parsed value) as ``ToolCallContentChunk``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallContentChunk) if isinstance(data, str) else decode_value(data, decode_ToolCallContentChunk)
+    return decode_input(data, decode_ToolCallContentChunk)
 
 
 def serialize_tool_call_content_chunk(value: ToolCallContentChunk) -> str:
@@ -3156,7 +3639,7 @@ def serialize_tool_call_content_chunk(value: ToolCallContentChunk) -> str:
 
 def parse_tool_call_id(data: str | Json) -> Parsed[ToolCallId]:
     """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallId) if isinstance(data, str) else decode_value(data, decode_ToolCallId)
+    return decode_input(data, decode_ToolCallId)
 
 
 def serialize_tool_call_id(value: ToolCallId) -> str:
@@ -3166,7 +3649,7 @@ def serialize_tool_call_id(value: ToolCallId) -> str:
 
 def parse_tool_call_location(data: str | Json) -> Parsed[ToolCallLocation]:
     """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallLocation) if isinstance(data, str) else decode_value(data, decode_ToolCallLocation)
+    return decode_input(data, decode_ToolCallLocation)
 
 
 def serialize_tool_call_location(value: ToolCallLocation) -> str:
@@ -3176,7 +3659,7 @@ def serialize_tool_call_location(value: ToolCallLocation) -> str:
 
 def parse_tool_call_permission_subject(data: str | Json) -> Parsed[ToolCallPermissionSubject]:
     """Parses JSON text (or an already parsed value) as ``ToolCallPermissionSubject``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallPermissionSubject) if isinstance(data, str) else decode_value(data, decode_ToolCallPermissionSubject)
+    return decode_input(data, decode_ToolCallPermissionSubject)
 
 
 def serialize_tool_call_permission_subject(value: ToolCallPermissionSubject) -> str:
@@ -3186,7 +3669,7 @@ def serialize_tool_call_permission_subject(value: ToolCallPermissionSubject) -> 
 
 def parse_tool_call_status(data: str | Json) -> Parsed[ToolCallStatus]:
     """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallStatus) if isinstance(data, str) else decode_value(data, decode_ToolCallStatus)
+    return decode_input(data, decode_ToolCallStatus)
 
 
 def serialize_tool_call_status(value: ToolCallStatus) -> str:
@@ -3196,7 +3679,7 @@ def serialize_tool_call_status(value: ToolCallStatus) -> str:
 
 def parse_tool_call_update(data: str | Json) -> Parsed[ToolCallUpdate]:
     """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolCallUpdate) if isinstance(data, str) else decode_value(data, decode_ToolCallUpdate)
+    return decode_input(data, decode_ToolCallUpdate)
 
 
 def serialize_tool_call_update(value: ToolCallUpdate) -> str:
@@ -3206,7 +3689,7 @@ def serialize_tool_call_update(value: ToolCallUpdate) -> str:
 
 def parse_tool_kind(data: str | Json) -> Parsed[ToolKind]:
     """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``."""
-    return decode_text(data, decode_ToolKind) if isinstance(data, str) else decode_value(data, decode_ToolKind)
+    return decode_input(data, decode_ToolKind)
 
 
 def serialize_tool_kind(value: ToolKind) -> str:
@@ -3216,7 +3699,7 @@ def serialize_tool_kind(value: ToolKind) -> str:
 
 def parse_update_session_notification(data: str | Json) -> Parsed[UpdateSessionNotification]:
     """Parses JSON text (or an already parsed value) as ``UpdateSessionNotification``; raises ``ParseError``."""
-    return decode_text(data, decode_UpdateSessionNotification) if isinstance(data, str) else decode_value(data, decode_UpdateSessionNotification)
+    return decode_input(data, decode_UpdateSessionNotification)
 
 
 def serialize_update_session_notification(value: UpdateSessionNotification) -> str:
@@ -3231,7 +3714,17 @@ register_decoders(
         BlobResourceContents: decode_BlobResourceContents,
         CommandPermissionSubject: decode_CommandPermissionSubject,
         Content: decode_Content,
+        ContentBlockText: decode_ContentBlock,
+        ContentBlockImage: decode_ContentBlock,
+        ContentBlockAudio: decode_ContentBlock,
+        ContentBlockResourceLink: decode_ContentBlock,
+        ContentBlockResource: decode_ContentBlock,
         Diff: decode_Diff,
+        DiffChangeAdd: decode_DiffChange,
+        DiffChangeDelete: decode_DiffChange,
+        DiffChangeModify: decode_DiffChange,
+        DiffChangeMove: decode_DiffChange,
+        DiffChangeCopy: decode_DiffChange,
         DiffPatch: decode_DiffPatch,
         DiffPathChange: decode_DiffPathChange,
         DiffPathPairChange: decode_DiffPathPairChange,
@@ -3239,10 +3732,18 @@ register_decoders(
         Icon: decode_Icon,
         ImageContent: decode_ImageContent,
         PermissionOption: decode_PermissionOption,
+        RequestPermissionOutcomeCancelled: decode_RequestPermissionOutcome,
+        RequestPermissionOutcomeSelected: decode_RequestPermissionOutcome,
         RequestPermissionRequest: decode_RequestPermissionRequest,
         RequestPermissionResponse: decode_RequestPermissionResponse,
+        RequestPermissionSubjectToolCall: decode_RequestPermissionSubject,
+        RequestPermissionSubjectCommand: decode_RequestPermissionSubject,
         ResourceLink: decode_ResourceLink,
         SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
+        SessionUpdateToolCallContentChunk: decode_SessionUpdate,
+        SessionUpdateToolCallUpdate: decode_SessionUpdate,
+        SessionUpdateTerminalUpdate: decode_SessionUpdate,
+        SessionUpdateTerminalOutputChunk: decode_SessionUpdate,
         Terminal: decode_Terminal,
         TerminalExitStatus: decode_TerminalExitStatus,
         TerminalOutput: decode_TerminalOutput,
@@ -3250,31 +3751,13 @@ register_decoders(
         TerminalUpdate: decode_TerminalUpdate,
         TextContent: decode_TextContent,
         TextResourceContents: decode_TextResourceContents,
+        ToolCallContentContent: decode_ToolCallContent,
+        ToolCallContentDiff: decode_ToolCallContent,
+        ToolCallContentTerminal: decode_ToolCallContent,
         ToolCallContentChunk: decode_ToolCallContentChunk,
         ToolCallLocation: decode_ToolCallLocation,
         ToolCallPermissionSubject: decode_ToolCallPermissionSubject,
         ToolCallUpdate: decode_ToolCallUpdate,
         UpdateSessionNotification: decode_UpdateSessionNotification,
-        ContentBlockText: decode_ContentBlock,
-        ContentBlockImage: decode_ContentBlock,
-        ContentBlockAudio: decode_ContentBlock,
-        ContentBlockResourceLink: decode_ContentBlock,
-        ContentBlockResource: decode_ContentBlock,
-        DiffChangeAdd: decode_DiffChange,
-        DiffChangeDelete: decode_DiffChange,
-        DiffChangeModify: decode_DiffChange,
-        DiffChangeMove: decode_DiffChange,
-        DiffChangeCopy: decode_DiffChange,
-        RequestPermissionOutcomeCancelled: decode_RequestPermissionOutcome,
-        RequestPermissionOutcomeSelected: decode_RequestPermissionOutcome,
-        RequestPermissionSubjectToolCall: decode_RequestPermissionSubject,
-        RequestPermissionSubjectCommand: decode_RequestPermissionSubject,
-        SessionUpdateToolCallContentChunk: decode_SessionUpdate,
-        SessionUpdateToolCallUpdate: decode_SessionUpdate,
-        SessionUpdateTerminalUpdate: decode_SessionUpdate,
-        SessionUpdateTerminalOutputChunk: decode_SessionUpdate,
-        ToolCallContentContent: decode_ToolCallContent,
-        ToolCallContentDiff: decode_ToolCallContent,
-        ToolCallContentTerminal: decode_ToolCallContent,
     }
 )

@@ -25,6 +25,7 @@ __all__ = [
     "decode_array",
     "decode_boolean",
     "decode_bytes",
+    "decode_input",
     "decode_int32",
     "decode_int64",
     "decode_json",
@@ -531,6 +532,12 @@ def decode_text(text: str, decode: Decoder[T]) -> Parsed[T]:
     except DecodeError as e:
         raise ParseError(e.problem) from None
     return _decode_parsed(value, decode)
+
+
+def decode_input(data: str | Json, decode: Decoder[T]) -> Parsed[T]:
+    """``decode_text`` for a ``str`` (JSON text), ``decode_value`` for anything else (an
+    already parsed value): what every generated ``parse_<name>`` does."""
+    return decode_text(data, decode) if isinstance(data, str) else decode_value(data, decode)
 
 
 def decode_value(value: Json, decode: Decoder[T]) -> Parsed[T]:

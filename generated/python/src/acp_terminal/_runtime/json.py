@@ -266,9 +266,7 @@ def _walk(v: object, tokens: list[str | int], depth: int) -> None:
             for k, x in v.items():
                 if not isinstance(k, str):
                     tokens.pop()
-                    _value_problem(
-                        "wrong_type", tokens, f"member names must be strings, got {type(k).__name__} {k!r}"
-                    )
+                    _value_problem("wrong_type", tokens, f"member names must be strings, got {type(k).__name__} {k!r}")
                 if not k.isascii() and _SURROGATE.search(k) is not None:
                     tokens.pop()  # the pointer names the object: it cannot hold the name
                     _value_problem(
