@@ -226,17 +226,47 @@ def check_value(value: object) -> None:
     Raises a ``DecodeError`` at the first offending value in document order:
     ``invalid_json`` for what JSON text cannot hold (NaN, infinities, huge numbers, lone
     surrogates, too deep), ``wrong_type`` for a value of a non-JSON type."""
-    t = type(value)
-    if t is str:
-        s: str = value  # type: ignore[assignment]
-        if not s.isascii() and _SURROGATE.search(s) is not None:
-            _walk(value, [], 0)
-        return
-    if t is int or t is bool or value is None:
-        if t is int and abs(value) >= _INT_OVERFLOW:  # type: ignore[arg-type]
-            _walk(value, [], 0)
-        return
-    _walk(value, [], 0)
+    if not _plain(value, 0):
+        _walk(value, [], 0)  # finds and raises the first problem (or accepts a subclass)
+
+
+def _plain(v: object, depth: int) -> bool:
+    """The fast pass of ``check_value``: ``True`` when ``v`` is made of exact JSON types
+    and breaks no rule. One Python call per array or object, none per scalar."""
+    t = type(v)
+    if t is dict:
+        if depth >= MAX_DEPTH:
+            return False
+        items: Iterable[object] = v.values()  # type: ignore[attr-defined]
+        for k in v:  # type: ignore[attr-defined]
+            if type(k) is not str or (not k.isascii() and _SURROGATE.search(k) is not None):
+                return False
+    elif t is list:
+        if depth >= MAX_DEPTH:
+            return False
+        items = v  # type: ignore[assignment]
+    else:
+        items = (v,)
+    search = _SURROGATE.search
+    for x in items:
+        t = type(x)
+        if t is str:
+            if not x.isascii() and search(x) is not None:  # type: ignore[attr-defined,call-overload]
+                return False
+        elif t is int:
+            if not -_INT_OVERFLOW < x < _INT_OVERFLOW:  # type: ignore[operator]
+                return False
+        elif t is float:
+            if x - x != 0.0:  # type: ignore[operator]  # NaN and the infinities
+                return False
+        elif x is None or t is bool:
+            pass
+        elif t is dict or t is list:
+            if not _plain(x, depth + 1):
+                return False
+        else:
+            return False
+    return True
 
 
 def _value_problem(kind: ErrorKind, tokens: list[str | int], message: str) -> NoReturn:
