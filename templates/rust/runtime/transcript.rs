@@ -1095,32 +1095,33 @@ mod tests {
     #[test]
     fn work_is_linear_in_the_input_whatever_the_sequence() {
         type Make = fn(usize) -> Vec<u8>;
-        let patterns: [(&str, Make); 5] = [
+        // n is large enough (4 MiB where the work per byte is small) that both sizes are
+        // past the processor's caches: below that the time per byte is lower.
+        let patterns: [(&str, Make, usize); 5] = [
             ("a long line then erase-to-start repeated", |n| {
                 let mut v = b"x".repeat(n / 2);
                 v.extend_from_slice(b"\x1b[2D");
                 v.extend(b"\x1b[1K".repeat(n / 8));
                 v
-            }),
+            }, 1 << 19),
             ("a long line then erase and print repeated", |n| {
                 let mut v = b"x".repeat(n / 2);
                 v.extend(b"\x1b[1Ky".repeat(n / 10));
                 v
-            }),
+            }, 1 << 17),
             ("a long non-ASCII line redrawn from its start", |n| {
                 let mut v = "é".repeat(n / 4).into_bytes();
                 v.extend(b"\x1b[1Gz\x1b[1000G\x1b[1K".repeat(n / 32));
                 v
-            }),
-            ("CR progress redraws", |n| b"\r\x1b[Kprogress 42% ".repeat(n / 18)),
+            }, 1 << 17),
+            ("CR progress redraws", |n| b"\r\x1b[Kprogress 42% ".repeat(n / 18), 1 << 22),
             ("unterminated OSC", |n| {
                 let mut v = b"\x1b]0;".to_vec();
                 v.extend(b"payload ".repeat(n / 8));
                 v
-            }),
+            }, 1 << 22),
         ];
-        for (name, make) in patterns {
-            let n = 1 << 17;
+        for (name, make, n) in patterns {
             let (small, large) = (make(n), make(8 * n));
             // Interleaved rounds, the best of five for each size.
             let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
