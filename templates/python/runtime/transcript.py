@@ -165,8 +165,10 @@ class Transcript:
         "_max_chars",
         "_max_line",
         "_n",
+        "_out",
         "_param",
         "_parts",
+        "_pending",
         "_private",
         "_st",
         "dropped_chars",
@@ -187,6 +189,8 @@ class Transcript:
         self._fin = bytearray()  # finished lines as UTF-8, each ending with "\n"; the text starts at _head
         self._head = 0
         self._chars = 0  # code points in _fin[_head:]
+        self._out: list[bytes] = []  # finished lines after _fin, not counted yet
+        self._pending = 0  # bytes in _out
         self._cache: str | None = None  # the text as last read, until the next push or reset
         self._blank = 0  # leading cells of _cells known to be spaces
         self._parts: list[bytes] = []  # the current line's cells as UTF-8, when _cells is None
@@ -203,7 +207,8 @@ class Transcript:
         when a replacement snapshot arrives, then push the snapshot's bytes."""
         self._dec = _DecoderFactory("replace")
         self._fin = bytearray()
-        self._head = self._chars = 0
+        self._head = self._chars = self._pending = 0
+        self._out = []
         self.wrapped_lines = self.dropped_lines = self.dropped_chars = 0
         self._cache = None
         self._clear()
@@ -216,6 +221,7 @@ class Transcript:
         line, trailing spaces removed. An unfinished sequence or character at the end shows
         nothing yet. Reading it again before the next push returns the same string."""
         if self._cache is None:
+            self._settle()
             fin = self._fin
             self._cache = (fin[self._head :] if self._head else fin).decode() + self._line().decode()
         return self._cache
@@ -314,11 +320,23 @@ class Transcript:
         self._col = 0
 
     def _add(self, lines: bytes) -> None:
-        """Appends finished lines (each ending with LF), then applies the text length limit."""
-        self._fin += lines
-        self._chars += _chars(lines)
-        if self._chars > self._max_chars:
-            self._drop_oldest()
+        """Appends finished lines (each ending with LF). They are counted, and the text length
+        limit applied, only once their bytes could pass it (a code point takes a byte or more)."""
+        self._out.append(lines)
+        self._pending += len(lines)
+        if self._chars + self._pending > self._max_chars:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Moves the pending lines to ``_fin``, counts them and applies the text length limit."""
+        if self._out:
+            lines = b"".join(self._out)
+            self._out.clear()
+            self._pending = 0
+            self._fin += lines
+            self._chars += _chars(lines)
+            if self._chars > self._max_chars:
+                self._drop_oldest()
 
     def _drop_oldest(self) -> None:
         """Leaves out the oldest finished lines until the rest fits the text length limit, with
@@ -458,12 +476,13 @@ class Transcript:
         """One line of bytes that holds CR, BS or a plain CSI G/D/C/K, followed by LF when
         ``lf``. Returns whether it finished the line itself."""
         m = _LAST_RESET.match(line)
-        if m is not None:
+        width = self._n if self._cells is None else len(self._cells)
+        if m is not None and max(self._col, width, _MAX_MOVE_COL) + m.end() >= self._max_line:
             # Skipping to the last redraw is right only if nothing before it reaches the line
             # length limit: after CR the cursor is at most at _MAX_MOVE_COL plus what is printed
             # before the next CR (CSI C and G stop there; BS and CSI D go left).
             segs = line[: m.end()].split(b"\r")
-            reach = max(self._col, self._n if self._cells is None else len(self._cells), _MAX_MOVE_COL) + len(segs[0])
+            reach = max(self._col, width, _MAX_MOVE_COL) + len(segs[0])
             if len(segs) > 1:
                 reach = max(reach, _MAX_MOVE_COL + max(map(len, segs[1:])))
             if reach >= self._max_line:
