@@ -244,14 +244,33 @@ def test_past_the_text_length_limit_the_oldest_lines_are_left_out_and_counted() 
     assert whole.dropped_chars + len(whole.text) == len(stream.decode().replace("\r", ""))
 
 
+def test_reading_only_what_is_new_gives_the_text() -> None:
+    stream = b"".join(f"line {i} é\x1b[31m😀\x1b[0m\r\nprogress {i}\r".encode() for i in range(4000))
+    for max_text in (MAX_TEXT_LENGTH, 5000):
+        t = Transcript(max_line_length=64, max_text_length=max_text)
+        shown, at = [], 0
+        for i in range(0, len(stream), 333):
+            t.push(stream[i : i + 333])
+            shown.append(t.finished_since(at))
+            at = t.finished_length
+            assert ("".join(shown) + t.current_line).endswith(t.text)
+        kept = t.text
+        if max_text == MAX_TEXT_LENGTH:
+            assert "".join(shown) + t.current_line == kept
+        assert t.finished_since(0) + t.current_line == kept
+        # The last line is "line 3999 é😀8" ("progress 3998" overwritten up to its "8").
+        assert t.finished_since(t.finished_length - 3) == "8\n", "3 bytes before the end: inside the emoji"
+
+
 def _seconds(stream: bytes, read: bool) -> float:
     start = time.perf_counter()
     t = Transcript()
-    total = 0
+    total = at = 0
     for i in range(0, len(stream), 4096):
         t.push(stream[i : i + 4096])
         if read:
-            total += len(t.text)
+            total += len(t.finished_since(at)) + len(t.current_line)
+            at = t.finished_length
     total += len(t.text)
     return time.perf_counter() - start
 
@@ -264,6 +283,7 @@ _PATTERNS = [
     ("CR progress redraws", lambda n: b"\r\x1b[Kprogress 42% " * (n // 18), False, 1 << 18),
     ("control-heavy output", lambda n: b"\x1b[32mok\x1b[0m \x1b[1mtest\x1b[22m \x08\x07\r\n" * (n // 30), False, 1 << 17),
     ("unterminated OSC", lambda n: b"\x1b]0;" + b"payload " * (n // 8), False, 1 << 20),
+    ("lines read after every chunk (what is new)", lambda n: b"a line of output\r\n" * (n // 18), True, 1 << 20),
 ]
 
 

@@ -154,6 +154,7 @@ class Transcript:
     """
 
     __slots__ = (
+        "_base",
         "_blank",
         "_cache",
         "_cells",
@@ -189,6 +190,7 @@ class Transcript:
         self._dec: codecs.IncrementalDecoder = _DecoderFactory("replace")
         self._fin = bytearray()  # finished lines as UTF-8, each ending with "\n"; the text starts at _head
         self._head = 0
+        self._base = 0  # where _fin[0] is in the finished text since the start (UTF-8 bytes)
         self._chars = 0  # code points in _fin[_head:]
         self._out: list[bytes] = []  # finished lines after _fin, not counted yet
         self._pending = 0  # bytes in _out
@@ -208,7 +210,7 @@ class Transcript:
         when a replacement snapshot arrives, then push the snapshot's bytes."""
         self._dec = _DecoderFactory("replace")
         self._fin = bytearray()
-        self._head = self._chars = self._pending = 0
+        self._head = self._base = self._chars = self._pending = 0
         self._out = []
         self.wrapped_lines = self.dropped_lines = self.dropped_chars = 0
         self._cache = None
@@ -226,6 +228,30 @@ class Transcript:
             fin = self._fin
             self._cache = (fin[self._head :] if self._head else fin).decode() + self._line().decode()
         return self._cache
+
+    @property
+    def finished_length(self) -> int:
+        """Where the finished lines end so far: a position in UTF-8 bytes of every line finished
+        since the start or the last ``reset()`` (left-out lines included). Keep it, and pass it
+        to ``finished_since`` on the next read."""
+        return self._base + len(self._fin) + self._pending
+
+    def finished_since(self, start: int) -> str:
+        """The lines finished since position ``start`` (an earlier ``finished_length``), each
+        with its ``"\\n"``: a display that keeps the finished lines reads only what is new,
+        then ``current_line``. Lines already left out by the text length limit are skipped; a
+        position inside a character moves to the next one."""
+        self._settle()
+        fin = self._fin
+        at = max(start - self._base, self._head)
+        while at < len(fin) and fin[at] & 0xC0 == 0x80:
+            at += 1
+        return fin[at:].decode()
+
+    @property
+    def current_line(self) -> str:
+        """The current line, trailing spaces removed (the end of ``text``)."""
+        return self._line().decode()
 
     def push(self, data: bytes) -> None:
         """Continues the transcript with the next chunk of terminal bytes."""
@@ -357,6 +383,7 @@ class Transcript:
             head = cut
         if head * 2 > len(fin):
             del fin[:head]
+            self._base += head
             head = 0
         self._head = head
 
