@@ -201,14 +201,42 @@ test("the text never reaches the longest string JavaScript allows", () => {
   assert.ok([...text].length <= limit && [...text].length > limit - lineChars);
 });
 
+test("reading only what is new gives the text", () => {
+  let stream = "";
+  for (let i = 0; i < 4000; i++) stream += `line ${i} é\x1b[31m😀\x1b[0m\r\nprogress ${i}\r`;
+  const bytes = utf8(stream);
+  for (const maxTextLength of [MAX_TEXT_LENGTH, 5000]) {
+    const t = new Transcript({ maxLineLength: 64, maxTextLength });
+    let shown = "";
+    let at = 0;
+    for (let i = 0; i < bytes.length; i += 333) {
+      t.push(bytes.subarray(i, i + 333));
+      shown += t.finishedSince(at);
+      at = t.finishedLength;
+      assert.ok((shown + t.currentLine).endsWith(t.text));
+    }
+    const kept = t.text;
+    if (maxTextLength === MAX_TEXT_LENGTH) assert.equal(shown + t.currentLine, kept);
+    assert.equal(t.finishedSince(0) + t.currentLine, kept);
+    // The last line is "line 3999 é😀8" ("progress 3998" overwritten up to its "8"); 2 units
+    // before the end is "8", 3 is the low half of the emoji: the next character.
+    assert.equal(t.finishedSince(t.finishedLength - 3), "8\n");
+    assert.equal(t.finishedSince(t.finishedLength - 4), "😀8\n");
+  }
+});
+
 /** Milliseconds to render `stream` in 4 KiB chunks, reading the text after each one when `read`. */
 function millis(stream: Uint8Array, read: boolean): number {
   const start = performance.now();
   const t = new Transcript();
   let length = 0;
+  let at = 0;
   for (let i = 0; i < stream.length; i += 4096) {
     t.push(stream.subarray(i, i + 4096));
-    if (read) length += t.text.length;
+    if (read) {
+      length += t.text.length + t.finishedSince(at).length + t.currentLine.length;
+      at = t.finishedLength;
+    }
   }
   length += t.text.length;
   if (length < 0) throw new Error("unreachable");

@@ -164,6 +164,10 @@ export class Transcript {
   #blocks: string[] = [];
   #firstBlock = 0;
   #head = 0;
+  /** UTF-16 units in the blocks kept (from `head` in the first). */
+  #blockUnits = 0;
+  /** UTF-16 units of every line finished since the start or the last reset. */
+  #total = 0;
   /** Finished lines not yet in `blocks` (from `bufHead`), then (from `lineStart`) the narrow current line. */
   #buf: Uint16Array = new Uint16Array(1024);
   #bufHead = 0;
@@ -253,11 +257,67 @@ export class Transcript {
     return this.#cache;
   }
 
+  /**
+   * Where the finished lines end so far: a position in UTF-16 units of every line finished since
+   * the start or the last `reset()` (left-out lines included). Keep it, and pass it to
+   * `finishedSince` on the next read.
+   */
+  get finishedLength(): number {
+    return this.#total;
+  }
+
+  /**
+   * The lines finished since position `start` (an earlier `finishedLength`), each with its "\n":
+   * a display that keeps the finished lines reads only what is new, then `currentLine`. Lines
+   * already left out by the text length limit are skipped; a position inside a surrogate pair
+   * moves to the next character.
+   */
+  finishedSince(start: number): string {
+    const buf = this.#buf;
+    const bufUnits = this.#lineStart - this.#bufHead;
+    let skip = Math.max(0, start - (this.#total - this.#blockUnits - bufUnits));
+    if (skip >= this.#blockUnits) {
+      let at = Math.min(this.#bufHead + (skip - this.#blockUnits), this.#lineStart);
+      if (at > this.#bufHead && at < this.#lineStart && ((buf[at] as number) & 0xfc00) === 0xdc00) at++;
+      return unitsToString(buf, at, this.#lineStart);
+    }
+    let tail = unitsToString(buf, this.#bufHead, this.#lineStart);
+    const blocks = this.#blocks;
+    let end = this.#blockUnits;
+    for (let b = blocks.length - 1; ; b--) {
+      const block = blocks[b] as string;
+      const from = b === this.#firstBlock ? this.#head : 0;
+      const begin = end - (block.length - from);
+      if (begin <= skip) {
+        skip = from + (skip - begin);
+        if (skip > 0 && (block.charCodeAt(skip) & 0xfc00) === 0xdc00) skip++;
+        return (skip > 0 ? block.slice(skip) : block) + tail;
+      }
+      tail = block + tail;
+      end = begin;
+    }
+  }
+
+  /** The current line, trailing spaces removed (the end of `text`). */
+  get currentLine(): string {
+    const cells = this.#cells;
+    if (cells === null) {
+      let end = this.#len;
+      while (end > this.#lineStart && this.#buf[end - 1] === 0x20) end--;
+      return unitsToString(this.#buf, this.#lineStart, end);
+    }
+    let end = cells.length;
+    while (end > 0 && cells[end - 1] === 0x20) end--;
+    let line = "";
+    for (let i = 0; i < end; i += 4096) line += String.fromCodePoint(...cells.slice(i, Math.min(i + 4096, end)));
+    return line;
+  }
+
   /** Forgets everything (text, current line, pending sequence or character). */
   reset(): void {
     this.#blocks = [];
     this.#joined = "";
-    this.#firstBlock = this.#head = this.#bufHead = this.#chars = 0;
+    this.#firstBlock = this.#head = this.#bufHead = this.#chars = this.#blockUnits = this.#total = 0;
     this.#wrapped = this.#droppedLines = this.#droppedChars = 0;
     this.#cache = null;
     this.#len = 0;
@@ -449,6 +509,7 @@ export class Transcript {
       count = end;
     }
     buf[this.#len++] = 0x0a;
+    this.#total += this.#len - this.#lineStart;
     this.#lineStart = this.#len;
     this.#n = 0;
     this.#col = 0;
@@ -458,6 +519,7 @@ export class Transcript {
       if (this.#lineStart > this.#bufHead) {
         const block = unitsToString(buf, this.#bufHead, this.#lineStart);
         this.#blocks.push(block);
+        this.#blockUnits += block.length;
         if (this.#joined !== null) this.#joined += block;
       }
       this.#len = this.#lineStart = this.#bufHead = 0;
@@ -476,6 +538,7 @@ export class Transcript {
       const block = blocks[this.#firstBlock] as string;
       const end = block.indexOf("\n", this.#head) + 1;
       const count = codePoints(block, this.#head, end);
+      this.#blockUnits -= end - this.#head;
       this.#chars -= count;
       this.#droppedChars += count;
       this.#droppedLines++;
