@@ -215,6 +215,16 @@ def test_a_line_at_the_length_limit_wraps_and_is_counted() -> None:
     assert render([bytes([b]) for b in redraw]) == "b" * 4096 + "\ndone\n"
 
 
+def test_a_limit_that_is_not_a_whole_number_is_a_value_error_that_names_it() -> None:
+    with pytest.raises(ValueError, match="max_line_length must be a whole number"):
+        Transcript(max_line_length=-1)
+    with pytest.raises(ValueError, match="max_text_length must be a whole number"):
+        Transcript(max_text_length=1.5)
+    t = Transcript(max_line_length=0, max_text_length=0)
+    t.push(b"ab\r\nc")
+    assert (t.text, t.wrapped_lines, t.dropped_lines) == ("c", 1, 2)
+
+
 def test_past_the_text_length_limit_the_oldest_lines_are_left_out_and_counted() -> None:
     t = Transcript(max_line_length=100, max_text_length=10)
 

@@ -150,6 +150,15 @@ test("a line at the length limit wraps and is counted", () => {
   assert.equal(render(chunks), render([bytes]));
 });
 
+test("a limit that is not a whole number is a RangeError that names it", () => {
+  assert.throws(() => new Transcript({ maxLineLength: Number.NaN }), /maxLineLength must be a whole number/);
+  assert.throws(() => new Transcript({ maxTextLength: -1 }), /maxTextLength must be a whole number/);
+  assert.throws(() => new Transcript({ maxTextLength: 1.5 }), RangeError);
+  const t = new Transcript({ maxLineLength: 0, maxTextLength: 0 });
+  t.push(utf8("ab\r\nc"));
+  assert.deepEqual([t.text, t.wrappedLines, t.droppedLines], ["c", 1, 2]);
+});
+
 test("past the text length limit the oldest lines are left out and counted", () => {
   const t = new Transcript({ maxLineLength: 100, maxTextLength: 10 });
   const state = () => [t.text, t.droppedLines, t.droppedChars];

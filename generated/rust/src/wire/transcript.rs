@@ -225,7 +225,7 @@ impl Transcript {
     }
 
     /// An empty transcript with these limits (docs/TRANSCRIPT.md, "Limits"):
-    /// - `max_line_length` cells per line (at least 1): a character printed at that
+    /// - `max_line_length` cells per line (0 counts as 1): a character printed at that
     ///   column or further right first finishes the line, as a terminal that wide wraps;
     ///   [`Transcript::wrapped_lines`] counts it.
     /// - `max_text_length` code points of finished lines, each with its `\n`: past it the

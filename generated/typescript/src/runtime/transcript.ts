@@ -34,7 +34,7 @@ export const MAX_TEXT_LENGTH = 1 << 24;
 /** The limits of a `Transcript` (docs/TRANSCRIPT.md, "Limits"); the same defaults in every binding. */
 export interface TranscriptLimits {
   /**
-   * Cells per line (at least 1; default `MAX_LINE_LENGTH`): a character printed at that column
+   * Cells per line (0 counts as 1; default `MAX_LINE_LENGTH`): a character printed at that column
    * or further right first finishes the line, as a terminal that wide wraps; `wrappedLines`
    * counts it.
    */
@@ -45,6 +45,14 @@ export interface TranscriptLimits {
    * current line is always kept.
    */
   maxTextLength?: number;
+}
+
+/** A limit as given, or a RangeError that says what is wrong with it. */
+function limit(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`Transcript: ${name} must be a whole number, 0 or more (got ${String(value)})`);
+  }
+  return value;
 }
 
 /** Code points in `s[from..to)`: UTF-16 units minus the low halves of surrogate pairs. */
@@ -203,8 +211,8 @@ export class Transcript {
 
   /** An empty transcript with these limits (defaults: `MAX_LINE_LENGTH`, `MAX_TEXT_LENGTH`). */
   constructor(limits: TranscriptLimits = {}) {
-    this.#maxLine = Math.max(1, Math.floor(limits.maxLineLength ?? MAX_LINE_LENGTH));
-    this.#maxChars = Math.max(0, Math.floor(limits.maxTextLength ?? MAX_TEXT_LENGTH));
+    this.#maxLine = Math.max(1, limit("maxLineLength", limits.maxLineLength ?? MAX_LINE_LENGTH));
+    this.#maxChars = limit("maxTextLength", limits.maxTextLength ?? MAX_TEXT_LENGTH);
   }
 
   /** Lines the line length limit broke (each one is a "\n" the bytes did not have). */

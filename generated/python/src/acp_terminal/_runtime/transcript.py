@@ -140,7 +140,7 @@ class Transcript:
 
     Limits (docs/TRANSCRIPT.md, "Limits"; the same defaults in every binding):
 
-    - ``max_line_length`` cells per line (at least 1): a character printed at that column or
+    - ``max_line_length`` cells per line (0 counts as 1): a character printed at that column or
       further right first finishes the line, as a terminal that wide wraps;
       ``wrapped_lines`` counts it.
     - ``max_text_length`` code points of finished lines, each with its ``"\\n"``: past it the
@@ -179,8 +179,11 @@ class Transcript:
     )
 
     def __init__(self, max_line_length: int = MAX_LINE_LENGTH, max_text_length: int = MAX_TEXT_LENGTH) -> None:
+        for name, value in (("max_line_length", max_line_length), ("max_text_length", max_text_length)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Transcript: {name} must be a whole number, 0 or more (got {value!r})")
         self._max_line = max(1, max_line_length)
-        self._max_chars = max(0, max_text_length)
+        self._max_chars = max_text_length
         self.wrapped_lines = 0
         """Lines the line length limit broke (each one is a ``"\\n"`` the bytes did not have)."""
         self.dropped_lines = 0
