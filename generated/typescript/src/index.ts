@@ -11,5 +11,6 @@ export * from "./runtime/index.js";
 export { EXTRA, UNKNOWN_VARIANT, isUnknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
-export { Transcript } from "./runtime/transcript.js";
+export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
+export { safeDisplay } from "./runtime/display.js";
 export { ByteLog, TerminalState, TerminalStore, type ApplyResult } from "./store.js";
