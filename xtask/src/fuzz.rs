@@ -478,6 +478,35 @@ fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Ve
     Ok(report)
 }
 
+const PROPERTY_REQUIREMENTS: &str = "tests/properties/requirements.txt";
+
+/// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
+/// `runs` examples each, from `seed`.
+fn properties(runs: u64, seed: u64) -> Result<(), String> {
+    crate::node::install_in("tests/properties")?;
+    let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
+    run(Command::new(npm)
+        .args(["test", "--silent"])
+        .current_dir(root().join("tests/properties"))
+        .env("FC_RUNS", runs.to_string())
+        .env("FC_SEED", seed.to_string()))?;
+    crate::pyenv::install()?;
+    let py = crate::pyenv::python();
+    let marker = root().join(".venv/.properties-requirements-installed");
+    let wanted = std::fs::read_to_string(root().join(PROPERTY_REQUIREMENTS)).map_err(|e| format!("{PROPERTY_REQUIREMENTS}: {e}"))?;
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&py).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", PROPERTY_REQUIREMENTS]))?;
+        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
+    }
+    run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "tests/properties"]))?;
+    run(Command::new(&py)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/properties"])
+        .env("PYTHONPATH", root().join("generated/python/src"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("HYPOTHESIS_RUNS", runs.to_string())
+        .env("HYPOTHESIS_SEED", seed.to_string()))
+}
+
 /// `cargo xtask fuzz --seconds N`: a third of the time for the libFuzzer targets, the
 /// rest for the differential fuzzer; prints executions per target.
 pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
@@ -485,18 +514,22 @@ pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
     let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
     let counts = libfuzzer(per_target, None, seed)?;
     let deadline = start + Duration::from_secs(seconds);
+    let runs = (seconds * 20).clamp(200, 20_000);
+    properties(runs, seed)?;
     let cases = differential(seed, 3000, Some(deadline))?;
     println!("fuzz: {seconds} s, seed {seed}");
     for (t, n) in counts {
         println!("  fuzz_{t}: {n} executions, no failure");
     }
+    println!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure");
     println!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement");
     Ok(())
 }
 
 /// The short seeded pass `cargo xtask test` runs.
 pub fn quick() -> Result<(), String> {
-    libfuzzer(0, Some(3000), 1)?;
+    libfuzzer(0, Some(20_000), 1)?;
+    properties(200, 1)?;
     differential(1, 1500, None).map(|_| ())
 }
 
