@@ -84,11 +84,23 @@ fn run(input: &Input) -> Duration {
     start.elapsed()
 }
 
-/// The shortest t(n) a ratio is computed from.
+/// How long a measurement runs at least: short inputs are run again and again.
 const MIN_TIME: Duration = Duration::from_millis(5);
 
-fn best_of_three(input: &Input) -> Duration {
-    (0..3).map(|_| run(input)).min().expect("three runs")
+/// The time of one run of `input`, averaged over enough runs to last `MIN_TIME`.
+fn per_run(input: &Input) -> f64 {
+    let mut reps = 1u32;
+    loop {
+        let total: Duration = (0..reps).map(|_| run(input)).sum();
+        if total >= MIN_TIME || reps >= 1024 {
+            return total.as_secs_f64() / f64::from(reps);
+        }
+        reps *= 2;
+    }
+}
+
+fn best_of_three(input: &Input) -> f64 {
+    (0..3).map(|_| per_run(input)).fold(f64::INFINITY, f64::min)
 }
 
 #[test]
@@ -98,28 +110,19 @@ fn every_hostile_input_is_survived_in_linear_time() {
     let mut failures = Vec::new();
     for entry in corpus["entries"].as_array().expect("entries") {
         let name = entry["name"].as_str().unwrap_or("?");
-        let mut n = usize::try_from(entry["n"].as_u64().expect("n")).expect("fits");
-        // Grow n until t(n) is long enough for the clock to mean something.
-        let (mut small, mut t1) = (expand(entry, n), Duration::ZERO);
-        for _ in 0..7 {
-            t1 = best_of_three(&small);
-            if t1 >= MIN_TIME {
-                break;
-            }
-            n *= 2;
-            small = expand(entry, n);
-        }
-        let large = expand(entry, 8 * n);
-        let ratio_of = |t8: Duration| t8.as_secs_f64() / t1.as_secs_f64().max(1e-9);
+        let n = usize::try_from(entry["n"].as_u64().expect("n")).expect("fits");
+        let (small, large) = (expand(entry, n), expand(entry, 8 * n));
+        let t1 = best_of_three(&small);
+        let ratio_of = |t8: f64| t8 / t1.max(1e-9);
         // 8n once; again (best of three) only when it looks too slow, to rule out noise.
-        let mut t8 = run(&large);
+        let mut t8 = per_run(&large);
         if ratio_of(t8) > max_ratio {
             t8 = t8.min(best_of_three(&large));
         }
         let ratio = ratio_of(t8);
-        eprintln!("{name}: n = {n}: {t1:?}, 8n: {t8:?}, ratio {ratio:.1}");
+        eprintln!("{name}: n = {n}: {:.3} ms, 8n: {:.3} ms, ratio {ratio:.1}", t1 * 1e3, t8 * 1e3);
         if ratio > max_ratio {
-            failures.push(format!("{name}: t(8n)/t(n) = {ratio:.1} (n: {t1:?}, 8n: {t8:?})"));
+            failures.push(format!("{name}: t(8n)/t(n) = {ratio:.1} (n: {:.3} ms, 8n: {:.3} ms)", t1 * 1e3, t8 * 1e3));
         }
     }
     assert!(failures.is_empty(), "grows faster than linear:\n{}", failures.join("\n"));
