@@ -10,7 +10,7 @@ from typing import Any
 
 from acp_terminal import TerminalStore, Transcript
 
-MIN_SECONDS = 0.005
+MIN_SECONDS = 0.02
 """How long a measurement runs at least: short inputs are run again and again."""
 
 CORPUS: dict[str, Any] = json.loads((Path(__file__).parent.parent / "hostile" / "corpus.json").read_text(encoding="utf-8"))

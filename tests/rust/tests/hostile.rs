@@ -85,7 +85,7 @@ fn run(input: &Input) -> Duration {
 }
 
 /// How long a measurement runs at least: short inputs are run again and again.
-const MIN_TIME: Duration = Duration::from_millis(5);
+const MIN_TIME: Duration = Duration::from_millis(20);
 
 /// The time of one run of `input`, averaged over enough runs to last `MIN_TIME`.
 fn per_run(input: &Input) -> f64 {
