@@ -23,7 +23,7 @@ interface Entry {
   lines?: { pieces: Piece[]; times: number | "n" }[];
 }
 
-const corpusPath = fileURLToPath(new URL("../../../../tests/hostile/corpus.json", import.meta.url));
+const corpusPath = fileURLToPath(new URL("../../../../hostile/corpus.json", import.meta.url));
 const corpus = JSON.parse(readFileSync(corpusPath, "utf8")) as { maxRatio: number; entries: Entry[] };
 
 const count = (t: number | "n", n: number): number => (t === "n" ? n : t);
