@@ -72,6 +72,9 @@ function run(input: Input): number {
     }
     const after = store.applyText('{"sessionUpdate":"terminal_output_chunk","terminalId":"after","data":"b2s="}');
     assert.ok(after.ok, "the store refused a valid update after the hostile input");
+    // Past the terminal limit the new terminal is refused and counted; otherwise it is there.
+    const state = store.terminal("after");
+    if (state !== undefined) assert.deepEqual(state.output.toBytes(), new TextEncoder().encode("ok"));
     for (const [, t] of store.terminals()) sink += t.transcript.length;
   }
   return performance.now() - start;

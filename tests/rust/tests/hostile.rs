@@ -76,6 +76,10 @@ fn run(input: &Input) -> Duration {
             // The store still works after whatever came before.
             let ok = store.apply_text(r#"{"sessionUpdate":"terminal_output_chunk","terminalId":"after","data":"b2s="}"#);
             assert!(ok.is_ok(), "the store refused a valid update after the hostile input: {ok:?}");
+            // Past the terminal limit the new terminal is refused and counted; otherwise it is there.
+            if let Some(t) = store.terminal("after") {
+                assert_eq!(t.output().to_vec(), b"ok");
+            }
             for (_, t) in store.terminals() {
                 std::hint::black_box(t.transcript());
             }
