@@ -12,6 +12,7 @@ import json
 import random
 import re
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,7 +33,10 @@ def _load() -> ModuleType:
     return module
 
 
-Transcript: Any = _load().Transcript
+_MODULE = _load()
+Transcript: Any = _MODULE.Transcript
+MAX_LINE_LENGTH: int = _MODULE.MAX_LINE_LENGTH
+MAX_TEXT_LENGTH: int = _MODULE.MAX_TEXT_LENGTH
 
 
 def render(chunks: list[bytes]) -> str:
@@ -185,3 +189,114 @@ def test_text_is_stable_between_pushes() -> None:
     assert t.text == t.text == "a\nb\n"
     t.push(b"c   ")
     assert t.text == "a\nb\nc"
+
+
+def test_a_line_at_the_length_limit_wraps_and_is_counted() -> None:
+    t = Transcript(max_line_length=4)
+    t.push("abcdéfghij\r\n".encode())
+    assert t.text == "abcd\néfgh\nij\n"
+    assert t.wrapped_lines == 2
+    # CR goes back to the start of the wrapped line only, as on a terminal that wide.
+    t.push(b"0123456\rX\x1b[1K")
+    assert t.text == "abcd\néfgh\nij\n0123\n  6"
+    t = Transcript(max_line_length=4)
+    t.push(b"ab\x1b[9Cc")
+    assert (t.text, t.wrapped_lines) == ("ab\nc", 1)
+    line = b"x" * (MAX_LINE_LENGTH + 5)
+    assert render([line]) == "x" * MAX_LINE_LENGTH + "\nxxxxx"
+    assert render([line[i : i + 7] for i in range(0, len(line), 7)]) == render([line])
+    # Whole lines past the limit in the middle of a chunk, and a redraw that starts past it.
+    many = b"a" * 5000 + b"\r\n" + "é".encode() * 4100 + b"\r\nend\r\n"
+    want = "a" * 4096 + "\n" + "a" * 904 + "\n" + "é" * 4096 + "\n" + "éééé\nend\n"
+    assert render([b"x\r\n" + many]) == "x\n" + want
+    assert render([bytes([b]) for b in many]) == want
+    redraw = b"b" * 5000 + b"\r\x1b[Kdone\r\n"
+    assert render([redraw]) == "b" * 4096 + "\ndone\n"
+    assert render([bytes([b]) for b in redraw]) == "b" * 4096 + "\ndone\n"
+
+
+def test_past_the_text_length_limit_the_oldest_lines_are_left_out_and_counted() -> None:
+    t = Transcript(max_line_length=100, max_text_length=10)
+
+    def state() -> tuple[str, int, int]:
+        return (t.text, t.dropped_lines, t.dropped_chars)
+
+    t.push(b"one\ntwo\nthr")
+    assert state() == ("one\ntwo\nthr", 0, 0)
+    t.push("ée\n".encode())
+    assert state() == ("two\nthrée\n", 1, 4)
+    t.push(b"four\n")
+    assert state() == ("four\n", 3, 14)
+    t.push(b"a very long line\nnow")
+    assert state() == ("now", 5, 14 + 5 + 17)
+    t.reset()
+    assert (*state(), t.wrapped_lines) == ("", 0, 0, 0)
+    # Any chunking drops the same lines; a 4-byte character counts as one code point.
+    stream = "".join(f"line {i} é😀\r\n" for i in range(3000)).encode()
+    whole = Transcript(max_line_length=100, max_text_length=1000)
+    whole.push(stream)
+    bytewise = Transcript(max_line_length=100, max_text_length=1000)
+    for b in stream:
+        bytewise.push(bytes([b]))
+    assert whole.text == bytewise.text
+    assert whole.dropped_lines == bytewise.dropped_lines
+    assert len(whole.text) <= 1000 and whole.text.startswith("line ")
+    assert whole.dropped_chars + len(whole.text) == len(stream.decode().replace("\r", ""))
+
+
+def test_reading_only_what_is_new_gives_the_text() -> None:
+    stream = b"".join(f"line {i} é\x1b[31m😀\x1b[0m\r\nprogress {i}\r".encode() for i in range(4000))
+    for max_text in (MAX_TEXT_LENGTH, 5000):
+        t = Transcript(max_line_length=64, max_text_length=max_text)
+        shown, at = [], 0
+        for i in range(0, len(stream), 333):
+            t.push(stream[i : i + 333])
+            shown.append(t.finished_since(at))
+            at = t.finished_length
+            assert ("".join(shown) + t.current_line).endswith(t.text)
+        kept = t.text
+        if max_text == MAX_TEXT_LENGTH:
+            assert "".join(shown) + t.current_line == kept
+        assert t.finished_since(0) + t.current_line == kept
+        # The last line is "line 3999 é😀8" ("progress 3998" overwritten up to its "8").
+        assert t.finished_since(t.finished_length - 3) == "8\n", "3 bytes before the end: inside the emoji"
+
+
+def _seconds(stream: bytes, read: bool) -> float:
+    start = time.perf_counter()
+    t = Transcript()
+    total = at = 0
+    for i in range(0, len(stream), 4096):
+        t.push(stream[i : i + 4096])
+        if read:
+            total += len(t.finished_since(at)) + len(t.current_line)
+            at = t.finished_length
+    total += len(t.text)
+    return time.perf_counter() - start
+
+
+# name, stream of about n bytes, read the text after every chunk, n
+_PATTERNS = [
+    ("a long line then erase-to-start repeated", lambda n: b"x" * (n // 2) + b"\x1b[2D" + b"\x1b[1K" * (n // 8), False, 1 << 17),
+    ("a long line then erase and print repeated", lambda n: b"x" * (n // 2) + b"\x1b[1Ky" * (n // 10), False, 1 << 15),
+    ("a long non-ASCII line redrawn from its start", lambda n: "é".encode() * (n // 4) + b"\x1b[1Gz\x1b[1000G\x1b[1K" * (n // 32), False, 1 << 15),
+    ("CR progress redraws", lambda n: b"\r\x1b[Kprogress 42% " * (n // 18), False, 1 << 18),
+    ("control-heavy output", lambda n: b"\x1b[32mok\x1b[0m \x1b[1mtest\x1b[22m \x08\x07\r\n" * (n // 30), False, 1 << 17),
+    ("unterminated OSC", lambda n: b"\x1b]0;" + b"payload " * (n // 8), False, 1 << 20),
+    ("lines read after every chunk (what is new)", lambda n: b"a line of output\r\n" * (n // 18), True, 1 << 20),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "read", "n"), _PATTERNS, ids=[p[0] for p in _PATTERNS])
+def test_work_is_linear_in_the_input_whatever_the_sequence(name: str, make: Any, read: bool, n: int) -> None:
+    """n against 8n bytes in one run, interleaved, the best of five: linear work gives a ratio
+    of about 8, quadratic work 64 (a ratio, never an absolute time; the bound is loose because
+    the machine may be loaded)."""
+    small, large = make(n), make(8 * n)
+    a = b = float("inf")
+    for _ in range(5):
+        a = min(a, _seconds(small, read))
+        b = min(b, _seconds(large, read))
+    ratio = b / a
+    print(f"{name}: {a * 1e3:.1f} ms for {len(small)} bytes, {b * 1e3:.1f} ms for 8x: {ratio:.1f}x")
+    assert ratio < 32, f"{name}: 8x the input took {ratio:.1f}x the time"

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Transcript } from "../../templates/typescript/runtime/transcript.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../templates/typescript/runtime/transcript.js";
 
 /** tests/vectors/transcript, found by walking up from this file (source or dist). */
 function vectorDir(): string {
@@ -126,5 +126,149 @@ test("nothing unsafe survives random bytes", () => {
     const text = render([stream]);
     // eslint-disable-next-line no-control-regex
     assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/u.test(text), JSON.stringify(text));
+  }
+});
+
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+test("a line at the length limit wraps and is counted", () => {
+  let t = new Transcript({ maxLineLength: 4 });
+  t.push(utf8("abcdéfghij\r\n"));
+  assert.equal(t.text, "abcd\néfgh\nij\n");
+  assert.equal(t.wrappedLines, 2);
+  // CR goes back to the start of the wrapped line only, as on a terminal that wide.
+  t.push(utf8("0123456\rX\x1b[1K"));
+  assert.equal(t.text, "abcd\néfgh\nij\n0123\n  6");
+  t = new Transcript({ maxLineLength: 4 });
+  t.push(utf8("ab\x1b[9Cc"));
+  assert.deepEqual([t.text, t.wrappedLines], ["ab\nc", 1]);
+  const line = "x".repeat(MAX_LINE_LENGTH + 5);
+  assert.equal(render([utf8(line)]), `${line.slice(0, MAX_LINE_LENGTH)}\nxxxxx`);
+  const bytes = utf8(line);
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+  assert.equal(render(chunks), render([bytes]));
+});
+
+test("past the text length limit the oldest lines are left out and counted", () => {
+  const t = new Transcript({ maxLineLength: 100, maxTextLength: 10 });
+  const state = () => [t.text, t.droppedLines, t.droppedChars];
+  t.push(utf8("one\ntwo\nthr"));
+  assert.deepEqual(state(), ["one\ntwo\nthr", 0, 0]);
+  t.push(utf8("ée\n"));
+  assert.deepEqual(state(), ["two\nthrée\n", 1, 4]);
+  t.push(utf8("four\n"));
+  assert.deepEqual(state(), ["four\n", 3, 14]);
+  t.push(utf8("a very long line\nnow"));
+  assert.deepEqual(state(), ["now", 5, 14 + 5 + 17]);
+  t.reset();
+  assert.deepEqual([...state(), t.wrappedLines], ["", 0, 0, 0]);
+  // Any chunking drops the same lines; a 4-byte character counts as one code point.
+  let stream = "";
+  for (let i = 0; i < 3000; i++) stream += `line ${i} é😀\r\n`;
+  const bytes = utf8(stream);
+  const whole = new Transcript({ maxLineLength: 100, maxTextLength: 1000 });
+  whole.push(bytes);
+  const bytewise = new Transcript({ maxLineLength: 100, maxTextLength: 1000 });
+  for (const b of bytes) bytewise.push(Uint8Array.of(b));
+  assert.equal(whole.text, bytewise.text);
+  assert.equal(whole.droppedLines, bytewise.droppedLines);
+  assert.ok([...whole.text].length <= 1000 && whole.text.startsWith("line "));
+  assert.equal(whole.droppedChars + [...whole.text].length, [...stream.replaceAll("\r", "")].length);
+});
+
+test("the text never reaches the longest string JavaScript allows", () => {
+  // The default limits bound the text: finished lines plus the current line, two UTF-16
+  // units per code point at most, stay below V8's 2^29 - 24 units.
+  assert.ok(2 * (MAX_TEXT_LENGTH + MAX_LINE_LENGTH) < 2 ** 29 - 24);
+  // The same mechanism with a limit a test can reach: 8 times the limit of output (the
+  // issue's 554 MiB case, scaled down), read after every chunk, never throws and keeps the tail.
+  const limit = 1 << 20;
+  const t = new Transcript({ maxTextLength: limit });
+  const chunk = utf8("0123456789abcdef😀 progress\r\n".repeat(128));
+  const lineChars = [..."0123456789abcdef😀 progress\n"].length;
+  let pushed = 0;
+  while (pushed < 8 * limit) {
+    t.push(chunk);
+    pushed += 128 * lineChars;
+    const text = t.text;
+    assert.ok([...text.slice(0, 64)].length > 0 && text.length <= 2 * limit);
+  }
+  const text = t.text;
+  assert.ok(text.endsWith("0123456789abcdef😀 progress\n"));
+  assert.ok(text.startsWith("0123456789abcdef😀 progress\n"));
+  assert.equal(t.droppedChars + [...text].length, pushed);
+  assert.ok([...text].length <= limit && [...text].length > limit - lineChars);
+});
+
+test("reading only what is new gives the text", () => {
+  let stream = "";
+  for (let i = 0; i < 4000; i++) stream += `line ${i} é\x1b[31m😀\x1b[0m\r\nprogress ${i}\r`;
+  const bytes = utf8(stream);
+  for (const maxTextLength of [MAX_TEXT_LENGTH, 5000]) {
+    const t = new Transcript({ maxLineLength: 64, maxTextLength });
+    let shown = "";
+    let at = 0;
+    for (let i = 0; i < bytes.length; i += 333) {
+      t.push(bytes.subarray(i, i + 333));
+      shown += t.finishedSince(at);
+      at = t.finishedLength;
+      assert.ok((shown + t.currentLine).endsWith(t.text));
+    }
+    const kept = t.text;
+    if (maxTextLength === MAX_TEXT_LENGTH) assert.equal(shown + t.currentLine, kept);
+    assert.equal(t.finishedSince(0) + t.currentLine, kept);
+    // The last line is "line 3999 é😀8" ("progress 3998" overwritten up to its "8"); 2 units
+    // before the end is "8", 3 is the low half of the emoji: the next character.
+    assert.equal(t.finishedSince(t.finishedLength - 3), "8\n");
+    assert.equal(t.finishedSince(t.finishedLength - 4), "😀8\n");
+  }
+});
+
+/** Milliseconds to render `stream` in 4 KiB chunks, reading the text after each one when `read`. */
+function millis(stream: Uint8Array, read: boolean): number {
+  const start = performance.now();
+  const t = new Transcript();
+  let length = 0;
+  let at = 0;
+  for (let i = 0; i < stream.length; i += 4096) {
+    t.push(stream.subarray(i, i + 4096));
+    if (read) {
+      length += t.text.length + t.finishedSince(at).length + t.currentLine.length;
+      at = t.finishedLength;
+    }
+  }
+  length += t.text.length;
+  if (length < 0) throw new Error("unreachable");
+  return performance.now() - start;
+}
+
+const repeat = (s: string, n: number): string => s.repeat(Math.max(1, Math.floor(n)));
+
+test("work is linear in the input whatever the sequence (n against 8n, one run)", () => {
+  // n is large enough (4 MiB where the work per byte is small) that both sizes are past the
+  // processor's caches: below that the time per byte is lower, and the ratio looks worse.
+  const patterns: [string, (n: number) => string, boolean, number][] = [
+    ["a long line then erase-to-start repeated", (n) => repeat("x", n / 2) + "\x1b[2D" + repeat("\x1b[1K", n / 8), false, 1 << 19],
+    ["a long line then erase and print repeated", (n) => repeat("x", n / 2) + repeat("\x1b[1Ky", n / 10), false, 1 << 18],
+    ["a long non-ASCII line redrawn from its start", (n) => repeat("é", n / 4) + repeat("\x1b[1Gz\x1b[1000G\x1b[1K", n / 32), false, 1 << 20],
+    ["CR progress redraws", (n) => repeat("\r\x1b[Kprogress 42% ", n / 18), false, 1 << 22],
+    ["unterminated OSC", (n) => "\x1b]0;" + repeat("payload ", n / 8), false, 1 << 22],
+    ["lines read after every chunk", (n) => repeat("a line of output\r\n", n / 18), true, 1 << 22],
+  ];
+  for (const [name, make, read, n] of patterns) {
+    const small = utf8(make(n));
+    const large = utf8(make(8 * n));
+    // Interleaved rounds, the best of five for each size.
+    let a = Infinity;
+    let b = Infinity;
+    for (let round = 0; round < 5; round++) {
+      a = Math.min(a, millis(small, read));
+      b = Math.min(b, millis(large, read));
+    }
+    const ratio = b / a;
+    console.log(`${name}: ${a.toFixed(1)} ms for ${small.length} bytes, ${b.toFixed(1)} ms for 8x: ${ratio.toFixed(1)}x`);
+    // Linear work gives about 8; quadratic work 64. The machine may be loaded: a loose bound.
+    assert.ok(ratio < 32, `${name}: 8x the input took ${ratio.toFixed(1)}x the time`);
   }
 });

@@ -21,6 +21,42 @@ const MAX_MOVE_COL = 1023;
 /** Finished lines become a string in blocks of this many UTF-16 units. */
 const FLUSH = 1 << 16;
 
+/** The default longest line, in cells: a longer line wraps (see `TranscriptLimits`). */
+export const MAX_LINE_LENGTH = 4096;
+/**
+ * The default longest text of finished lines, in code points (line ends included): past it,
+ * the oldest lines are left out (see `TranscriptLimits`). At two UTF-16 units per code point at
+ * most, the text stays far below the longest string JavaScript engines allow (2^29 - 24 units
+ * in V8).
+ */
+export const MAX_TEXT_LENGTH = 1 << 24;
+
+/** The limits of a `Transcript` (docs/TRANSCRIPT.md, "Limits"); the same defaults in every binding. */
+export interface TranscriptLimits {
+  /**
+   * Cells per line (at least 1; default `MAX_LINE_LENGTH`): a character printed at that column
+   * or further right first finishes the line, as a terminal that wide wraps; `wrappedLines`
+   * counts it.
+   */
+  maxLineLength?: number;
+  /**
+   * Code points of finished lines, each with its "\n" (default `MAX_TEXT_LENGTH`): past it the
+   * oldest whole lines are left out, and `droppedLines` and `droppedChars` say how much. The
+   * current line is always kept.
+   */
+  maxTextLength?: number;
+}
+
+/** Code points in `s[from..to)`: UTF-16 units minus the low halves of surrogate pairs. */
+function codePoints(s: string, from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i < to; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= 0xdc00 && u <= 0xdfff && i > from && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
+  }
+  return n;
+}
+
 // Parser states (vt100.net's DEC parser). The DCS states and SOS/PM/APC share STR: none of
 // them has a visible effect and all of them end the same way.
 const GROUND = 0;
@@ -124,12 +160,30 @@ function unitsToString(units: Uint16Array, from: number, to: number): string {
  * truncates.
  */
 export class Transcript {
-  /** Finished lines, each followed by "\n", already made a string. */
-  #out = "";
-  /** Finished lines not yet in `out`, then (from `lineStart`) the narrow current line. */
+  /** Finished lines, each followed by "\n", already made strings; the text starts at `blocks[firstBlock]`, unit `head`. */
+  #blocks: string[] = [];
+  #firstBlock = 0;
+  #head = 0;
+  /** UTF-16 units in the blocks kept (from `head` in the first). */
+  #blockUnits = 0;
+  /** UTF-16 units of every line finished since the start or the last reset. */
+  #total = 0;
+  /** Finished lines not yet in `blocks` (from `bufHead`), then (from `lineStart`) the narrow current line. */
   #buf: Uint16Array = new Uint16Array(1024);
+  #bufHead = 0;
   #len = 0;
   #lineStart = 0;
+  /** Code points of the finished lines kept. */
+  #chars = 0;
+  readonly #maxLine: number;
+  readonly #maxChars: number;
+  #wrapped = 0;
+  #droppedLines = 0;
+  #droppedChars = 0;
+  /** The blocks kept, as one string (null after lines were left out: rebuilt when read). */
+  #joined: string | null = "";
+  /** The text as last read, until the next push or reset. */
+  #cache: string | null = null;
   /** Number of cells of the narrow current line. */
   #n = 0;
   /** The current line's cells as code points, when it is wide. */
@@ -147,11 +201,35 @@ export class Transcript {
   #pend = new Uint8Array(8);
   #pendLen = 0;
 
+  /** An empty transcript with these limits (defaults: `MAX_LINE_LENGTH`, `MAX_TEXT_LENGTH`). */
+  constructor(limits: TranscriptLimits = {}) {
+    this.#maxLine = Math.max(1, Math.floor(limits.maxLineLength ?? MAX_LINE_LENGTH));
+    this.#maxChars = Math.max(0, Math.floor(limits.maxTextLength ?? MAX_TEXT_LENGTH));
+  }
+
+  /** Lines the line length limit broke (each one is a "\n" the bytes did not have). */
+  get wrappedLines(): number {
+    return this.#wrapped;
+  }
+
+  /** Finished lines left out from the start of the text by the text length limit. */
+  get droppedLines(): number {
+    return this.#droppedLines;
+  }
+
+  /** Code points (line ends included) left out from the start of the text by the text length limit. */
+  get droppedChars(): number {
+    return this.#droppedChars;
+  }
+
   /**
    * The transcript so far: every finished line followed by "\n", then the current line,
    * trailing spaces removed. An unfinished sequence or character at the end shows nothing yet.
+   * Reading it again before the next push costs nothing; otherwise it costs one string
+   * concatenation per block of 64 Ki units, not a copy of the text.
    */
   get text(): string {
+    if (this.#cache !== null) return this.#cache;
     const buf = this.#buf;
     let line: string;
     const cells = this.#cells;
@@ -165,12 +243,83 @@ export class Transcript {
       line = "";
       for (let i = 0; i < end; i += 4096) line += String.fromCodePoint(...cells.slice(i, Math.min(i + 4096, end)));
     }
-    return this.#out + unitsToString(buf, 0, this.#lineStart) + line;
+    let head = this.#joined;
+    if (head === null) {
+      const blocks = this.#blocks;
+      head = "";
+      for (let b = this.#firstBlock; b < blocks.length; b++) {
+        const block = blocks[b] as string;
+        head += b === this.#firstBlock && this.#head > 0 ? block.slice(this.#head) : block;
+      }
+      this.#joined = head;
+    }
+    this.#cache = head + unitsToString(buf, this.#bufHead, this.#lineStart) + line;
+    return this.#cache;
+  }
+
+  /**
+   * Where the finished lines end so far: a position in UTF-16 units of every line finished since
+   * the start or the last `reset()` (left-out lines included). Keep it, and pass it to
+   * `finishedSince` on the next read.
+   */
+  get finishedLength(): number {
+    return this.#total;
+  }
+
+  /**
+   * The lines finished since position `start` (an earlier `finishedLength`), each with its "\n":
+   * a display that keeps the finished lines reads only what is new, then `currentLine`. Lines
+   * already left out by the text length limit are skipped; a position inside a surrogate pair
+   * moves to the next character.
+   */
+  finishedSince(start: number): string {
+    const buf = this.#buf;
+    const bufUnits = this.#lineStart - this.#bufHead;
+    let skip = Math.max(0, start - (this.#total - this.#blockUnits - bufUnits));
+    if (skip >= this.#blockUnits) {
+      let at = Math.min(this.#bufHead + (skip - this.#blockUnits), this.#lineStart);
+      if (at > this.#bufHead && at < this.#lineStart && ((buf[at] as number) & 0xfc00) === 0xdc00) at++;
+      return unitsToString(buf, at, this.#lineStart);
+    }
+    let tail = unitsToString(buf, this.#bufHead, this.#lineStart);
+    const blocks = this.#blocks;
+    let end = this.#blockUnits;
+    for (let b = blocks.length - 1; ; b--) {
+      const block = blocks[b] as string;
+      const from = b === this.#firstBlock ? this.#head : 0;
+      const begin = end - (block.length - from);
+      if (begin <= skip) {
+        skip = from + (skip - begin);
+        if (skip > 0 && (block.charCodeAt(skip) & 0xfc00) === 0xdc00) skip++;
+        return (skip > 0 ? block.slice(skip) : block) + tail;
+      }
+      tail = block + tail;
+      end = begin;
+    }
+  }
+
+  /** The current line, trailing spaces removed (the end of `text`). */
+  get currentLine(): string {
+    const cells = this.#cells;
+    if (cells === null) {
+      let end = this.#len;
+      while (end > this.#lineStart && this.#buf[end - 1] === 0x20) end--;
+      return unitsToString(this.#buf, this.#lineStart, end);
+    }
+    let end = cells.length;
+    while (end > 0 && cells[end - 1] === 0x20) end--;
+    let line = "";
+    for (let i = 0; i < end; i += 4096) line += String.fromCodePoint(...cells.slice(i, Math.min(i + 4096, end)));
+    return line;
   }
 
   /** Forgets everything (text, current line, pending sequence or character). */
   reset(): void {
-    this.#out = "";
+    this.#blocks = [];
+    this.#joined = "";
+    this.#firstBlock = this.#head = this.#bufHead = this.#chars = this.#blockUnits = this.#total = 0;
+    this.#wrapped = this.#droppedLines = this.#droppedChars = 0;
+    this.#cache = null;
     this.#len = 0;
     this.#lineStart = 0;
     this.#n = 0;
@@ -183,6 +332,7 @@ export class Transcript {
   /** Continues the transcript with the next chunk of terminal bytes. */
   push(bytes: Uint8Array): void {
     const n = bytes.length;
+    if (n > 0) this.#cache = null;
     let i = this.#pendLen > 0 ? this.#resume(bytes) : 0;
     while (i < n) {
       const state = this.#state;
@@ -232,13 +382,30 @@ export class Transcript {
   }
 
   #putWide(cp: number): void {
+    if (this.#col >= this.#maxLine) this.#wrap();
     const cells = this.#wide();
     while (cells.length < this.#col) cells.push(0x20);
     cells[this.#col++] = cp;
   }
 
-  /** Prints `bytes[from..to)`, printable ASCII or TAB. */
+  /** A character goes at the line length limit or further right: the line is finished first. */
+  #wrap(): void {
+    this.#wrapped++;
+    this.#finishLine();
+  }
+
+  /** Prints `bytes[from..to)`, printable ASCII or TAB, wrapping at the line length limit. */
   #putAscii(bytes: Uint8Array, from: number, to: number): void {
+    while (from < to) {
+      if (this.#col >= this.#maxLine) this.#wrap();
+      const end = Math.min(to, from + (this.#maxLine - this.#col));
+      this.#putAsciiInLine(bytes, from, end);
+      from = end;
+    }
+  }
+
+  /** Prints `bytes[from..to)` without passing the line length limit. */
+  #putAsciiInLine(bytes: Uint8Array, from: number, to: number): void {
     const k = to - from;
     const col = this.#col;
     const n = this.#n;
@@ -270,6 +437,7 @@ export class Transcript {
 
   /** Prints one cell holding a code point of U+00A0 or more. */
   #putCp(cp: number): void {
+    if (this.#col >= this.#maxLine) this.#wrap();
     const col = this.#col;
     const n = this.#n;
     if (this.#cells === null && col >= n) {
@@ -315,9 +483,11 @@ export class Transcript {
   #finishLine(): void {
     const cells = this.#cells;
     let buf = this.#buf;
+    let count: number;
     if (cells === null) {
       let end = this.#len;
       while (end > this.#lineStart && buf[end - 1] === 0x20) end--;
+      count = this.#n - (this.#len - end);
       this.#len = end;
       buf = this.#reserve(1);
     } else {
@@ -336,15 +506,67 @@ export class Transcript {
       }
       this.#len = len;
       this.#cells = null;
+      count = end;
     }
     buf[this.#len++] = 0x0a;
+    this.#total += this.#len - this.#lineStart;
     this.#lineStart = this.#len;
     this.#n = 0;
     this.#col = 0;
+    this.#chars += count + 1;
+    if (this.#chars > this.#maxChars) this.#dropOldest();
     if (this.#lineStart >= FLUSH) {
-      this.#out += unitsToString(buf, 0, this.#lineStart);
-      this.#len = this.#lineStart = 0;
+      if (this.#lineStart > this.#bufHead) {
+        const block = unitsToString(buf, this.#bufHead, this.#lineStart);
+        this.#blocks.push(block);
+        this.#blockUnits += block.length;
+        if (this.#joined !== null) this.#joined += block;
+      }
+      this.#len = this.#lineStart = this.#bufHead = 0;
     }
+  }
+
+  /**
+   * Leaves out the oldest finished lines until the rest fits the text length limit. Each line is
+   * looked at once when it goes, and the block list is compacted only when more than half of it
+   * is gone, so the work is proportional to what goes.
+   */
+  #dropOldest(): void {
+    const blocks = this.#blocks;
+    if (this.#firstBlock < blocks.length) this.#joined = null;
+    while (this.#chars > this.#maxChars && this.#firstBlock < blocks.length) {
+      const block = blocks[this.#firstBlock] as string;
+      const end = block.indexOf("\n", this.#head) + 1;
+      const count = codePoints(block, this.#head, end);
+      this.#blockUnits -= end - this.#head;
+      this.#chars -= count;
+      this.#droppedChars += count;
+      this.#droppedLines++;
+      if (end === block.length) {
+        this.#firstBlock++;
+        this.#head = 0;
+      } else {
+        this.#head = end;
+      }
+    }
+    if (this.#firstBlock > 16 && this.#firstBlock * 2 > blocks.length) {
+      this.#blocks = blocks.slice(this.#firstBlock);
+      this.#firstBlock = 0;
+    }
+    const buf = this.#buf;
+    let at = this.#bufHead;
+    while (this.#chars > this.#maxChars) {
+      let count = 1;
+      while (buf[at] !== 0x0a) {
+        if (((buf[at] as number) & 0xfc00) !== 0xdc00) count++;
+        at++;
+      }
+      at++;
+      this.#chars -= count;
+      this.#droppedChars += count;
+      this.#droppedLines++;
+    }
+    this.#bufHead = at;
   }
 
   // ---- the parser
@@ -357,15 +579,17 @@ export class Transcript {
     const n = bytes.length;
     while (i < n) {
       let b = bytes[i] as number;
-      if (this.#cells === null && this.#col === this.#n) {
-        // The usual case, the cursor at the end of the line: copy while scanning. A
-        // character never takes more UTF-16 units than UTF-8 bytes.
+      if (this.#cells === null && this.#col === this.#n && this.#col < this.#maxLine) {
+        // The usual case, the cursor at the end of the line: copy while scanning, up to the
+        // line length limit (a printable byte there goes to #step, which wraps). A character
+        // never takes more UTF-16 units than UTF-8 bytes.
         const buf = this.#reserve(n - i);
+        const stop = Math.min(n, i + (this.#maxLine - this.#col));
         let len = this.#len;
         const start = len;
         while (b >= 0x20 ? b < 0x7f : b === 0x09) {
           buf[len++] = b;
-          if (++i === n) break;
+          if (++i === stop) break;
           b = bytes[i] as number;
         }
         this.#len = len;

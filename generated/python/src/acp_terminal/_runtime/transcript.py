@@ -28,7 +28,13 @@ import codecs
 import re
 from typing import Final
 
-__all__ = ["Transcript"]
+__all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "Transcript"]
+
+MAX_LINE_LENGTH: Final = 4096
+"""The default longest line, in cells: a longer line wraps (see ``Transcript``)."""
+MAX_TEXT_LENGTH: Final = 1 << 24
+"""The default longest text of finished lines, in code points (line ends included): past it,
+the oldest lines are left out (see ``Transcript``)."""
 
 _MAX_PARAM: Final = 65535
 _MAX_MOVE_COL: Final = 1023
@@ -117,11 +123,29 @@ def _cells(b: bytes) -> int:
     return len(b) if b.isascii() else len(b.decode())
 
 
+# Every byte that does not continue a UTF-8 character: deleting them leaves the continuations.
+_LEADS: Final = bytes([*range(0x80), *range(0xC0, 0x100)])
+
+
+def _chars(b: bytes | bytearray) -> int:
+    """Code points in whole UTF-8 characters ``b``, without decoding them."""
+    return len(b) if b.isascii() else len(b) - len(b.translate(None, _LEADS))
+
+
 class Transcript:
     """The incremental safe transcript renderer of docs/TRANSCRIPT.md.
 
     Push the terminal's bytes in chunks of any size; ``text`` is the same whatever the
     chunking. A replacement snapshot starts over with ``reset()``.
+
+    Limits (docs/TRANSCRIPT.md, "Limits"; the same defaults in every binding):
+
+    - ``max_line_length`` cells per line (at least 1): a character printed at that column or
+      further right first finishes the line, as a terminal that wide wraps;
+      ``wrapped_lines`` counts it.
+    - ``max_text_length`` code points of finished lines, each with its ``"\\n"``: past it the
+      oldest whole lines are left out, and ``dropped_lines`` and ``dropped_chars`` say how
+      much. The current line is always kept.
 
     The current line is kept as appended UTF-8 pieces while the cursor is at or past its
     end, and as one list entry per cell after a write inside it, until the line is finished
@@ -129,12 +153,49 @@ class Transcript:
     the end truncates.
     """
 
-    __slots__ = ("_cells", "_col", "_dec", "_done", "_first", "_n", "_out", "_param", "_parts", "_private", "_st")
+    __slots__ = (
+        "_base",
+        "_blank",
+        "_cache",
+        "_cells",
+        "_chars",
+        "_col",
+        "_dec",
+        "_fin",
+        "_first",
+        "_head",
+        "_max_chars",
+        "_max_line",
+        "_n",
+        "_out",
+        "_param",
+        "_parts",
+        "_pending",
+        "_private",
+        "_st",
+        "dropped_chars",
+        "dropped_lines",
+        "wrapped_lines",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, max_line_length: int = MAX_LINE_LENGTH, max_text_length: int = MAX_TEXT_LENGTH) -> None:
+        self._max_line = max(1, max_line_length)
+        self._max_chars = max(0, max_text_length)
+        self.wrapped_lines = 0
+        """Lines the line length limit broke (each one is a ``"\\n"`` the bytes did not have)."""
+        self.dropped_lines = 0
+        """Finished lines left out from the start of the text by the text length limit."""
+        self.dropped_chars = 0
+        """Code points (line ends included) left out from the start of the text by the text length limit."""
         self._dec: codecs.IncrementalDecoder = _DecoderFactory("replace")
-        self._done = ""  # finished lines already decoded, each ending with "\n"
-        self._out: list[bytes] = []  # finished lines after those, as UTF-8
+        self._fin = bytearray()  # finished lines as UTF-8, each ending with "\n"; the text starts at _head
+        self._head = 0
+        self._base = 0  # where _fin[0] is in the finished text since the start (UTF-8 bytes)
+        self._chars = 0  # code points in _fin[_head:]
+        self._out: list[bytes] = []  # finished lines after _fin, not counted yet
+        self._pending = 0  # bytes in _out
+        self._cache: str | None = None  # the text as last read, until the next push or reset
+        self._blank = 0  # leading cells of _cells known to be spaces
         self._parts: list[bytes] = []  # the current line's cells as UTF-8, when _cells is None
         self._n = 0  # number of cells in _parts
         self._cells: list[str] | None = None  # one string per cell, after a write inside the line
@@ -148,8 +209,11 @@ class Transcript:
         """Forgets everything (text, current line, pending sequence or character). Use it
         when a replacement snapshot arrives, then push the snapshot's bytes."""
         self._dec = _DecoderFactory("replace")
-        self._done = ""
+        self._fin = bytearray()
+        self._head = self._base = self._chars = self._pending = 0
         self._out = []
+        self.wrapped_lines = self.dropped_lines = self.dropped_chars = 0
+        self._cache = None
         self._clear()
         self._col = 0
         self._st = _GROUND
@@ -158,17 +222,41 @@ class Transcript:
     def text(self) -> str:
         """The transcript so far: every finished line followed by ``"\\n"``, then the current
         line, trailing spaces removed. An unfinished sequence or character at the end shows
-        nothing yet."""
-        if self._out:
-            self._done += b"".join(self._out).decode()
-            self._out.clear()
-        head = self._done
-        cur = self._line()
-        return head + cur.decode() if cur else head
+        nothing yet. Reading it again before the next push returns the same string."""
+        if self._cache is None:
+            self._settle()
+            fin = self._fin
+            self._cache = (fin[self._head :] if self._head else fin).decode() + self._line().decode()
+        return self._cache
+
+    @property
+    def finished_length(self) -> int:
+        """Where the finished lines end so far: a position in UTF-8 bytes of every line finished
+        since the start or the last ``reset()`` (left-out lines included). Keep it, and pass it
+        to ``finished_since`` on the next read."""
+        return self._base + len(self._fin) + self._pending
+
+    def finished_since(self, start: int) -> str:
+        """The lines finished since position ``start`` (an earlier ``finished_length``), each
+        with its ``"\\n"``: a display that keeps the finished lines reads only what is new,
+        then ``current_line``. Lines already left out by the text length limit are skipped; a
+        position inside a character moves to the next one."""
+        self._settle()
+        fin = self._fin
+        at = max(start - self._base, self._head)
+        while at < len(fin) and fin[at] & 0xC0 == 0x80:
+            at += 1
+        return fin[at:].decode()
+
+    @property
+    def current_line(self) -> str:
+        """The current line, trailing spaces removed (the end of ``text``)."""
+        return self._line().decode()
 
     def push(self, data: bytes) -> None:
         """Continues the transcript with the next chunk of terminal bytes."""
         dec = self._dec
+        self._cache = None
         waiting = dec.getstate()[0]
         s = dec.decode(data)
         held = dec.getstate()[0]
@@ -208,10 +296,31 @@ class Transcript:
             cells = self._cells = list(b"".join(self._parts).decode())
             self._parts = []
             self._n = 0
+            self._blank = 0
         return cells
 
     def _put(self, b: bytes, count: int) -> None:
         """Prints ``b``, ``count`` characters without controls other than TAB, at the cursor."""
+        if self._col + count > self._max_line:
+            self._put_wrapping(b, count)
+            return
+        self._put_in_line(b, count)
+
+    def _put_wrapping(self, b: bytes, count: int) -> None:
+        """Prints ``b`` where it reaches the line length limit: a character that would go at the
+        limit or further right first finishes the line."""
+        s = None if count == len(b) else b.decode()
+        i = 0
+        while i < count:
+            if self._col >= self._max_line:
+                self.wrapped_lines += 1
+                self._finish()
+            k = min(count - i, self._max_line - self._col)
+            self._put_in_line(b[i : i + k] if s is None else s[i : i + k].encode(), k)
+            i += k
+
+    def _put_in_line(self, b: bytes, count: int) -> None:
+        """Prints ``b`` (``count`` characters) without passing the line length limit."""
         col = self._col
         cells = self._cells
         if cells is None:
@@ -228,15 +337,59 @@ class Transcript:
         end = col + count
         cells[col:end] = b.decode()
         self._col = end
+        if col < self._blank:
+            self._blank = col
 
     def _finish(self) -> None:
         """LF: the line is finished and an empty one starts at column 0."""
-        self._out.append(self._line() + b"\n")
+        self._add(self._line() + b"\n")
         self._clear()
         self._col = 0
 
+    def _add(self, lines: bytes) -> None:
+        """Appends finished lines (each ending with LF). They are counted, and the text length
+        limit applied, only once their bytes could pass it (a code point takes a byte or more)."""
+        self._out.append(lines)
+        self._pending += len(lines)
+        if self._chars + self._pending > self._max_chars:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Moves the pending lines to ``_fin``, counts them and applies the text length limit."""
+        if self._out:
+            lines = b"".join(self._out)
+            self._out.clear()
+            self._pending = 0
+            self._fin += lines
+            self._chars += _chars(lines)
+            if self._chars > self._max_chars:
+                self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
+        """Leaves out the oldest finished lines until the rest fits the text length limit, with
+        C-level scans; the buffer is compacted only when more than half of it is left out."""
+        fin = self._fin
+        head = self._head
+        while self._chars > self._max_chars:
+            # At least this many bytes must go (a code point takes one byte or more): cut after
+            # the line end at or past them, then count what went.
+            excess = self._chars - self._max_chars
+            cut = fin.find(b"\n", head + excess - 1) + 1
+            view = fin[head:cut]
+            chars = _chars(view)
+            self.dropped_lines += view.count(b"\n")
+            self.dropped_chars += chars
+            self._chars -= chars
+            head = cut
+        if head * 2 > len(fin):
+            del fin[:head]
+            self._base += head
+            head = 0
+        self._head = head
+
     def _erase(self, mode: int) -> None:
-        """CSI K with its first parameter."""
+        """CSI K with its first parameter. Erasing to the start fills only the cells past the
+        blank prefix (``_blank`` cells known to be spaces), so repeating it costs nothing."""
         cells = self._cells
         n = self._n if cells is None else len(cells)
         col = self._col
@@ -244,8 +397,13 @@ class Transcript:
             self._clear()
         elif mode == 0 and col < n:
             del self._wide()[col:]
+            self._blank = min(self._blank, col)
         elif mode == 1:
-            self._wide()[: col + 1] = " " * (col + 1)
+            cells = self._wide()
+            blank = self._blank
+            if col + 1 > blank:
+                cells[blank : col + 1] = [" "] * (col + 1 - blank)
+                self._blank = col + 1
 
     def _move(self, fin: int, n: int) -> None:
         """CSI G, D, C or K (final byte ``fin``) without private marker or intermediates."""
@@ -275,9 +433,18 @@ class Transcript:
         last = b.rfind(b"\n")
         if last > nl:
             mid = b[nl + 1 : last + 1]
-            if b" \n" in mid:
-                mid = _TRAIL_B.sub(b"\n", mid)
-            self._out.append(mid)
+            if len(mid) > self._max_line and any(
+                len(line) > self._max_line and _cells(line) > self._max_line for line in mid.split(b"\n")
+            ):
+                # A line past the length limit: line by line, wrapping.
+                for line in mid[:-1].split(b"\n"):
+                    if line:
+                        self._put(line, _cells(line))
+                    self._finish()
+            else:
+                if b" \n" in mid:
+                    mid = _TRAIL_B.sub(b"\n", mid)
+                self._add(mid)
         if last + 1 < len(b):
             tail = b[last + 1 :]
             self._put(tail, _cells(tail))
@@ -337,6 +504,17 @@ class Transcript:
         """One line of bytes that holds CR, BS or a plain CSI G/D/C/K, followed by LF when
         ``lf``. Returns whether it finished the line itself."""
         m = _LAST_RESET.match(line)
+        width = self._n if self._cells is None else len(self._cells)
+        if m is not None and max(self._col, width, _MAX_MOVE_COL) + m.end() >= self._max_line:
+            # Skipping to the last redraw is right only if nothing before it reaches the line
+            # length limit: after CR the cursor is at most at _MAX_MOVE_COL plus what is printed
+            # before the next CR (CSI C and G stop there; BS and CSI D go left).
+            segs = line[: m.end()].split(b"\r")
+            reach = max(self._col, width, _MAX_MOVE_COL) + len(segs[0])
+            if len(segs) > 1:
+                reach = max(reach, _MAX_MOVE_COL + max(map(len, segs[1:])))
+            if reach >= self._max_line:
+                m = None  # it might wrap before its last redraw: taken token by token
         if m is not None:
             self._clear()
             self._col = 0
@@ -347,8 +525,8 @@ class Transcript:
             if e is not None:
                 line = line[: e.start()]
         if not (b"\r" in line or b"\x1b" in line or b"\x08" in line):
-            if m is not None and lf:
-                self._out.append(line.rstrip(b" ") + b"\n")
+            if m is not None and lf and len(line) <= self._max_line:
+                self._add(line.rstrip(b" ") + b"\n")
                 return True
             if line:
                 self._put(line, _cells(line))
