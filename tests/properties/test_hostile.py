@@ -46,10 +46,14 @@ def _run(kind: str, payload: Any) -> float:
     if kind == "bytes":
         data, chunk, read_each = payload
         t = Transcript()
+        shown = 0
         for at in range(0, len(data), chunk):
             t.push(data[at : at + chunk])
             if read_each:
-                _ = t.text
+                # What a display does after every chunk: read only what is new.
+                _ = t.finished_since(shown)
+                shown = t.finished_length
+                _ = t.current_line
         _ = t.text
     else:
         store = TerminalStore()
