@@ -3,6 +3,7 @@
 mod codegen;
 mod conformance;
 mod consumer;
+mod fuzz;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -45,6 +46,16 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
+    /// Fuzz: the libFuzzer targets (parse, store, transcript) and the differential
+    /// fuzzer that requires Rust, TypeScript and Python to agree.
+    Fuzz {
+        /// How long in all.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// The seed of the libFuzzer runs and of the differential cases.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -75,6 +86,7 @@ fn test() -> Result<(), String> {
     node::transcript_tests()?;
     pyenv::test()?;
     conformance::conformance(&[])?;
+    fuzz::quick()?;
     consumer::rust()?;
     consumer::typescript()?;
     consumer::python()?;
@@ -89,6 +101,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test => test(),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
+        Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,579 @@
+//! `cargo xtask fuzz`: the fuzzers that live in the repository.
+//!
+//! - **Differential** (`differential`): random valid and near-valid messages generated
+//!   from the IR of the emitted schemas (v2 and v1), written as `decode` vectors whose
+//!   expectations come from the source-of-truth crate, then run through the
+//!   conformance runners of all three languages. Every language must give the same
+//!   canonical bytes and warnings, or the same error kind and JSON pointer.
+//! - **Coverage-guided** (`fuzz/`, libFuzzer through `libfuzzer-sys`, built on stable
+//!   Rust with the `sancov` pass): parse, store apply and transcript push must never
+//!   panic, and must hold their invariants (re-encoding is canonical, re-chunking does
+//!   not change the transcript).
+//! - **Hostile corpus** (`tests/hostile/`): run by every language's own tests.
+//!
+//! `cargo xtask test` runs a short seeded pass of each (`quick`).
+
+use crate::ir::{self, Def, Field, Presence, Ty};
+use crate::{root, run};
+use acp_terminal_schema::emit::Version;
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A small deterministic generator (splitmix64): the same seed gives the same cases on
+/// every machine.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % (n.max(1) as u64)).unwrap_or(0)
+    }
+    /// True with probability `1 / n`.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const STRINGS: &[&str] = &[
+    "",
+    "term_001",
+    "cargo test",
+    "héllo wörld",
+    "日本語",
+    "🦀 crab",
+    "line\nbreak",
+    "tab\there",
+    "quote \" and \\ backslash",
+    "\u{1b}[31mred\u{1b}[0m",
+    "\u{0}nul",
+    "\u{7f}\u{80}\u{9f}",
+    "\u{202e}evil\u{202c}",
+    "\u{2028}\u{2029}",
+    "\u{feff}bom",
+    "x",
+    "1",
+    "null",
+    "-",
+    "C:\\Users",
+];
+
+const PATHS: &[&str] = &["/", "/home/user", "/tmp/x y", "C:\\work", "D:/proj", "\\\\server\\share", "/ü/日本"];
+const RELATIVE: &[&str] = &["", "relative", "./x", "../up", "~/home", "C:", "c"];
+
+/// Random bytes, biased towards short and towards the values that stress decoders.
+fn bytes(rng: &mut Rng) -> Vec<u8> {
+    let n = match rng.below(6) {
+        0 => 0,
+        1 => 1,
+        2 => 2,
+        3 => 3,
+        _ => rng.below(64),
+    };
+    (0..n)
+        .map(|_| match rng.below(4) {
+            0 => 0x1b,
+            1 => 0xff,
+            _ => u8::try_from(rng.below(256)).unwrap_or(0),
+        })
+        .collect()
+}
+
+fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for c in data.chunks(3) {
+        let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= c.len() {
+                out.push(char::from(A[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn any_json(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth > 2 { 5 } else { 7 }) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.one_in(2)),
+        2 => json!(rng.below(1000) as i64 - 500),
+        3 => json!(*rng.pick(&[0.5, -1.25, 1e21, 1e-7, 123_456.789, 9_007_199_254_740_991.0])),
+        4 => Value::String((*rng.pick(STRINGS)).to_owned()),
+        5 => Value::Array((0..rng.below(4)).map(|_| any_json(rng, depth + 1)).collect()),
+        _ => {
+            let mut m = Map::new();
+            for _ in 0..rng.below(4) {
+                let k = *rng.pick(&["a", "b", "1", "0", "_meta", "z", "", "ключ"]);
+                m.insert(k.to_owned(), any_json(rng, depth + 1));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// Generates valid values of the IR's definitions.
+pub struct Gen<'a> {
+    ir: &'a ir::Ir,
+}
+
+impl<'a> Gen<'a> {
+    pub fn new(ir: &'a ir::Ir) -> Self {
+        Self { ir }
+    }
+
+    fn def(&self, name: &str) -> Option<&'a Def> {
+        self.ir.defs.iter().find(|d| d.name() == name)
+    }
+
+    pub fn names(&self) -> Vec<&'a str> {
+        self.ir.defs.iter().map(Def::name).collect()
+    }
+
+    fn ty(&self, t: &Ty, format: Option<&str>, rng: &mut Rng, depth: usize) -> Value {
+        match t {
+            Ty::Ref { name } => self.value(name, rng, depth + 1),
+            Ty::String => match format {
+                Some("uri") => Value::String((*rng.pick(&["file:///a.txt", "https://x.invalid/y", "mcp://r"])).to_owned()),
+                Some("date-time") => Value::String("2026-07-14T12:00:00Z".into()),
+                _ => Value::String((*rng.pick(STRINGS)).to_owned()),
+            },
+            Ty::Bool => Value::Bool(rng.one_in(2)),
+            Ty::Integer { min, max, .. } => {
+                let candidates = [*min, *max, 0.0_f64.clamp(*min, *max), 1.0_f64.clamp(*min, *max), (*min + (*max - *min) / 3.0).floor()];
+                json!(*rng.pick(&candidates) as i64)
+            }
+            Ty::Number { min, max } => {
+                let v: f64 = *rng.pick(&[0.0, 0.5, 1.0, 100.0, 1e-3]);
+                json!(v.clamp(min.unwrap_or(f64::MIN), max.unwrap_or(f64::MAX)))
+            }
+            Ty::Bytes => Value::String(base64(&bytes(rng))),
+            Ty::Object => {
+                let v = any_json(rng, 2);
+                if v.is_object() { v } else { json!({}) }
+            }
+            Ty::Json => any_json(rng, 0),
+            Ty::Array { items } => Value::Array((0..rng.below(if depth > 4 { 1 } else { 3 })).map(|_| self.ty(items, None, rng, depth + 1)).collect()),
+        }
+    }
+
+    fn fields(&self, fields: &[Field], out: &mut Map<String, Value>, rng: &mut Rng, depth: usize) {
+        for f in fields {
+            let present = match f.presence {
+                Presence::Req => true,
+                _ => depth < 6 && rng.one_in(2),
+            };
+            if !present {
+                continue;
+            }
+            let v = match f.presence {
+                Presence::Opt | Presence::Patch if rng.one_in(5) => Value::Null,
+                _ => {
+                    let mut v = self.ty(&f.ty, f.format.as_deref(), rng, depth);
+                    if let (Some(min), Value::Array(a)) = (f.min_items, &mut v) {
+                        while (a.len() as u64) < min {
+                            a.push(self.ty(match &f.ty {
+                                Ty::Array { items } => items,
+                                other => other,
+                            }, None, rng, depth + 1));
+                        }
+                    }
+                    v
+                }
+            };
+            out.insert(f.wire.clone(), v);
+        }
+        if rng.one_in(6) {
+            out.insert((*rng.pick(&["extra", "zz", "_other", "1"])).to_owned(), any_json(rng, 2));
+        }
+    }
+
+    /// A valid value of the definition `name`.
+    pub fn value(&self, name: &str, rng: &mut Rng, depth: usize) -> Value {
+        let Some(def) = self.def(name) else { return Value::Null };
+        match def {
+            Def::Struct { fields, .. } => {
+                let mut m = Map::new();
+                self.fields(fields, &mut m, rng, depth);
+                Value::Object(m)
+            }
+            Def::StringAlias { absolute_path, .. } => {
+                Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned())
+            }
+            Def::StringEnum { values, other, .. } => {
+                if other.is_some() && rng.one_in(5) {
+                    Value::String("future_value".into())
+                } else {
+                    Value::String(rng.pick(values).wire.clone())
+                }
+            }
+            Def::TaggedUnion { tag, variants, other, .. } | Def::TaggedStruct { tag, variants, other, .. } => {
+                let mut m = Map::new();
+                if other.is_some() && rng.one_in(6) {
+                    m.insert(tag.clone(), Value::String("future_variant".into()));
+                    m.insert("payload".into(), any_json(rng, 2));
+                    return Value::Object(m);
+                }
+                let v = rng.pick(variants);
+                m.insert(tag.clone(), Value::String(v.wire.clone()));
+                if let Some(p) = &v.payload
+                    && let Value::Object(inner) = self.value(p, rng, depth + 1)
+                {
+                    for (k, x) in inner {
+                        if &k != tag {
+                            m.insert(k, x);
+                        }
+                    }
+                }
+                if let Def::TaggedStruct { common, .. } = def {
+                    self.fields(common, &mut m, rng, depth);
+                }
+                Value::Object(m)
+            }
+            Def::ShapeUnion { alternatives, .. } => {
+                let a = rng.pick(alternatives);
+                self.value(&a.name, rng, depth + 1)
+            }
+        }
+    }
+}
+
+/// Every node of `v` by JSON pointer, for mutation.
+fn pointers(v: &Value, at: &str, out: &mut Vec<String>) {
+    out.push(at.to_owned());
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                pointers(x, &format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                pointers(x, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A near-valid variation of a valid value: one structural change.
+fn mutate_value(v: &mut Value, rng: &mut Rng) {
+    let mut ps = Vec::new();
+    pointers(v, "", &mut ps);
+    // A third of the time, a near miss on a string (base64, path, enum value).
+    let strings: Vec<String> = ps.iter().filter(|p| v.pointer(p).is_some_and(Value::is_string)).cloned().collect();
+    let near_miss = !strings.is_empty() && rng.one_in(3);
+    let p = if near_miss { rng.pick(&strings).clone() } else { rng.pick(&ps).clone() };
+    let Some(node) = v.pointer_mut(&p) else { return };
+    match if near_miss { 6 } else { rng.below(9) } {
+        0 => *node = Value::Null,
+        1 => *node = json!(rng.below(3)),
+        2 => *node = Value::String("x".into()),
+        3 => *node = json!([]),
+        4 => *node = json!({}),
+        5 => {
+            if let Value::Object(m) = node
+                && !m.is_empty()
+            {
+                let k = m.keys().nth(rng.below(m.len())).cloned().unwrap_or_default();
+                m.remove(&k);
+            }
+        }
+        6 => {
+            if let Value::String(s) = node {
+                // A base64 or path near miss.
+                let variants = [format!("{s}="), format!(" {s}"), s.replace('=', ""), s.replacen('A', "-", 1), (*rng.pick(RELATIVE)).to_owned(), format!("{s}A")];
+                *s = rng.pick(&variants).clone();
+            }
+        }
+        7 => *node = json!(*rng.pick(&[1.0, 2.5, -1.0, 1e300, 4_294_967_296.0, 9_007_199_254_740_992.0])),
+        _ => {
+            let mut deep = Value::Null;
+            // Within the depth limit with room for the vector file around it, or past it.
+            for _ in 0..*rng.pick(&[3, 100, 128, 140]) {
+                deep = Value::Array(vec![deep]);
+            }
+            *node = deep;
+        }
+    }
+}
+
+/// A near-valid variation of the text itself: what a value cannot carry.
+fn mutate_text(text: &str, rng: &mut Rng) -> String {
+    match rng.below(7) {
+        0 if text.starts_with('{') && text.len() > 2 => {
+            // Repeat the first member (a duplicate key).
+            let body = &text[1..];
+            let first_end = body.find(",\"").map_or(body.len() - 1, |i| i);
+            format!("{{{},{}", &body[..first_end], body)
+        }
+        1 => text.replacen("\"", "\"\\ud800", 1),
+        2 => text.replacen(':', ": ", 1) + " \n",
+        3 => {
+            let mut cut = text.len() / 2;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text[..cut].to_owned()
+        }
+        4 => text.replacen("1", "1e400", 1),
+        5 => text.replacen("\"", "\"\\u0000\\u001b", 1),
+        _ => text.replacen(',', ",,", 1),
+    }
+}
+
+fn version_of(schema: &str) -> Version {
+    if schema == "v1" { Version::V1 } else { Version::V2 }
+}
+
+/// Writes `count` differential cases for seed `seed` into `dir` as conformance vector
+/// files (one per schema version), expectations from the source-of-truth crate.
+pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut rng = Rng::new(seed);
+    let mut written = 0;
+    for schema in ["v2", "v1"] {
+        let version = version_of(schema);
+        let doc = acp_terminal_schema::emit::schema(version);
+        let ir = ir::build(&doc).map_err(|e| e.to_string())?;
+        let generator = Gen::new(&ir);
+        let names = generator.names();
+        let n = if schema == "v2" { count * 3 / 4 } else { count - count * 3 / 4 };
+        let mut cases = Vec::new();
+        for i in 0..n {
+            let name = *rng.pick(&names);
+            let mut value = generator.value(name, &mut rng, 0);
+            let mode = rng.below(4);
+            if mode == 1 {
+                mutate_value(&mut value, &mut rng);
+            }
+            let mut text = serde_json::to_string(&value).map_err(|e| e.to_string())?;
+            if mode == 2 {
+                text = mutate_text(&text, &mut rng);
+            }
+            let Some(result) = acp_terminal_schema::registry::decode(version, name, &text) else { continue };
+            let expect = match result {
+                Ok((canonical, warnings)) => {
+                    let output: Value = serde_json::from_str(&canonical).map_err(|e| format!("canonical output is not JSON: {e}"))?;
+                    let mut e = json!({ "output": output });
+                    if !warnings.is_empty() {
+                        e["warnings"] = Value::Array(warnings.iter().map(|w| json!({"kind": w.kind.as_str(), "path": w.path})).collect());
+                    }
+                    e
+                }
+                Err(err) => json!({ "error": { "kind": err.kind.as_str(), "path": err.path } }),
+            };
+            cases.push(json!({
+                "name": format!("seed {seed} case {i} ({name}, {})", ["valid", "value mutation", "text mutation", "valid"][mode]),
+                "kind": "decode",
+                "schema": schema,
+                "type": name,
+                "inputText": text,
+                "expect": expect,
+            }));
+            written += 1;
+        }
+        let file = json!({ "description": format!("differential fuzz cases, seed {seed}, schema {schema}"), "cases": cases });
+        std::fs::write(dir.join(format!("differential-{schema}.json")), serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    }
+    Ok(written)
+}
+
+/// The differential fuzzer: `rounds` rounds of `count` cases, each run in every language.
+fn differential(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
+    let mut total = 0;
+    let mut round = 0u64;
+    loop {
+        let dir = root().join("target/fuzz/differential");
+        let _ = std::fs::remove_dir_all(&dir);
+        let s = seed.wrapping_add(round);
+        total += write_differential(&dir, s, count)?;
+        eprintln!("differential: seed {s}, {count} cases, in every language");
+        crate::conformance::conformance(&[dir]).map_err(|e| format!("differential fuzzing (seed {s}): {e}; the cases are in target/fuzz/differential"))?;
+        round += 1;
+        if deadline.is_none_or(|d| Instant::now() >= d) {
+            return Ok(total);
+        }
+    }
+}
+
+const TARGETS: &[&str] = &["parse", "store", "transcript"];
+
+/// Builds the libFuzzer targets of `fuzz/` (stable Rust: the `sancov` pass gives
+/// coverage, `libfuzzer-sys` brings libFuzzer).
+fn build_targets() -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let target_dir = root().join("target/fuzz/build");
+    let flags = [
+        "-Cpasses=sancov-module",
+        "-Cllvm-args=-sanitizer-coverage-level=4",
+        "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+        "-Cllvm-args=-sanitizer-coverage-pc-table",
+        "-Cllvm-args=-sanitizer-coverage-trace-compares",
+        "-Cdebug-assertions",
+        "-Coverflow-checks",
+    ]
+    .join(" ");
+    // An explicit `--target` keeps the coverage flags off build scripts.
+    let host = host_triple()?;
+    run(Command::new(cargo)
+        .args(["build", "--release", "--locked", "--quiet", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target", &host])
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("RUSTFLAGS", flags))?;
+    Ok(target_dir.join(host).join("release"))
+}
+
+fn host_triple() -> Result<String, String> {
+    let out = Command::new("rustc").arg("-vV").output().map_err(|e| format!("cannot run rustc -vV: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| "rustc -vV printed no host triple".into())
+}
+
+/// Runs each libFuzzer target for `per_target` (or `runs` executions) and returns the
+/// execution counts it reported.
+fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Vec<(String, String)>, String> {
+    let bin = build_targets()?;
+    let mut report = Vec::new();
+    for t in TARGETS {
+        let corpus = root().join(format!("target/fuzz/corpus/{t}"));
+        std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
+        let seeds = root().join(format!("fuzz/seeds/{t}"));
+        let mut cmd = Command::new(bin.join(format!("fuzz_{t}")));
+        cmd.arg(&corpus).arg(&seeds).arg(format!("-seed={seed}")).arg("-max_len=65536").arg("-rss_limit_mb=2048").arg("-timeout=10").arg("-print_final_stats=1");
+        cmd.arg(format!("-artifact_prefix={}/", root().join("target/fuzz").display()));
+        match runs {
+            Some(r) => cmd.arg(format!("-runs={r}")),
+            None => cmd.arg(format!("-max_total_time={seconds_per_target}")),
+        };
+        let out = cmd.current_dir(root()).output().map_err(|e| format!("cannot start fuzz_{t}: {e}"))?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let execs = stderr.lines().find_map(|l| l.strip_prefix("stat::number_of_executed_units:")).map_or("?".into(), |s| s.trim().to_owned());
+        if !out.status.success() {
+            let tail: Vec<&str> = stderr.lines().rev().take(40).collect();
+            return Err(format!("fuzz_{t} found a failure (artifact in target/fuzz/):\n{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n")));
+        }
+        eprintln!("fuzz_{t}: {execs} executions, clean");
+        report.push(((*t).to_owned(), execs));
+    }
+    Ok(report)
+}
+
+const PROPERTY_REQUIREMENTS: &str = "tests/properties/requirements.txt";
+
+/// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
+/// `runs` examples each, from `seed`.
+fn properties(runs: u64, seed: u64) -> Result<(), String> {
+    crate::node::install_in("tests/properties")?;
+    let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
+    run(Command::new(npm)
+        .args(["test", "--silent"])
+        .current_dir(root().join("tests/properties"))
+        .env("FC_RUNS", runs.to_string())
+        .env("FC_SEED", seed.to_string()))?;
+    crate::pyenv::install()?;
+    let py = crate::pyenv::python();
+    let marker = root().join(".venv/.properties-requirements-installed");
+    let wanted = std::fs::read_to_string(root().join(PROPERTY_REQUIREMENTS)).map_err(|e| format!("{PROPERTY_REQUIREMENTS}: {e}"))?;
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&py).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", PROPERTY_REQUIREMENTS]))?;
+        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
+    }
+    run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "tests/properties"]))?;
+    run(Command::new(&py)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/properties"])
+        .env("PYTHONPATH", root().join("generated/python/src"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("HYPOTHESIS_RUNS", runs.to_string())
+        .env("HYPOTHESIS_SEED", seed.to_string()))
+}
+
+/// `cargo xtask fuzz --seconds N`: a third of the time for the libFuzzer targets, the
+/// rest for the differential fuzzer; prints executions per target.
+pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
+    let start = Instant::now();
+    let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
+    let counts = libfuzzer(per_target, None, seed)?;
+    let deadline = start + Duration::from_secs(seconds);
+    let runs = (seconds * 20).clamp(200, 20_000);
+    properties(runs, seed)?;
+    let cases = differential(seed, 3000, Some(deadline))?;
+    println!("fuzz: {seconds} s, seed {seed}");
+    for (t, n) in counts {
+        println!("  fuzz_{t}: {n} executions, no failure");
+    }
+    println!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure");
+    println!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement");
+    Ok(())
+}
+
+/// The short seeded pass `cargo xtask test` runs.
+pub fn quick() -> Result<(), String> {
+    libfuzzer(0, Some(20_000), 1)?;
+    properties(200, 1)?;
+    differential(1, 1500, None).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_canonical_encoder() {
+        for data in [&b""[..], b"a", b"ab", b"abc", b"abcd", &[0xff, 0x00, 0x1b]] {
+            let text = format!("{{\"terminalId\":\"t\",\"data\":\"{}\"}}", base64(data));
+            let r = acp_terminal_schema::registry::decode(Version::V2, "TerminalOutputChunk", &text).expect("known definition");
+            assert!(r.is_ok(), "{text}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_cases() {
+        let a = std::env::temp_dir().join("acp-fuzz-seed-a");
+        let b = std::env::temp_dir().join("acp-fuzz-seed-b");
+        write_differential(&a, 7, 200).unwrap();
+        write_differential(&b, 7, 200).unwrap();
+        for f in ["differential-v2.json", "differential-v1.json"] {
+            assert_eq!(std::fs::read(a.join(f)).unwrap(), std::fs::read(b.join(f)).unwrap());
+        }
+    }
+
+    #[test]
+    fn generated_valid_values_decode() {
+        // Unmutated values are valid by construction: the source of truth must accept
+        // nearly all of them (a few fail only through random free-JSON depth).
+        let doc = acp_terminal_schema::emit::schema(Version::V2);
+        let ir = ir::build(&doc).unwrap();
+        let g = Gen::new(&ir);
+        let mut rng = Rng::new(3);
+        let mut failures = Vec::new();
+        for name in g.names() {
+            for _ in 0..20 {
+                let text = serde_json::to_string(&g.value(name, &mut rng, 0)).unwrap();
+                if let Some(Err(e)) = acp_terminal_schema::registry::decode(Version::V2, name, &text) {
+                    failures.push(format!("{name}: {text}: {e:?}"));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
