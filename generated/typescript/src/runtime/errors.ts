@@ -20,7 +20,9 @@ export type ErrorKind =
   /** An object repeats a member name. */
   | "duplicate_key"
   /** A value cannot be represented in the other protocol version. */
-  | "not_representable";
+  | "not_representable"
+  /** A `session/update` notification of another session than the store's. */
+  | "session_mismatch";
 
 /** Every kind, in the order CONFORMANCE.md lists them. */
 export const ERROR_KINDS: readonly ErrorKind[] = [
@@ -33,6 +35,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   "out_of_range",
   "duplicate_key",
   "not_representable",
+  "session_mismatch",
 ];
 
 /**
