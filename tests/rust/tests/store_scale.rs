@@ -21,9 +21,17 @@ fn best(n: usize, f: &dyn Fn(usize)) -> f64 {
 /// for a loaded machine.
 fn assert_linear(what: &str, n: usize, f: &dyn Fn(usize)) {
     f(n); // warm up
-    let (small, large) = (best(n, f), best(8 * n, f));
-    let ratio = large / small.max(1e-9);
-    assert!(ratio < 24.0, "{what}: 8n took {ratio:.1}x the time of n (linear is about 8x)");
+    // A loaded machine can slow one measurement; quadratic work never gets under the bound.
+    let mut ratios = Vec::new();
+    for _ in 0..3 {
+        let (small, large) = (best(n, f), best(8 * n, f));
+        let ratio = large / small.max(1e-9);
+        if ratio < 24.0 {
+            return;
+        }
+        ratios.push(format!("{ratio:.1}"));
+    }
+    panic!("{what}: 8n took {}x the time of n (linear is about 8x)", ratios.join("x, "));
 }
 
 fn chunk(id: &str, data: &[u8]) -> String {
@@ -167,12 +175,12 @@ fn a_rejected_notification_does_not_bind_the_session() {
 
 #[test]
 fn many_invalid_lenient_items_are_counted_not_kept() {
-    let items = vec!["5"; 200_000].join(",");
+    let items = vec!["5"; 100_000].join(",");
     let text = format!(r#"{{"sessionUpdate":"tool_call_update","toolCallId":"c","content":[{items}]}}"#);
     let mut store = TerminalStore::new();
     let kept = store.apply_text(&text).expect("lenient");
     assert_eq!(kept.len(), Limits::DEFAULT.max_warnings);
-    assert_eq!(store.counters().warnings_dropped, (200_000 - Limits::DEFAULT.max_warnings) as u64);
+    assert_eq!(store.counters().warnings_dropped, (100_000 - Limits::DEFAULT.max_warnings) as u64);
 }
 
 #[test]

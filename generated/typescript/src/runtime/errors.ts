@@ -59,6 +59,9 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T; readonly warnings: Problem[] }
   | { readonly ok: false; readonly error: Problem };
 
+/** V8's (and other engines') knob for how many stack frames an `Error` captures. */
+const engine = Error as unknown as { stackTraceLimit?: number };
+
 /**
  * Thrown inside the runtime and generated decoders; the entry points catch it and
  * return it as a `ParseResult` error. Never escapes a `parse...` function.
@@ -68,7 +71,12 @@ export class DecodeError extends Error {
   readonly problem: Problem;
 
   constructor(problem: Problem) {
+    // No stack trace: a DecodeError never escapes the parse functions, and lenient members
+    // can raise millions of them (V8 spends most of an error's cost capturing the stack).
+    const limit = engine.stackTraceLimit;
+    if (limit !== undefined) engine.stackTraceLimit = 0;
     super(`${problem.kind} at ${problem.path === "" ? "the document root" : problem.path}: ${problem.message}`);
+    if (limit !== undefined) engine.stackTraceLimit = limit;
     this.name = "DecodeError";
     this.problem = problem;
   }
