@@ -99,7 +99,7 @@ def transcript_case(c: dict[str, Any]) -> None:
 
 
 def store_view(store: TerminalStore) -> dict[str, Any]:
-    """The view of a store's terminals that replay cases compare; ``droppedBytes`` only
+    """The view of a store's terminals that replay cases compare; ``size`` only when known, ``droppedBytes`` only
     when a byte was dropped."""
     out: dict[str, Any] = {}
     for terminal_id, t in store.terminals():
@@ -112,6 +112,8 @@ def store_view(store: TerminalStore) -> dict[str, Any]:
             "transcript": t.transcript,
             "toolCallIds": t.sorted_tool_calls(),
         }
+        if t.size is not None:
+            view["size"] = {"cols": t.size.cols, "rows": t.size.rows}
         if t.dropped_bytes > 0:
             view["droppedBytes"] = t.dropped_bytes
         out[terminal_id] = view

@@ -168,3 +168,14 @@ def test_many_invalid_lenient_items_are_counted_not_all_kept() -> None:
     kept = store.apply_text(f'{{"sessionUpdate":"tool_call_update","toolCallId":"c","content":[{items}]}}')
     assert len(kept) == Limits().max_warnings
     assert store.counters.warnings_dropped == 100_000 - Limits().max_warnings
+
+
+def test_meta_is_replaced_whole_and_size_is_exposed() -> None:
+    store = TerminalStore()
+    store.apply_text(
+        '{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}'
+    )
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}')
+    t = store.terminal("t")
+    assert t is not None and t.meta == {"b": None, "c": 3}
+    assert t.size is not None and (t.size.cols, t.size.rows) == (80, 24)

@@ -91,7 +91,7 @@ export function transcriptCase(c: JsonObject): void {
   if (t.text !== want) throw new Error(`transcript differs\n    expected ${JSON.stringify(want)}\n    got      ${JSON.stringify(t.text)}`);
 }
 
-/** The view of a store's terminals that replay cases compare; `droppedBytes` only when a byte was dropped. */
+/** The view of a store's terminals that replay cases compare; `size` only when known, `droppedBytes` only when a byte was dropped. */
 export function storeView(store: TerminalStore): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const [id, t] of store.terminals()) {
@@ -104,6 +104,7 @@ export function storeView(store: TerminalStore): Map<string, Json> {
       ["transcript", t.transcript],
       ["toolCallIds", t.sortedToolCalls()],
     ]);
+    if (t.size !== null) view.set("size", new Map<string, Json>([["cols", t.size.cols], ["rows", t.size.rows]]));
     if (t.droppedBytes > 0) view.set("droppedBytes", t.droppedBytes);
     out.set(id, view);
   }

@@ -169,3 +169,15 @@ test("many invalid lenient items are counted, not all kept", () => {
   if (r.ok) assert.equal(r.warnings.length, DEFAULT_LIMITS.maxWarnings);
   assert.equal(store.counters.warningsDropped, 100_000 - DEFAULT_LIMITS.maxWarnings);
 });
+
+test("_meta is replaced whole (RFD), and size is exposed", () => {
+  const store = new TerminalStore();
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}');
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}');
+  const t = store.terminal("t");
+  const meta: unknown = t?.meta;
+  // JSON objects are Maps or plain objects, depending on the package version.
+  const entries = meta instanceof Map ? [...meta.entries()] : Object.entries(meta ?? {});
+  assert.deepEqual(entries, [["b", null], ["c", 3]]);
+  assert.deepEqual([t?.size?.cols, t?.size?.rows], [80, 24]);
+});

@@ -9,7 +9,7 @@
 //! Every limit ([`Limits`]) is visible when hit and never loses what was applied.
 
 use crate::v2::{
-    AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, ToolCallContent, ToolCallId,
+    AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId,
     UpdateSessionNotification,
 };
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
@@ -242,6 +242,7 @@ pub struct TerminalState {
     cwd: Option<AbsolutePath>,
     output: ByteLog,
     exit_status: Option<TerminalExitStatus>,
+    size: Option<TerminalSize>,
     meta: Option<Members>,
     lazy: Mutex<Lazy>,
     tool_calls: BTreeSet<ToolCallId>,
@@ -278,6 +279,13 @@ impl TerminalState {
     #[must_use]
     pub const fn exit_status(&self) -> Option<&TerminalExitStatus> {
         self.exit_status.as_ref()
+    }
+
+    /// The terminal size the command runs with, when known: render the output at this
+    /// width so that column layouts and progress bars look as the program wrote them.
+    #[must_use]
+    pub const fn size(&self) -> Option<&TerminalSize> {
+        self.size.as_ref()
     }
 
     /// Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md).
@@ -440,6 +448,7 @@ impl TerminalStore {
                 u.command.apply_to(&mut t.command);
                 u.cwd.apply_to(&mut t.cwd);
                 u.exit_status.apply_to(&mut t.exit_status);
+                u.size.apply_to(&mut t.size);
                 u.meta.apply_to(&mut t.meta);
                 match u.output {
                     Patch::Keep => {}

@@ -16,6 +16,7 @@ import {
   type SessionUpdate,
   type TerminalExitStatus,
   type TerminalId,
+  type TerminalSize,
   type ToolCallContent,
   type ToolCallId,
   parseSessionUpdate,
@@ -243,6 +244,11 @@ export class TerminalState {
   cwd: AbsolutePath | null = null;
   /** The exit status; not `null` means the process exited. */
   exitStatus: TerminalExitStatus | null = null;
+  /**
+   * The terminal size the command runs with, when known: render the output at this width so
+   * that column layouts and progress bars look as the program wrote them.
+   */
+  size: TerminalSize | null = null;
   /** Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md). */
   meta: JsonObject | null = null;
   /** The retained output bytes: the last snapshot plus every chunk since, less what `maxRetainedBytes` dropped. */
@@ -418,6 +424,7 @@ export class TerminalStore {
         if (update.command !== undefined) t.command = update.command;
         if (update.cwd !== undefined) t.cwd = update.cwd;
         if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
+        if (update.size !== undefined) t.size = update.size;
         if (update._meta !== undefined) t.meta = update._meta;
         break;
       }

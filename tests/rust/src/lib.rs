@@ -113,8 +113,8 @@ pub fn transcript_case(case: &Value) -> CaseResult {
     if got == want { Ok(None) } else { Err(format!("transcript differs\n    expected {want:?}\n    got      {got:?}")) }
 }
 
-/// The view of a store's terminals that `replay` cases compare. `droppedBytes` is
-/// there only when a byte was dropped.
+/// The view of a store's terminals that `replay` cases compare. `size` is there only
+/// when known, `droppedBytes` only when a byte was dropped.
 #[must_use]
 pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
     let mut out = serde_json::Map::new();
@@ -129,6 +129,9 @@ pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
             "transcript": t.transcript(),
             "toolCallIds": tool_calls,
         });
+        if let Some(size) = t.size() {
+            view["size"] = serde_json::json!({ "cols": size.cols, "rows": size.rows });
+        }
         if t.dropped_bytes() > 0 {
             view["droppedBytes"] = t.dropped_bytes().into();
         }

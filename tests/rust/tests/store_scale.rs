@@ -188,3 +188,14 @@ fn the_store_can_be_shared_between_threads() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<TerminalStore>();
 }
+
+#[test]
+fn meta_is_replaced_whole_and_size_is_exposed() {
+    let mut store = TerminalStore::new();
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}"#).expect("valid");
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}"#).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    let meta: Vec<(&str, String)> = t.meta().expect("meta").iter().map(|(k, v)| (k.as_str(), v.to_string())).collect();
+    assert_eq!(meta, [("b", "null".to_owned()), ("c", "3".to_owned())], "the RFD replaces _meta whole");
+    assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)));
+}

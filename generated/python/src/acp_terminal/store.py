@@ -30,6 +30,7 @@ from .v2 import (
     SessionUpdateToolCallUpdate,
     TerminalExitStatus,
     TerminalId,
+    TerminalSize,
     ToolCallContent,
     ToolCallContentTerminal,
     ToolCallId,
@@ -188,6 +189,9 @@ class TerminalState:
     command: str | None = None
     cwd: AbsolutePath | None = None
     exit_status: TerminalExitStatus | None = None
+    size: TerminalSize | None = None
+    """The terminal size the command runs with, when known: render the output at this
+    width so that column layouts and progress bars look as the program wrote them."""
     meta: dict[str, JsonValue] | None = None
     """Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md)."""
     output: ByteLog = field(default_factory=ByteLog)
@@ -340,6 +344,8 @@ class TerminalStore:
                 t.cwd = update.cwd
             if update.exit_status is not MISSING:
                 t.exit_status = update.exit_status
+            if update.size is not MISSING:
+                t.size = update.size
             if update.meta is not MISSING:
                 t.meta = update.meta
         elif isinstance(update, SessionUpdateTerminalOutputChunk):

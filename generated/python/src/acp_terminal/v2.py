@@ -24,6 +24,7 @@ from ._runtime.decode import (
     decode_object,
     decode_string,
     decode_text,
+    decode_uint16,
     decode_uint32,
     decode_value,
     encode_text,
@@ -56,6 +57,7 @@ _OPTIONS_1: Final = MemberOptions(lenient=True)
 _OPTIONS_2: Final = MemberOptions(lenient=True, range=(0.0, 1.0))
 _OPTIONS_0: Final = MemberOptions(lenient=True, skip_items=True)
 _OPTIONS_4: Final = MemberOptions(min_items=1)
+_OPTIONS_5: Final = MemberOptions(range=(1.0, 65535.0))
 _OPTIONS_3: Final = MemberOptions(skip_items=True)
 _SKIP_1: Final[frozenset[str]] = frozenset(("operation", "fileType", "mimeType", "_meta"))
 _SKIP_2: Final[frozenset[str]] = frozenset(("outcome",))
@@ -504,6 +506,16 @@ class TerminalOutputChunk(WireModel):
     # Extension data for this chunk; omitted and `null` mean none.
     meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
 
+class TerminalSize(WireModel):
+    """The size of a terminal in character cells, as the program sees it."""
+
+    # The number of columns (1 to 65535).
+    cols: int = Field(alias="cols")
+    # The number of rows (1 to 65535).
+    rows: int = Field(alias="rows")
+    # Extension data for this size; omitted and `null` mean none.
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+
 class TerminalUpdate(WireModel):
     """Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
     member is a patch: omitted leaves the stored value, `null` clears it, a value
@@ -520,7 +532,11 @@ class TerminalUpdate(WireModel):
     output: TerminalOutput | MISSING | None = Field(default=MISSING, alias="output")
     # The exit status; a value marks the terminal exited, `null` clears that.
     exit_status: TerminalExitStatus | MISSING | None = Field(default=MISSING, alias="exitStatus")
-    # Terminal-scoped extension data, patched like the other members.
+    # The terminal size, in character cells, the command runs with: a Client can
+    # render the output at this width. Display-only; the Client controls nothing.
+    size: TerminalSize | MISSING | None = Field(default=MISSING, alias="size")
+    # Terminal-scoped extension data, patched like the other members: a value
+    # replaces the whole stored object (the RFD's rule; docs/WIRE.md).
     meta: dict[str, JsonValue] | MISSING | None = Field(default=MISSING, alias="_meta")
 
 class TextContent(WireModel):
@@ -2050,6 +2066,50 @@ def encode_TerminalOutputChunk(w: Writer, v: TerminalOutputChunk) -> None:
         w.members(v.__pydantic_extra__)
     w.end_object()
 
+def decode_TerminalSize_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``TerminalSize`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "cols":
+            m0 = cx.required(k, x, decode_uint16, _OPTIONS_5)
+        elif k == "rows":
+            m1 = cx.required(k, x, decode_uint16, _OPTIONS_5)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("cols")
+    if m1 is _ABSENT:
+        cx.missing("rows")
+    return {"cols": m0, "rows": m1, "meta": m2}, extra
+
+
+def decode_TerminalSize(v: Json, cx: Cx) -> TerminalSize:
+    values, extra = decode_TerminalSize_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(TerminalSize, values, extra)
+
+
+def encode_TerminalSize_known(w: Writer, v: TerminalSize) -> None:
+    w.put("cols", v.cols, encode_number)
+    w.put("rows", v.rows, encode_number)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_TerminalSize(w: Writer, v: TerminalSize) -> None:
+    w.begin_object()
+    encode_TerminalSize_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
 def decode_TerminalUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[str]) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``TerminalUpdate`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
@@ -2058,6 +2118,7 @@ def decode_TerminalUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[s
     m3: Any = MISSING
     m4: Any = MISSING
     m5: Any = MISSING
+    m6: Any = MISSING
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2072,15 +2133,17 @@ def decode_TerminalUpdate_values(obj: dict[str, Json], cx: Cx, skip: frozenset[s
             m3 = cx.patch(k, x, decode_TerminalOutput, _OPTIONS_1)
         elif k == "exitStatus":
             m4 = cx.patch(k, x, decode_TerminalExitStatus, _OPTIONS_1)
+        elif k == "size":
+            m5 = cx.patch(k, x, decode_TerminalSize, _OPTIONS_1)
         elif k == "_meta":
-            m5 = cx.patch(k, x, decode_object, _OPTIONS_1)
+            m6 = cx.patch(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("terminalId")
-    return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "meta": m5}, extra
+    return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "size": m5, "meta": m6}, extra
 
 
 def decode_TerminalUpdate(v: Json, cx: Cx) -> TerminalUpdate:
@@ -2094,6 +2157,7 @@ def encode_TerminalUpdate_known(w: Writer, v: TerminalUpdate) -> None:
     w.put_patch("cwd", v.cwd, encode_AbsolutePath)
     w.put_patch("output", v.output, encode_TerminalOutput)
     w.put_patch("exitStatus", v.exit_status, encode_TerminalExitStatus)
+    w.put_patch("size", v.size, encode_TerminalSize)
     w.put_patch("_meta", v.meta, encode_object)
 
 
@@ -2830,6 +2894,16 @@ def parse_terminal_output_chunk(data: str | Json) -> Parsed[TerminalOutputChunk]
 def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
     """The canonical JSON text of a ``TerminalOutputChunk``."""
     return encode_text(value, encode_TerminalOutputChunk)
+
+
+def parse_terminal_size(data: str | Json) -> Parsed[TerminalSize]:
+    """Parses JSON text (or an already parsed value) as ``TerminalSize``; raises ``ParseError``."""
+    return decode_text(data, decode_TerminalSize) if isinstance(data, str) else decode_value(data, decode_TerminalSize)
+
+
+def serialize_terminal_size(value: TerminalSize) -> str:
+    """The canonical JSON text of a ``TerminalSize``."""
+    return encode_text(value, encode_TerminalSize)
 
 
 def parse_terminal_update(data: str | Json) -> Parsed[TerminalUpdate]:
