@@ -11,7 +11,6 @@ never loses what was applied."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -76,10 +75,12 @@ class ByteLog:
     what is stored, and the only spare capacity is in that last small block, so the
     memory held stays close to the bytes retained."""
 
-    __slots__ = ("_blocks", "_dropped", "_head", "_len", "_tail")
+    __slots__ = ("_blocks", "_dropped", "_head", "_len", "_start", "_tail")
 
     def __init__(self) -> None:
-        self._blocks: deque[bytes] = deque()
+        self._blocks: list[bytes] = []
+        self._start = 0
+        """Index of the first live block."""
         self._tail = bytearray()
         self._head = 0
         self._len = 0
@@ -90,7 +91,8 @@ class ByteLog:
         ``keep`` bytes, counting the rest as dropped."""
         cut = 0 if keep is None else max(0, len(data) - keep)
         kept = data[cut:] if cut else data
-        self._blocks = deque([bytes(kept)] if kept else [])
+        self._blocks = [bytes(kept)] if kept else []
+        self._start = 0
         self._tail = bytearray()
         self._head = 0
         self._len = len(kept)
@@ -128,21 +130,26 @@ class ByteLog:
         n = min(count, self._len)
         self._len -= n
         self._dropped += n
-        while n > 0 and self._blocks:
-            front = self._blocks[0]
+        blocks = self._blocks
+        while n > 0 and self._start < len(blocks):
+            front = blocks[self._start]
             live = len(front) - self._head
             if n >= live:
                 n -= live
                 self._head = 0
-                self._blocks.popleft()
+                blocks[self._start] = b""
+                self._start += 1
             else:
                 self._head += n
                 n = 0
                 # A large block more than half dead is copied down, so the dead part
                 # never exceeds what is retained.
                 if self._head > len(front) // 2 and len(front) > _SMALL:
-                    self._blocks[0] = front[self._head :]
+                    blocks[self._start] = front[self._head :]
                     self._head = 0
+        if self._start > 32 and 2 * self._start > len(blocks):
+            del blocks[: self._start]
+            self._start = 0
         if n > 0:
             del self._tail[:n]
 
@@ -157,8 +164,9 @@ class ByteLog:
 
     def chunks(self) -> Iterator[bytes | bytearray | memoryview]:
         """The retained bytes, block by block."""
-        for i, b in enumerate(self._blocks):
-            yield memoryview(b)[self._head :] if i == 0 and self._head else b
+        for i in range(self._start, len(self._blocks)):
+            b = self._blocks[i]
+            yield memoryview(b)[self._head :] if i == self._start and self._head else b
         if self._tail:
             yield self._tail
 
@@ -179,10 +187,10 @@ class ByteLog:
     def capacity(self) -> int:
         """The memory the blocks hold, spare capacity and dropped bytes not yet released
         included."""
-        return sum(len(b) for b in self._blocks) + self._tail.__alloc__()
+        return sum(len(b) for b in self._blocks[self._start :]) + self._tail.__alloc__()
 
 
-@dataclass
+@dataclass(slots=True)
 class TerminalState:
     """What the store knows about one terminal."""
 
