@@ -215,7 +215,8 @@ impl ByteLog {
 /// snapshot it has read.
 #[derive(Debug, Default)]
 struct Lazy {
-    transcript: Option<Transcript>,
+    /// Boxed, so a terminal whose text is never asked for holds one pointer.
+    transcript: Option<Box<Transcript>>,
     rendered: u64,
 }
 
@@ -226,7 +227,7 @@ impl Lazy {
         if self.rendered == end && self.transcript.is_some() {
             return;
         }
-        let t = self.transcript.get_or_insert_with(Transcript::new);
+        let t = self.transcript.get_or_insert_with(Box::default);
         // Bytes are never dropped before they are read, so `rendered >= dropped`.
         let from = usize::try_from(self.rendered - output.dropped()).unwrap_or(usize::MAX);
         for b in output.blocks_from(from) {
@@ -302,7 +303,7 @@ impl TerminalState {
     pub fn transcript(&self) -> String {
         let mut lazy = self.lazy.lock().unwrap_or_else(PoisonError::into_inner);
         lazy.catch_up(&self.output);
-        lazy.transcript.as_ref().map(Transcript::text).unwrap_or_default()
+        lazy.transcript.as_ref().map(|t| t.text()).unwrap_or_default()
     }
 
     /// The tool calls whose current content references this terminal, sorted.

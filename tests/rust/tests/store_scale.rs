@@ -199,3 +199,11 @@ fn meta_is_replaced_whole_and_size_is_exposed() {
     assert_eq!(meta, [("b", "null".to_owned()), ("c", "3".to_owned())], "the RFD replaces _meta whole");
     assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)));
 }
+
+#[test]
+fn a_terminal_state_is_small_until_its_text_is_asked_for() {
+    let size = std::mem::size_of::<acp_terminal::store::TerminalState>();
+    // Its members are inline (exit status, size, extension data); the transcript and
+    // the bytes are not.
+    assert!(size <= 1024, "a TerminalState is {size} bytes inline");
+}
