@@ -29,7 +29,7 @@ pub const V2_NAMES: &[&str] = &[
     "MediaType", "PermissionOption", "PermissionOptionId", "PermissionOptionKind", "RequestPermissionOutcome",
     "RequestPermissionRequest", "RequestPermissionResponse", "RequestPermissionSubject", "ResourceLink", "Role",
     "SelectedPermissionOutcome", "SessionId", "SessionUpdate", "Terminal", "TerminalExitStatus", "TerminalId",
-    "TerminalOutput", "TerminalOutputChunk", "TerminalUpdate", "TextContent", "TextResourceContents",
+    "TerminalOutput", "TerminalOutputChunk", "TerminalSize", "TerminalUpdate", "TextContent", "TextResourceContents",
     "ToolCallContent", "ToolCallContentChunk", "ToolCallId", "ToolCallLocation", "ToolCallPermissionSubject",
     "ToolCallStatus", "ToolCallUpdate", "ToolKind", "UpdateSessionNotification",
 ];
@@ -57,7 +57,7 @@ pub fn decode(version: Version, name: &str, text: &str) -> Option<Result<Decoded
             MediaType, PermissionOption, PermissionOptionId, PermissionOptionKind, RequestPermissionOutcome,
             RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject, ResourceLink, Role,
             SelectedPermissionOutcome, SessionId, SessionUpdate, Terminal, TerminalExitStatus, TerminalId,
-            TerminalOutput, TerminalOutputChunk, TerminalUpdate, TextContent, TextResourceContents,
+            TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate, TextContent, TextResourceContents,
             ToolCallContent, ToolCallContentChunk, ToolCallId, ToolCallLocation, ToolCallPermissionSubject,
             ToolCallStatus, ToolCallUpdate, ToolKind, UpdateSessionNotification,
         ),

@@ -56,7 +56,7 @@ def problem_of(f: Callable[[], object]) -> Problem:
 # --- errors ---
 
 
-def test_the_nine_kinds() -> None:
+def test_the_ten_kinds() -> None:
     assert ERROR_KINDS == (
         "invalid_json",
         "wrong_type",
@@ -67,6 +67,7 @@ def test_the_nine_kinds() -> None:
         "out_of_range",
         "duplicate_key",
         "not_representable",
+        "session_mismatch",
     )
 
 

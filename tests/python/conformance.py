@@ -7,6 +7,7 @@ writes the canonical output of every passing decode case as JSON lines.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -16,8 +17,7 @@ from acp_terminal import ParseError, Transcript
 from acp_terminal._runtime.json import parse_json
 from acp_terminal._runtime.writer import Writer
 from acp_terminal.registry import CODECS
-from acp_terminal.store import TerminalStore
-from acp_terminal.v2 import parse_session_update
+from acp_terminal.store import Limits, TerminalStore
 
 
 class CaseFailure(Exception):
@@ -99,10 +99,12 @@ def transcript_case(c: dict[str, Any]) -> None:
 
 
 def store_view(store: TerminalStore) -> dict[str, Any]:
+    """The view of a store's terminals that replay cases compare; ``size`` only when known, ``droppedBytes`` only
+    when a byte was dropped."""
     out: dict[str, Any] = {}
     for terminal_id, t in store.terminals():
         e = t.exit_status
-        out[terminal_id] = {
+        view: dict[str, Any] = {
             "command": t.command,
             "cwd": t.cwd,
             "output": base64.b64encode(t.output.to_bytes()).decode("ascii"),
@@ -110,23 +112,57 @@ def store_view(store: TerminalStore) -> dict[str, Any]:
             "transcript": t.transcript,
             "toolCallIds": t.sorted_tool_calls(),
         }
+        if t.size is not None:
+            view["size"] = {"cols": t.size.cols, "rows": t.size.rows}
+        if t.dropped_bytes > 0:
+            view["droppedBytes"] = t.dropped_bytes
+        out[terminal_id] = view
     return out
+
+
+def store_counters(store: TerminalStore) -> dict[str, int] | None:
+    """The store's counters as replay cases compare them: ``None`` when all are zero."""
+    c = store.counters
+    if c.terminals_refused == 0 and c.warnings_dropped == 0:
+        return None
+    return {"terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped}
+
+
+def replay_limits(c: dict[str, Any]) -> Limits:
+    """The limits of a replay case (``limits``, members optional)."""
+    given = c.get("limits", {})
+    names = {"maxTerminals": "max_terminals", "maxRetainedBytes": "max_retained_bytes", "maxWarnings": "max_warnings"}
+    values: dict[str, int] = {}
+    for wire, name in names.items():
+        v = given.get(wire)
+        if v is None:
+            continue
+        if type(v) is not int or v < 0:
+            raise CaseFailure(f"limits.{wire} is not a whole number")
+        values[name] = v
+    return dataclasses.replace(Limits(), **values)
 
 
 def replay_case(c: dict[str, Any]) -> None:
     updates = c.get("updates")
+    notifications = c.get("notifications")
     expect = c.get("expect")
-    if not isinstance(updates, list) or not isinstance(expect, dict):
-        raise CaseFailure("the case needs `updates` and `expect`")
-    store = TerminalStore()
+    member = "updates" if updates is not None else "notifications"
+    items = updates if updates is not None else notifications
+    if not isinstance(items, list) or (updates is not None and notifications is not None) or not isinstance(expect, dict):
+        raise CaseFailure("the case needs one `updates` or `notifications` array, and `expect`")
+    store = TerminalStore(replay_limits(c))
     error: tuple[str, str] | None = None
-    for i, u in enumerate(updates):
+    for i, u in enumerate(items):
+        text = write_json(u)
         try:
-            parsed = parse_session_update(write_json(u))
+            if member == "updates":
+                store.apply_text(text)
+            else:
+                store.apply_notification_text(text)
         except ParseError as e:
-            error = (e.kind, f"/updates/{i}{e.path}")
+            error = (e.kind, f"/{member}/{i}{e.path}")
             break
-        store.apply(parsed.value)
     want_error_value = expect.get("error")
     want_error = None if want_error_value is None else (want_error_value.get("kind"), want_error_value.get("path"))
     if error != want_error:
@@ -134,6 +170,9 @@ def replay_case(c: dict[str, Any]) -> None:
     got = store_view(store)
     if got != expect.get("terminals"):
         raise CaseFailure(f"terminals differ\n    expected {json.dumps(expect.get('terminals'))}\n    got      {json.dumps(got)}")
+    counters = store_counters(store)
+    if counters != expect.get("counters"):
+        raise CaseFailure(f"counters differ: expected {expect.get('counters')}, got {counters}")
 
 
 def main(argv: list[str]) -> int:

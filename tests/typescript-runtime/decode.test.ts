@@ -36,7 +36,7 @@ const err = <T>(decoder: Decoder<T>, text: string) => errorOf(decodeText(text, d
 const ok = <T>(decoder: Decoder<T>, text: string) => okOf(decodeText(text, decoder));
 
 describe("errors", () => {
-  test("the nine kinds", () => {
+  test("the ten kinds", () => {
     assert.deepEqual(ERROR_KINDS, [
       "invalid_json",
       "wrong_type",
@@ -47,6 +47,7 @@ describe("errors", () => {
       "out_of_range",
       "duplicate_key",
       "not_representable",
+      "session_mismatch",
     ]);
   });
 

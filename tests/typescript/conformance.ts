@@ -10,8 +10,7 @@ import { type Json, type JsonObject, parseJson } from "../../generated/typescrip
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
-import { TerminalStore } from "../../generated/typescript/src/store.js";
-import { parseSessionUpdate } from "../../generated/typescript/src/v2.js";
+import { type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
 
 function vectorFiles(paths: string[]): string[] {
   const out: string[] = [];
@@ -92,19 +91,43 @@ export function transcriptCase(c: JsonObject): void {
   if (t.text !== want) throw new Error(`transcript differs\n    expected ${JSON.stringify(want)}\n    got      ${JSON.stringify(t.text)}`);
 }
 
-/** The view of a store's terminals that replay cases compare, as canonical JSON text with sorted terminal ids. */
+/** The view of a store's terminals that replay cases compare; `size` only when known, `droppedBytes` only when a byte was dropped. */
 export function storeView(store: TerminalStore): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const [id, t] of store.terminals()) {
     const e = t.exitStatus;
-    out.set(id, new Map<string, Json>([
+    const view = new Map<string, Json>([
       ["command", t.command],
       ["cwd", t.cwd],
       ["output", encodeBase64(t.output.toBytes())],
       ["exitStatus", e === null ? null : new Map<string, Json>([["exitCode", e.exitCode ?? null], ["signal", e.signal ?? null]])],
       ["transcript", t.transcript],
       ["toolCallIds", t.sortedToolCalls()],
-    ]));
+    ]);
+    if (t.size !== null) view.set("size", new Map<string, Json>([["cols", t.size.cols], ["rows", t.size.rows]]));
+    if (t.droppedBytes > 0) view.set("droppedBytes", t.droppedBytes);
+    out.set(id, view);
+  }
+  return out;
+}
+
+/** The store's counters as replay cases compare them: `undefined` when all are zero. */
+function storeCounters(store: TerminalStore): Json | undefined {
+  const c = store.counters;
+  if (c.terminalsRefused === 0 && c.warningsDropped === 0) return undefined;
+  return new Map<string, Json>([["terminalsRefused", c.terminalsRefused], ["warningsDropped", c.warningsDropped]]);
+}
+
+/** The limits of a replay case (`limits`, members optional). */
+function replayLimits(c: JsonObject): Partial<Limits> {
+  const l = c.get("limits");
+  const out: { -readonly [K in keyof Limits]?: number } = {};
+  if (l === undefined) return out;
+  for (const name of ["maxTerminals", "maxRetainedBytes", "maxWarnings"] as const) {
+    const v = get(l, name);
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`limits.${name} is not a whole number`);
+    out[name] = v;
   }
   return out;
 }
@@ -115,21 +138,24 @@ function sortedText(v: Json | undefined): string {
   return v === undefined ? "undefined" : writeJson(sort(v));
 }
 
-/** Evaluates one replay case; throws the reason when it fails. */
+/** Evaluates one replay case (`updates` or `notifications` applied as text); throws the reason when it fails. */
 export function replayCase(c: JsonObject): void {
   const updates = c.get("updates");
+  const notifications = c.get("notifications");
   const expect = c.get("expect");
-  if (!Array.isArray(updates)) throw new Error("the case has no `updates` array");
+  const member = updates !== undefined ? "updates" : "notifications";
+  const items = updates ?? notifications;
+  if (!Array.isArray(items) || (updates !== undefined && notifications !== undefined)) throw new Error("the case needs one `updates` or `notifications` array");
   if (!(expect instanceof Map)) throw new Error("the case has no `expect`");
-  const store = new TerminalStore();
+  const store = new TerminalStore(replayLimits(c));
   let error: [string, string] | undefined;
-  for (let i = 0; i < updates.length; i++) {
-    const r = parseSessionUpdate(writeJson(updates[i] as Json));
+  for (let i = 0; i < items.length; i++) {
+    const text = writeJson(items[i] as Json);
+    const r = member === "updates" ? store.applyText(text) : store.applyNotificationText(text);
     if (!r.ok) {
-      error = [r.error.kind, `/updates/${i}${r.error.path}`];
+      error = [r.error.kind, `/${member}/${i}${r.error.path}`];
       break;
     }
-    store.apply(r.value);
   }
   const wantErrorValue = expect.get("error");
   const wantError = wantErrorValue === undefined ? undefined : [str(get(wantErrorValue, "kind")), str(get(wantErrorValue, "path"))];
@@ -137,6 +163,9 @@ export function replayCase(c: JsonObject): void {
   const got = sortedText(storeView(store));
   const want = sortedText(expect.get("terminals"));
   if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
+  const gotCounters = sortedText(storeCounters(store));
+  const wantCounters = sortedText(expect.get("counters"));
+  if (gotCounters !== wantCounters) throw new Error(`counters differ: expected ${wantCounters}, got ${gotCounters}`);
 }
 
 function main(argv: string[]): number {

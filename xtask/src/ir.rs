@@ -141,6 +141,24 @@ pub enum Ty {
     Array { items: Box<Ty> },
 }
 
+impl Ty {
+    /// An integer's `minimum`/`maximum` when they narrow its format's own range (for
+    /// example `uint16` from 1): checked like a number's bounds, before the type.
+    #[must_use]
+    pub fn integer_bounds(&self) -> Option<(f64, f64)> {
+        let Self::Integer { format, min, max } = self else { return None };
+        let (lo, hi) = match format.as_str() {
+            "uint32" => (0.0, 4_294_967_295.0),
+            "int32" => (-2_147_483_648.0, 2_147_483_647.0),
+            "uint64" | "uint" => (0.0, SAFE),
+            "uint16" => (0.0, 65_535.0),
+            "uint8" => (0.0, 255.0),
+            _ => (-SAFE, SAFE),
+        };
+        (*min > lo || *max < hi).then_some((*min, *max))
+    }
+}
+
 const SAFE: f64 = 9_007_199_254_740_991.0;
 
 fn err<T>(def: &str, pointer: &str, message: impl Into<String>) -> R<T> {

@@ -167,6 +167,9 @@ impl Helpers {
                 let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
                 parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
             }
+        if let Some((lo, hi)) = f.ty.integer_bounds() {
+            parts.push(format!("range=({lo:?}, {hi:?})"));
+        }
         if let Some(n) = f.min_items {
             parts.push(format!("min_items={n}"));
         }

@@ -104,6 +104,9 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
         && (min.is_some() || max.is_some()) {
             checks.push(format!("Range({}, {})", number(min.unwrap_or(f64::NEG_INFINITY)), number(max.unwrap_or(f64::INFINITY))));
         }
+    if let Some((lo, hi)) = f.ty.integer_bounds() {
+        checks.push(format!("Range({}, {})", number(lo), number(hi)));
+    }
     if let Some(n) = f.min_items {
         checks.push(format!("MinItems({n})"));
     }

@@ -80,20 +80,17 @@ impl Helpers {
             Ty::Ref { name } => format!("decode{name}"),
             Ty::String => "decodeString".into(),
             Ty::Bool => "decodeBoolean".into(),
-            Ty::Integer { format, min, max } => {
-                let named = match format.as_str() {
-                    "uint32" => Some(("decodeUint32", 0.0, 4_294_967_295.0)),
-                    "int32" => Some(("decodeInt32", -2_147_483_648.0, 2_147_483_647.0)),
-                    "uint16" => Some(("decodeUint16", 0.0, 65_535.0)),
-                    "uint8" => Some(("decodeUint8", 0.0, 255.0)),
-                    "uint64" | "uint" => Some(("decodeUint64", 0.0, 9_007_199_254_740_991.0)),
-                    _ => Some(("decodeInt64", -9_007_199_254_740_991.0, 9_007_199_254_740_991.0)),
-                };
-                match named {
-                    Some((f, lo, hi)) if (*min - lo).abs() < f64::EPSILON && (*max - hi).abs() < f64::EPSILON => f.into(),
-                    _ => format!("((v: Json, cx: Cx): number => cx.int(v, {min}, {max}, \"a whole number from {min} to {max}\"))"),
-                }
+            // Bounds narrower than the format's are a member option (`range`), checked
+            // like a number's.
+            Ty::Integer { format, .. } => match format.as_str() {
+                "uint32" => "decodeUint32",
+                "int32" => "decodeInt32",
+                "uint16" => "decodeUint16",
+                "uint8" => "decodeUint8",
+                "uint64" | "uint" => "decodeUint64",
+                _ => "decodeInt64",
             }
+            .into(),
             Ty::Number { .. } => "decodeNumber".into(),
             Ty::Bytes => "decodeBytes".into(),
             Ty::Object => "decodeObject".into(),
@@ -138,6 +135,9 @@ impl Helpers {
                 let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
                 parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
             }
+        if let Some((lo, hi)) = f.ty.integer_bounds() {
+            parts.push(format!("range: [{lo}, {hi}]"));
+        }
         if let Some(n) = f.min_items {
             parts.push(format!("minItems: {n}"));
         }

@@ -58,6 +58,7 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "TerminalId" => Some(run::<crate::v2::TerminalId>(text)),
             "TerminalOutput" => Some(run::<crate::v2::TerminalOutput>(text)),
             "TerminalOutputChunk" => Some(run::<crate::v2::TerminalOutputChunk>(text)),
+            "TerminalSize" => Some(run::<crate::v2::TerminalSize>(text)),
             "TerminalUpdate" => Some(run::<crate::v2::TerminalUpdate>(text)),
             "TextContent" => Some(run::<crate::v2::TextContent>(text)),
             "TextResourceContents" => Some(run::<crate::v2::TextResourceContents>(text)),

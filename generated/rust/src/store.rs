@@ -2,51 +2,154 @@
 //! The terminal store: what every Client must get right when it applies session
 //! updates of the display-only terminal surface (upserts, replacement snapshots,
 //! appended chunks, either-order arrival), with a safe transcript per terminal.
+//!
+//! Costs (README, "The store's guarantees"): applying an update takes time
+//! proportional to its size, plus amortized constant time per terminal and per
+//! reference. Memory is the retained bytes plus a small constant per terminal; the
+//! transcript is built only for terminals whose text is asked for, incrementally.
+//! Every limit ([`Limits`]) is visible when hit and never loses what was applied.
 
 use crate::v2::{
-    AbsolutePath, SessionUpdate, TerminalExitStatus, TerminalId, ToolCallContent, ToolCallId, UpdateSessionNotification,
+    AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId,
+    UpdateSessionNotification,
 };
-use crate::wire::{self, Error, Members, Patch, Transcript, Warning};
-use std::collections::{BTreeSet, HashMap};
+use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::{Mutex, PoisonError};
 
-/// Output bytes kept as a list of blocks: appending never copies what is already
-/// stored, and at most one partly filled block is spare capacity, so the memory held
-/// stays close to the bytes retained.
+/// Limits a Client sets on what an Agent can make it hold. The defaults are safe for
+/// an interactive Client; every limit is the same in the three languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// At most this many terminals. An update or reference that would create one more
+    /// is ignored and counted in [`Counters::terminals_refused`]; terminals the store
+    /// already holds keep working.
+    pub max_terminals: usize,
+    /// At most this many output bytes retained per terminal. Past it the store keeps
+    /// the most recent bytes and counts the rest in [`TerminalState::dropped_bytes`].
+    /// The transcript still renders every byte (it reads bytes before they go).
+    pub max_retained_bytes: usize,
+    /// At most this many warnings returned per applied message; the rest are counted
+    /// in [`Counters::warnings_dropped`].
+    pub max_warnings: usize,
+}
+
+impl Limits {
+    /// The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message.
+    pub const DEFAULT: Self = Self { max_terminals: 1024, max_retained_bytes: 1 << 20, max_warnings: 64 };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// What the store ignored because a limit was hit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Updates and references ignored because they would have created a terminal past
+    /// [`Limits::max_terminals`].
+    pub terminals_refused: u64,
+    /// Warnings not returned because a message had more than [`Limits::max_warnings`].
+    pub warnings_dropped: u64,
+}
+
+/// Output bytes kept as a list of blocks. Chunks of 4 KiB or more are kept as they
+/// came; smaller ones are gathered into blocks of at most 4 KiB that grow as they fill.
+/// Appending never copies what is stored, and the only spare capacity is in the last,
+/// partly filled small block, so the memory held stays close to the bytes retained.
 #[derive(Debug, Default)]
 pub struct ByteLog {
-    blocks: Vec<Vec<u8>>,
+    blocks: VecDeque<Vec<u8>>,
+    /// Bytes at the start of the first block that were dropped.
+    head: usize,
     len: usize,
+    dropped: u64,
 }
 
 impl ByteLog {
-    /// The size of the blocks chunks are appended into.
-    pub const BLOCK: usize = 64 * 1024;
+    /// The largest block small chunks are gathered into.
+    pub const SMALL: usize = 4096;
 
     /// Replaces everything with `bytes` (kept as they are, without a copy).
-    pub fn replace(&mut self, bytes: Vec<u8>) {
-        self.len = bytes.len();
+    pub fn replace(&mut self, mut bytes: Vec<u8>) {
         self.blocks.clear();
+        self.head = 0;
+        self.dropped = 0;
+        self.len = bytes.len();
         if !bytes.is_empty() {
-            self.blocks.push(bytes);
+            Self::trim(&mut bytes);
+            self.blocks.push_back(bytes);
+        }
+    }
+
+    fn trim(bytes: &mut Vec<u8>) {
+        if bytes.capacity() - bytes.len() > bytes.len() / 32 {
+            bytes.shrink_to_fit();
+        }
+    }
+
+    fn seal_last(&mut self) {
+        if let Some(last) = self.blocks.back_mut() {
+            Self::trim(last);
         }
     }
 
     /// Appends `bytes`.
-    pub fn append(&mut self, mut bytes: &[u8]) {
+    pub fn append(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         self.len += bytes.len();
-        while !bytes.is_empty() {
-            match self.blocks.last_mut() {
-                Some(last) if last.len() < last.capacity() => {
-                    let n = bytes.len().min(last.capacity() - last.len());
-                    last.extend_from_slice(&bytes[..n]);
-                    bytes = &bytes[n..];
+        if let Some(last) = self.blocks.back_mut() {
+            let (held, need) = (last.len(), last.len() + bytes.len());
+            if held < Self::SMALL && need <= Self::SMALL {
+                if last.capacity() < need {
+                    let target = need.max(2 * last.capacity()).min(Self::SMALL);
+                    last.reserve_exact(target - held);
                 }
-                _ => {
-                    let mut block = Vec::with_capacity(Self::BLOCK.max(bytes.len().min(16 * Self::BLOCK)));
-                    let n = bytes.len().min(block.capacity());
-                    block.extend_from_slice(&bytes[..n]);
-                    bytes = &bytes[n..];
-                    self.blocks.push(block);
+                last.extend_from_slice(bytes);
+                return;
+            }
+        }
+        self.seal_last();
+        self.blocks.push_back(bytes.to_vec());
+    }
+
+    /// Appends `bytes`, keeping the vector itself as a block when it is large.
+    pub fn append_owned(&mut self, mut bytes: Vec<u8>) {
+        if bytes.len() < Self::SMALL {
+            self.append(&bytes);
+            return;
+        }
+        self.seal_last();
+        self.len += bytes.len();
+        Self::trim(&mut bytes);
+        self.blocks.push_back(bytes);
+    }
+
+    /// Drops the first `n` retained bytes (all of them when `n` is larger).
+    pub fn drop_front(&mut self, n: usize) {
+        let mut n = n.min(self.len);
+        self.len -= n;
+        self.dropped += n as u64;
+        while n > 0 {
+            let Some(front) = self.blocks.front_mut() else { break };
+            let live = front.len() - self.head;
+            if n >= live {
+                n -= live;
+                self.head = 0;
+                self.blocks.pop_front();
+            } else {
+                self.head += n;
+                n = 0;
+                // A large block more than half dead is copied down, so the dead part
+                // never exceeds what is retained.
+                if self.head > front.len() / 2 && front.len() > Self::SMALL {
+                    front.drain(..self.head);
+                    front.shrink_to_fit();
+                    self.head = 0;
                 }
             }
         }
@@ -64,25 +167,73 @@ impl ByteLog {
         self.len == 0
     }
 
+    /// How many bytes before the retained ones were dropped by
+    /// [`Limits::max_retained_bytes`] since the last snapshot.
+    #[must_use]
+    pub const fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
     /// The retained bytes, block by block, in order.
     pub fn blocks(&self) -> impl Iterator<Item = &[u8]> {
-        self.blocks.iter().map(Vec::as_slice)
+        self.blocks.iter().enumerate().map(|(i, b)| if i == 0 { &b[self.head..] } else { b.as_slice() })
+    }
+
+    /// The retained bytes from `offset` (counted from the first retained byte) on.
+    fn blocks_from(&self, mut offset: usize) -> impl Iterator<Item = &[u8]> {
+        self.blocks().filter_map(move |b| {
+            if offset >= b.len() {
+                offset -= b.len();
+                None
+            } else {
+                let s = &b[offset..];
+                offset = 0;
+                Some(s)
+            }
+        })
     }
 
     /// The retained bytes as one vector (a copy).
     #[must_use]
     pub fn to_vec(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.len);
-        for b in &self.blocks {
+        for b in self.blocks() {
             out.extend_from_slice(b);
         }
         out
     }
 
-    /// The memory the blocks hold, spare capacity included.
+    /// The memory the blocks hold, spare capacity and dropped bytes not yet released
+    /// included.
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.blocks.iter().map(Vec::capacity).sum()
+    }
+}
+
+/// The transcript, built on demand: `rendered` counts the bytes since the last
+/// snapshot it has read.
+#[derive(Debug, Default)]
+struct Lazy {
+    /// Boxed, so a terminal whose text is never asked for holds one pointer.
+    transcript: Option<Box<Transcript>>,
+    rendered: u64,
+}
+
+impl Lazy {
+    /// Reads every byte of `output` not read yet.
+    fn catch_up(&mut self, output: &ByteLog) {
+        let end = output.dropped() + output.len() as u64;
+        if self.rendered == end && self.transcript.is_some() {
+            return;
+        }
+        let t = self.transcript.get_or_insert_with(Box::default);
+        // Bytes are never dropped before they are read, so `rendered >= dropped`.
+        let from = usize::try_from(self.rendered - output.dropped()).unwrap_or(usize::MAX);
+        for b in output.blocks_from(from) {
+            t.push(b);
+        }
+        self.rendered = end;
     }
 }
 
@@ -93,8 +244,9 @@ pub struct TerminalState {
     cwd: Option<AbsolutePath>,
     output: ByteLog,
     exit_status: Option<TerminalExitStatus>,
+    size: Option<TerminalSize>,
     meta: Option<Members>,
-    transcript: Transcript,
+    lazy: Mutex<Lazy>,
     tool_calls: BTreeSet<ToolCallId>,
 }
 
@@ -111,10 +263,18 @@ impl TerminalState {
         self.cwd.as_ref()
     }
 
-    /// Every retained output byte: the last snapshot plus every chunk since.
+    /// The retained output bytes: the last snapshot plus every chunk since, less what
+    /// [`Limits::max_retained_bytes`] dropped from the front.
     #[must_use]
     pub const fn output(&self) -> &ByteLog {
         &self.output
+    }
+
+    /// How many output bytes since the last snapshot are no longer retained because of
+    /// [`Limits::max_retained_bytes`] (0 when nothing was dropped).
+    #[must_use]
+    pub const fn dropped_bytes(&self) -> u64 {
+        self.output.dropped()
     }
 
     /// The exit status; `Some` means the process exited.
@@ -123,16 +283,27 @@ impl TerminalState {
         self.exit_status.as_ref()
     }
 
-    /// Terminal-scoped extension data, as last patched.
+    /// The terminal size the command runs with, when known: render the output at this
+    /// width so that column layouts and progress bars look as the program wrote them.
+    #[must_use]
+    pub const fn size(&self) -> Option<&TerminalSize> {
+        self.size.as_ref()
+    }
+
+    /// Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md).
     #[must_use]
     pub const fn meta(&self) -> Option<&Members> {
         self.meta.as_ref()
     }
 
-    /// The safe transcript of the retained output (docs/TRANSCRIPT.md).
+    /// The safe transcript of every output byte since the last snapshot
+    /// (docs/TRANSCRIPT.md). It is built on the first call and then only reads the
+    /// bytes that arrived since the previous call, so asking once per frame is cheap.
     #[must_use]
     pub fn transcript(&self) -> String {
-        self.transcript.text()
+        let mut lazy = self.lazy.lock().unwrap_or_else(PoisonError::into_inner);
+        lazy.catch_up(&self.output);
+        lazy.transcript.as_ref().map(|t| t.text()).unwrap_or_default()
     }
 
     /// The tool calls whose current content references this terminal, sorted.
@@ -140,25 +311,43 @@ impl TerminalState {
         self.tool_calls.iter()
     }
 
-    fn replace_output(&mut self, bytes: Vec<u8>) {
-        self.transcript.reset();
-        self.transcript.push(&bytes);
+    fn replace_output(&mut self, bytes: Vec<u8>, limit: usize) {
+        let lazy = self.lazy.get_mut().unwrap_or_else(PoisonError::into_inner);
+        *lazy = Lazy::default();
         self.output.replace(bytes);
+        self.enforce(limit);
     }
 
-    fn append_output(&mut self, bytes: &[u8]) {
-        self.transcript.push(bytes);
-        self.output.append(bytes);
+    fn append_output(&mut self, bytes: Vec<u8>, limit: usize) {
+        self.output.append_owned(bytes);
+        self.enforce(limit);
+    }
+
+    /// Keeps at most `limit` bytes; a transcript already started reads what goes first.
+    fn enforce(&mut self, limit: usize) {
+        if self.output.len() > limit {
+            let lazy = self.lazy.get_mut().unwrap_or_else(PoisonError::into_inner);
+            lazy.catch_up(&self.output);
+            self.output.drop_front(self.output.len() - limit);
+        }
     }
 }
 
 /// Applies session updates and keeps every terminal's state, in first-seen order.
+///
+/// A store holds one session: the first `session/update` notification binds it, and a
+/// notification of another session is rejected (`session_mismatch`) without effect.
+/// Updates applied without their notification ([`TerminalStore::apply`],
+/// [`TerminalStore::apply_text`]) are taken as the caller's session.
 #[derive(Debug, Default)]
 pub struct TerminalStore {
     terminals: Vec<(TerminalId, TerminalState)>,
     index: HashMap<TerminalId, usize>,
-    /// The terminals each tool call's current content references.
-    tool_calls: HashMap<ToolCallId, Vec<TerminalId>>,
+    /// The terminals each tool call's current content references, each once.
+    tool_calls: HashMap<ToolCallId, Vec<usize>>,
+    limits: Limits,
+    counters: Counters,
+    session: Option<SessionId>,
 }
 
 /// An update that failed to parse, with its position in the sequence applied.
@@ -171,10 +360,34 @@ pub struct ApplyError {
 }
 
 impl TerminalStore {
-    /// An empty store.
+    /// An empty store with the default [`Limits`].
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty store with `limits`.
+    #[must_use]
+    pub fn with_limits(limits: Limits) -> Self {
+        Self { limits, ..Self::default() }
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub const fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// What the limits made the store ignore so far.
+    #[must_use]
+    pub const fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The session the store is bound to, once a notification has been applied.
+    #[must_use]
+    pub const fn session_id(&self) -> Option<&SessionId> {
+        self.session.as_ref()
     }
 
     /// The state of `id`, if the store has seen it.
@@ -188,98 +401,127 @@ impl TerminalStore {
         self.terminals.iter().map(|(id, t)| (id, t))
     }
 
-    fn entry(&mut self, id: &TerminalId) -> &mut TerminalState {
-        let i = match self.index.get(id) {
-            Some(&i) => i,
-            None => {
-                self.terminals.push((id.clone(), TerminalState::default()));
-                self.index.insert(id.clone(), self.terminals.len() - 1);
-                self.terminals.len() - 1
-            }
-        };
-        &mut self.terminals[i].1
+    /// The index of `id`, created when new; `None` (counted) past the terminal limit.
+    fn entry(&mut self, id: &TerminalId) -> Option<usize> {
+        if let Some(&i) = self.index.get(id) {
+            return Some(i);
+        }
+        if self.terminals.len() >= self.limits.max_terminals {
+            self.counters.terminals_refused += 1;
+            return None;
+        }
+        self.terminals.push((id.clone(), TerminalState::default()));
+        self.index.insert(id.clone(), self.terminals.len() - 1);
+        Some(self.terminals.len() - 1)
     }
 
-    fn link(&mut self, tool_call: &ToolCallId, terminals: Vec<TerminalId>) {
-        if let Some(old) = self.tool_calls.remove(tool_call) {
-            for t in old {
-                self.entry(&t).tool_calls.remove(tool_call);
+    /// Adds `terminal` to `tool_call`'s references unless it is there already.
+    fn link(&mut self, tool_call: &ToolCallId, terminal: &TerminalId) {
+        if let Some(i) = self.entry(terminal) {
+            if self.terminals[i].1.tool_calls.insert(tool_call.clone()) {
+                self.tool_calls.entry(tool_call.clone()).or_default().push(i);
             }
-        }
-        for t in &terminals {
-            self.entry(t).tool_calls.insert(tool_call.clone());
-        }
-        if !terminals.is_empty() {
-            self.tool_calls.insert(tool_call.clone(), terminals);
         }
     }
 
-    fn referenced(content: &[ToolCallContent]) -> Vec<TerminalId> {
-        let mut out: Vec<TerminalId> = Vec::new();
+    /// Removes every reference of `tool_call`.
+    fn unlink_all(&mut self, tool_call: &ToolCallId) {
+        for i in self.tool_calls.remove(tool_call).unwrap_or_default() {
+            self.terminals[i].1.tool_calls.remove(tool_call);
+        }
+    }
+
+    fn relink(&mut self, tool_call: &ToolCallId, content: &[ToolCallContent]) {
+        self.unlink_all(tool_call);
         for c in content {
             if let ToolCallContent::Terminal(t) = c {
-                if !out.contains(&t.terminal_id) {
-                    out.push(t.terminal_id.clone());
-                }
+                self.link(tool_call, &t.terminal_id);
             }
         }
-        out
     }
 
     /// Applies one parsed update. Updates outside the terminal surface are ignored.
     pub fn apply(&mut self, update: SessionUpdate) {
+        let limit = self.limits.max_retained_bytes;
         match update {
             SessionUpdate::TerminalUpdate(u) => {
-                let t = self.entry(&u.terminal_id);
+                let Some(i) = self.entry(&u.terminal_id) else { return };
+                let t = &mut self.terminals[i].1;
                 u.command.apply_to(&mut t.command);
                 u.cwd.apply_to(&mut t.cwd);
                 u.exit_status.apply_to(&mut t.exit_status);
+                u.size.apply_to(&mut t.size);
                 u.meta.apply_to(&mut t.meta);
                 match u.output {
                     Patch::Keep => {}
-                    Patch::Clear => t.replace_output(Vec::new()),
-                    Patch::Set(o) => t.replace_output(o.data.0),
+                    Patch::Clear => t.replace_output(Vec::new(), limit),
+                    Patch::Set(o) => t.replace_output(o.data.0, limit),
                 }
             }
-            SessionUpdate::TerminalOutputChunk(c) => self.entry(&c.terminal_id).append_output(&c.data),
+            SessionUpdate::TerminalOutputChunk(c) => {
+                if let Some(i) = self.entry(&c.terminal_id) {
+                    self.terminals[i].1.append_output(c.data.0, limit);
+                }
+            }
             SessionUpdate::ToolCallUpdate(u) => match u.content {
                 Patch::Keep => {}
-                Patch::Clear => self.link(&u.tool_call_id, Vec::new()),
-                Patch::Set(content) => self.link(&u.tool_call_id, Self::referenced(&content)),
+                Patch::Clear => self.unlink_all(&u.tool_call_id),
+                Patch::Set(content) => self.relink(&u.tool_call_id, &content),
             },
             SessionUpdate::ToolCallContentChunk(c) => {
                 if let ToolCallContent::Terminal(t) = &c.content {
-                    let mut current = self.tool_calls.get(&c.tool_call_id).cloned().unwrap_or_default();
-                    if !current.contains(&t.terminal_id) {
-                        current.push(t.terminal_id.clone());
-                    }
-                    self.link(&c.tool_call_id, current);
+                    self.link(&c.tool_call_id, &t.terminal_id);
                 }
             }
             SessionUpdate::Unknown(_) => {}
         }
     }
 
+    fn keep_warnings(&mut self, mut warnings: Vec<Warning>) -> Vec<Warning> {
+        if warnings.len() > self.limits.max_warnings {
+            self.counters.warnings_dropped += (warnings.len() - self.limits.max_warnings) as u64;
+            warnings.truncate(self.limits.max_warnings);
+        }
+        warnings
+    }
+
     /// Parses one `SessionUpdate` (JSON text) and applies it; returns the warnings of
-    /// lenient members that were dropped.
+    /// lenient members that were dropped (at most [`Limits::max_warnings`]).
     ///
     /// # Errors
     /// The parse error; nothing is applied then.
     pub fn apply_text(&mut self, text: &str) -> Result<Vec<Warning>, Error> {
         let parsed = wire::from_str::<SessionUpdate>(text)?;
         self.apply(parsed.value);
-        Ok(parsed.warnings)
+        Ok(self.keep_warnings(parsed.warnings))
     }
 
     /// Parses one `session/update` notification's params (JSON text) and applies its
-    /// update.
+    /// update. The first notification binds the store to its session.
     ///
     /// # Errors
-    /// The parse error; nothing is applied then.
+    /// The parse error, or `session_mismatch` at `/sessionId` for a notification of
+    /// another session; nothing is applied then.
     pub fn apply_notification_text(&mut self, text: &str) -> Result<Vec<Warning>, Error> {
         let parsed = wire::from_str::<UpdateSessionNotification>(text)?;
-        self.apply(parsed.value.update);
-        Ok(parsed.warnings)
+        let notification = parsed.value;
+        match &self.session {
+            Some(bound) if *bound != notification.session_id => {
+                return Err(Error::new(
+                    ErrorKind::SessionMismatch,
+                    "/sessionId",
+                    format!(
+                        "this store holds session {:?}, not {:?}; use one store per session",
+                        bound.as_str(),
+                        notification.session_id.as_str()
+                    ),
+                ));
+            }
+            Some(_) => {}
+            None => self.session = Some(notification.session_id),
+        }
+        self.apply(notification.update);
+        Ok(self.keep_warnings(parsed.warnings))
     }
 
     /// Applies updates in order, stopping at the first that fails to parse: everything

@@ -13,4 +13,4 @@ export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
 export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
 export { safeDisplay } from "./runtime/display.js";
-export { ByteLog, TerminalState, TerminalStore, type ApplyResult } from "./store.js";
+export { ByteLog, DEFAULT_LIMITS, TerminalState, TerminalStore, type ApplyResult, type Counters, type Limits } from "./store.js";

@@ -60,6 +60,7 @@ export const CODECS: ReadonlyMap<string, ReadonlyMap<string, Codec>> = new Map([
     ["TerminalId", codec(v2.parseTerminalId, v2.serializeTerminalId)],
     ["TerminalOutput", codec(v2.parseTerminalOutput, v2.serializeTerminalOutput)],
     ["TerminalOutputChunk", codec(v2.parseTerminalOutputChunk, v2.serializeTerminalOutputChunk)],
+    ["TerminalSize", codec(v2.parseTerminalSize, v2.serializeTerminalSize)],
     ["TerminalUpdate", codec(v2.parseTerminalUpdate, v2.serializeTerminalUpdate)],
     ["TextContent", codec(v2.parseTextContent, v2.serializeTextContent)],
     ["TextResourceContents", codec(v2.parseTextResourceContents, v2.serializeTextResourceContents)],

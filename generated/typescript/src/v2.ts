@@ -21,6 +21,7 @@ const OPTIONS_1 = { lenient: true } as const;
 const OPTIONS_2 = { lenient: true, range: [0, 1] } as const;
 const OPTIONS_0 = { lenient: true, skipItems: true } as const;
 const OPTIONS_4 = { minItems: 1 } as const;
+const OPTIONS_5 = { range: [1, 65535] } as const;
 const OPTIONS_3 = { skipItems: true } as const;
 const SKIP_2: readonly string[] = ["operation", "fileType", "mimeType", "_meta"];
 const SKIP_3: readonly string[] = ["outcome"];
@@ -2114,6 +2115,69 @@ export function encodeTerminalOutputChunk(w: Writer, v: TerminalOutputChunk): vo
   w.endObject();
 }
 
+/** The size of a terminal in character cells, as the program sees it. */
+export interface TerminalSize extends WithExtra {
+  /** The number of columns (1 to 65535). */
+  cols: number;
+  /** The number of rows (1 to 65535). */
+  rows: number;
+  /** Extension data for this size; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `TerminalSize`, skipping those named in `skip`. */
+export function decodeTerminalSizeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): TerminalSize {
+  let m0: number | undefined;
+  let m1: number | undefined;
+  let m2: JsonObject | undefined;
+  let extra: JsonObject | undefined;
+  for (const [k, x] of obj) {
+    switch (k) {
+      case "cols":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeUint16, OPTIONS_5);
+        break;
+      case "rows":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeUint16, OPTIONS_5);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+    }
+  }
+  if (m0 === undefined) return cx.missing("cols");
+  if (m1 === undefined) return cx.missing("rows");
+  const out: TerminalSize = { cols: m0, rows: m1, };
+  if (m2 !== undefined) out._meta = m2;
+  if (extra !== undefined) out[EXTRA] = extra;
+  return out;
+}
+
+/** Checks a JSON value as a `TerminalSize`. */
+export function decodeTerminalSize(v: Json, cx: Cx): TerminalSize {
+  return decodeTerminalSizeMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `TerminalSize`, in schema order. */
+export function encodeTerminalSizeKnown(w: Writer, v: TerminalSize): void {
+  w.put("cols", v.cols, encodeNumber);
+  w.put("rows", v.rows, encodeNumber);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `TerminalSize` canonically. */
+export function encodeTerminalSize(w: Writer, v: TerminalSize): void {
+  w.beginObject();
+  encodeTerminalSizeKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /**
  * Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
  * member is a patch: omitted leaves the stored value, `null` clears it, a value
@@ -2130,7 +2194,15 @@ export interface TerminalUpdate extends WithExtra {
   output?: TerminalOutput | null;
   /** The exit status; a value marks the terminal exited, `null` clears that. */
   exitStatus?: TerminalExitStatus | null;
-  /** Terminal-scoped extension data, patched like the other members. */
+  /**
+   * The terminal size, in character cells, the command runs with: a Client can
+   * render the output at this width. Display-only; the Client controls nothing.
+   */
+  size?: TerminalSize | null;
+  /**
+   * Terminal-scoped extension data, patched like the other members: a value
+   * replaces the whole stored object (the RFD's rule; docs/WIRE.md).
+   */
   _meta?: JsonObject | null;
 }
 
@@ -2141,7 +2213,8 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m2: AbsolutePath | null | undefined;
   let m3: TerminalOutput | null | undefined;
   let m4: TerminalExitStatus | null | undefined;
-  let m5: JsonObject | null | undefined;
+  let m5: TerminalSize | null | undefined;
+  let m6: JsonObject | null | undefined;
   let extra: JsonObject | undefined;
   for (const [k, x] of obj) {
     switch (k) {
@@ -2165,9 +2238,13 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         if (skip.includes(k)) break;
         m4 = cx.patch(k, x, decodeTerminalExitStatus, OPTIONS_1);
         break;
+      case "size":
+        if (skip.includes(k)) break;
+        m5 = cx.patch(k, x, decodeTerminalSize, OPTIONS_1);
+        break;
       case "_meta":
         if (skip.includes(k)) break;
-        m5 = cx.patch(k, x, decodeObject, OPTIONS_1);
+        m6 = cx.patch(k, x, decodeObject, OPTIONS_1);
         break;
       default:
         if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
@@ -2179,7 +2256,8 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m2 !== undefined) out.cwd = m2;
   if (m3 !== undefined) out.output = m3;
   if (m4 !== undefined) out.exitStatus = m4;
-  if (m5 !== undefined) out._meta = m5;
+  if (m5 !== undefined) out.size = m5;
+  if (m6 !== undefined) out._meta = m6;
   if (extra !== undefined) out[EXTRA] = extra;
   return out;
 }
@@ -2196,6 +2274,7 @@ export function encodeTerminalUpdateKnown(w: Writer, v: TerminalUpdate): void {
   w.putPatch("cwd", v.cwd, encodeAbsolutePath);
   w.putPatch("output", v.output, encodeTerminalOutput);
   w.putPatch("exitStatus", v.exitStatus, encodeTerminalExitStatus);
+  w.putPatch("size", v.size, encodeTerminalSize);
   w.putPatch("_meta", v._meta, encodeObject);
 }
 
@@ -3196,6 +3275,16 @@ export function parseTerminalOutputChunk(input: string | Json): ParseResult<Term
 /** The canonical JSON text of a `TerminalOutputChunk`. */
 export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string {
   return encodeText(value, encodeTerminalOutputChunk);
+}
+
+/** Parses JSON text (or a parsed value) as a `TerminalSize`. */
+export function parseTerminalSize(input: string | Json): ParseResult<TerminalSize> {
+  return parseWith(input, decodeTerminalSize);
+}
+
+/** The canonical JSON text of a `TerminalSize`. */
+export function serializeTerminalSize(value: TerminalSize): string {
+  return encodeText(value, encodeTerminalSize);
 }
 
 /** Parses JSON text (or a parsed value) as a `TerminalUpdate`. */

@@ -22,5 +22,5 @@ pub use permission::{
     ToolCallPermissionSubject,
 };
 pub use session::{SessionUpdate, UpdateSessionNotification};
-pub use terminal::{Terminal, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalUpdate};
+pub use terminal::{Terminal, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate};
 pub use tool_call::{Content, ToolCallContent, ToolCallContentChunk, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind};

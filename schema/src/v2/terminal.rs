@@ -40,6 +40,18 @@ wire_struct! {
 }
 
 wire_struct! {
+    /// The size of a terminal in character cells, as the program sees it.
+    pub struct TerminalSize {
+        /// The number of columns (1 to 65535).
+        pub cols: req u16 = "cols" [Range(1.0, 65535.0)],
+        /// The number of rows (1 to 65535).
+        pub rows: req u16 = "rows" [Range(1.0, 65535.0)],
+        /// Extension data for this size; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
     /// Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
     /// member is a patch: omitted leaves the stored value, `null` clears it, a value
     /// replaces it.
@@ -54,7 +66,11 @@ wire_struct! {
         pub output: patch TerminalOutput = "output" [Lenient],
         /// The exit status; a value marks the terminal exited, `null` clears that.
         pub exit_status: patch TerminalExitStatus = "exitStatus" [Lenient],
-        /// Terminal-scoped extension data, patched like the other members.
+        /// The terminal size, in character cells, the command runs with: a Client can
+        /// render the output at this width. Display-only; the Client controls nothing.
+        pub size: patch TerminalSize = "size" [Lenient],
+        /// Terminal-scoped extension data, patched like the other members: a value
+        /// replaces the whole stored object (the RFD's rule; docs/WIRE.md).
         pub meta: patch Members = "_meta" [Lenient],
     }
 }

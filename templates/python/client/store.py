@@ -1,6 +1,12 @@
 """The terminal store: applies session updates of the display-only terminal surface
 (upserts, replacement snapshots, appended chunks, either-order arrival), with a safe
-transcript per terminal."""
+transcript per terminal.
+
+Costs (README, "The store's guarantees"): applying an update takes time proportional to
+its size, plus amortized constant time per terminal and per reference. Memory is the
+retained bytes plus a small constant per terminal; the transcript is built only for
+terminals whose text is asked for, incrementally. Every limit is visible when hit and
+never loses what was applied."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
 from .v2 import (
     AbsolutePath,
+    SessionId,
     SessionUpdate,
     SessionUpdateTerminalOutputChunk,
     SessionUpdateTerminalUpdate,
@@ -21,6 +28,7 @@ from .v2 import (
     SessionUpdateToolCallUpdate,
     TerminalExitStatus,
     TerminalId,
+    TerminalSize,
     ToolCallContent,
     ToolCallContentTerminal,
     ToolCallId,
@@ -28,51 +36,147 @@ from .v2 import (
     parse_update_session_notification,
 )
 
-_BLOCK = 64 * 1024
+_SMALL = 4096
+"""The largest block small chunks are gathered into."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits a Client sets on what an Agent can make it hold; the same in the three
+    languages. The defaults are safe for an interactive Client."""
+
+    max_terminals: int = 1024
+    """At most this many terminals. An update or reference that would create one more is
+    ignored and counted in ``Counters.terminals_refused``; known terminals keep working."""
+    max_retained_bytes: int = 1 << 20
+    """At most this many output bytes retained per terminal. Past it the store keeps the
+    most recent bytes and counts the rest in ``TerminalState.dropped_bytes``. The
+    transcript still renders every byte (it reads bytes before they go)."""
+    max_warnings: int = 64
+    """At most this many warnings returned per applied message; the rest are counted in
+    ``Counters.warnings_dropped``."""
+
+
+@dataclass
+class Counters:
+    """What the store ignored because a limit was hit."""
+
+    terminals_refused: int = 0
+    """Updates and references ignored because they would have created a terminal past
+    ``Limits.max_terminals``."""
+    warnings_dropped: int = 0
+    """Warnings not returned because a message had more than ``Limits.max_warnings``."""
 
 
 class ByteLog:
-    """Output bytes kept as a list of blocks: appending never copies what is stored,
-    and at most one partly filled block is spare capacity."""
+    """Output bytes kept as a list of blocks. Chunks of 4 KiB or more are kept as they
+    came; smaller ones are gathered into a block of at most 4 KiB. Appending never copies
+    what is stored, and the only spare capacity is in that last small block, so the
+    memory held stays close to the bytes retained."""
 
-    __slots__ = ("_blocks", "_fill", "_len")
+    __slots__ = ("_blocks", "_dropped", "_head", "_len", "_start", "_tail")
 
     def __init__(self) -> None:
-        self._blocks: list[bytearray | bytes] = []
-        self._fill = 0
+        self._blocks: list[bytes] = []
+        self._start = 0
+        """Index of the first live block."""
+        self._tail = bytearray()
+        self._head = 0
         self._len = 0
+        self._dropped = 0
 
-    def replace(self, data: bytes) -> None:
-        """Replaces everything with ``data`` (kept without a copy)."""
-        self._blocks = [data] if data else []
-        self._fill = len(data)
-        self._len = len(data)
+    def replace(self, data: bytes, keep: int | None = None) -> None:
+        """Replaces everything with ``data`` (kept without a copy), or with its last
+        ``keep`` bytes, counting the rest as dropped."""
+        cut = 0 if keep is None else max(0, len(data) - keep)
+        kept = data[cut:] if cut else data
+        self._blocks = [bytes(kept)] if kept else []
+        self._start = 0
+        self._tail = bytearray()
+        self._head = 0
+        self._len = len(kept)
+        self._dropped = cut
 
-    def append(self, data: bytes) -> None:
-        """Appends ``data``."""
+    def _seal(self) -> None:
+        if self._tail:
+            self._blocks.append(bytes(self._tail))
+            self._tail = bytearray()
+
+    def append(self, data: bytes, keep: int | None = None) -> None:
+        """Appends ``data``, then keeps at most the last ``keep`` bytes, counting the
+        rest as dropped."""
         n = len(data)
+        if keep is not None and n > keep:
+            self.drop_front(self._len)
+            self._dropped += n - keep
+            data, n = data[n - keep :], keep
+        if n == 0:
+            return
         self._len += n
-        view = memoryview(data)
-        offset = 0
-        while offset < n:
-            last = self._blocks[-1] if self._blocks else None
-            if last is None or not isinstance(last, bytearray) or self._fill == len(last):
-                last = bytearray(max(_BLOCK, min(n - offset, 16 * _BLOCK)))
-                self._blocks.append(last)
-                self._fill = 0
-            take = min(n - offset, len(last) - self._fill)
-            memoryview(last)[self._fill : self._fill + take] = view[offset : offset + take]
-            self._fill += take
-            offset += take
+        if len(self._tail) + n <= _SMALL and n < _SMALL:
+            self._tail += data
+        else:
+            self._seal()
+            if n >= _SMALL:
+                self._blocks.append(bytes(data))
+            else:
+                self._tail += data
+        if keep is not None and self._len > keep:
+            self.drop_front(self._len - keep)
+
+    def drop_front(self, count: int) -> None:
+        """Drops the first ``count`` retained bytes (all of them when it is larger)."""
+        n = min(count, self._len)
+        self._len -= n
+        self._dropped += n
+        blocks = self._blocks
+        while n > 0 and self._start < len(blocks):
+            front = blocks[self._start]
+            live = len(front) - self._head
+            if n >= live:
+                n -= live
+                self._head = 0
+                blocks[self._start] = b""
+                self._start += 1
+            else:
+                self._head += n
+                n = 0
+                # A large block more than half dead is copied down, so the dead part
+                # never exceeds what is retained.
+                if self._head > len(front) // 2 and len(front) > _SMALL:
+                    blocks[self._start] = front[self._head :]
+                    self._head = 0
+        if self._start > 32 and 2 * self._start > len(blocks):
+            del blocks[: self._start]
+            self._start = 0
+        if n > 0:
+            del self._tail[:n]
 
     def __len__(self) -> int:
         return self._len
 
+    @property
+    def dropped(self) -> int:
+        """How many bytes before the retained ones were dropped by
+        ``Limits.max_retained_bytes`` since the last snapshot."""
+        return self._dropped
+
     def chunks(self) -> Iterator[bytes | bytearray | memoryview]:
         """The retained bytes, block by block."""
-        last = len(self._blocks) - 1
-        for i, b in enumerate(self._blocks):
-            yield memoryview(b)[: self._fill] if i == last else b
+        for i in range(self._start, len(self._blocks)):
+            b = self._blocks[i]
+            yield memoryview(b)[self._head :] if i == self._start and self._head else b
+        if self._tail:
+            yield self._tail
+
+    def chunks_from(self, offset: int) -> Iterator[bytes | bytearray | memoryview]:
+        """The retained bytes from ``offset`` (counted from the first retained byte) on."""
+        for c in self.chunks():
+            if offset >= len(c):
+                offset -= len(c)
+                continue
+            yield memoryview(c)[offset:] if offset else c
+            offset = 0
 
     def to_bytes(self) -> bytes:
         """The retained bytes as one ``bytes`` (a copy)."""
@@ -80,39 +184,85 @@ class ByteLog:
 
     @property
     def capacity(self) -> int:
-        """The memory the blocks hold, spare capacity included."""
-        return sum(len(b) for b in self._blocks)
+        """The memory the blocks hold, spare capacity and dropped bytes not yet released
+        included."""
+        return sum(len(b) for b in self._blocks[self._start :]) + self._tail.__alloc__()
 
 
-@dataclass
+@dataclass(slots=True)
 class TerminalState:
     """What the store knows about one terminal."""
 
     command: str | None = None
     cwd: AbsolutePath | None = None
     exit_status: TerminalExitStatus | None = None
+    size: TerminalSize | None = None
+    """The terminal size the command runs with, when known: render the output at this
+    width so that column layouts and progress bars look as the program wrote them."""
     meta: dict[str, JsonValue] | None = None
+    """Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md)."""
     output: ByteLog = field(default_factory=ByteLog)
+    """The retained output bytes: the last snapshot plus every chunk since, less what
+    ``Limits.max_retained_bytes`` dropped."""
     tool_calls: set[ToolCallId] = field(default_factory=set)
-    _renderer: Transcript = field(default_factory=Transcript)
+    _renderer: Transcript | None = None
+    _rendered: int = 0
+
+    @property
+    def dropped_bytes(self) -> int:
+        """How many output bytes since the last snapshot are no longer retained because
+        of ``Limits.max_retained_bytes``."""
+        return self.output.dropped
 
     @property
     def transcript(self) -> str:
-        """The safe transcript of the retained output (docs/TRANSCRIPT.md)."""
-        return self._renderer.text
+        """The safe transcript of every output byte since the last snapshot
+        (docs/TRANSCRIPT.md). Built on the first read, then only the bytes that arrived
+        since the previous read are rendered, so reading once per frame is cheap."""
+        return self._catch_up().text
 
     def sorted_tool_calls(self) -> list[ToolCallId]:
         """The tool calls whose current content references this terminal, sorted."""
         return sorted(self.tool_calls)
 
-    def _replace_output(self, data: bytes) -> None:
-        self._renderer.reset()
-        self._renderer.push(data)
-        self.output.replace(data)
+    def _catch_up(self) -> Transcript:
+        r = self._renderer
+        if r is None:
+            r = self._renderer = Transcript()
+            self._rendered = self.output.dropped
+        end = self.output.dropped + len(self.output)
+        if self._rendered < end:
+            try:
+                for c in self.output.chunks_from(self._rendered - self.output.dropped):
+                    r.push(bytes(c))
+            except BaseException:
+                self._renderer = None  # restarts from the retained bytes next time
+                raise
+            self._rendered = end
+        return r
 
-    def _append_output(self, data: bytes) -> None:
-        self._renderer.push(data)
-        self.output.append(data)
+    def _replace_output(self, data: bytes, limit: int) -> None:
+        if len(data) > limit:
+            # Every byte is read by the transcript before it goes.
+            r = Transcript()
+            r.push(data)
+            self.output.replace(data, limit)
+            self._renderer, self._rendered = r, len(data)
+            return
+        self.output.replace(data, limit)
+        self._renderer, self._rendered = None, 0
+
+    def _append_output(self, data: bytes, limit: int) -> None:
+        if len(self.output) + len(data) > limit:
+            # Every byte is read by the transcript before it goes.
+            r = self._catch_up()
+            try:
+                r.push(data)
+            except BaseException:
+                self._renderer = None
+                raise
+            self._rendered += len(data)
+        self.output.append(data, limit)
 
 
 @dataclass
@@ -127,11 +277,26 @@ class ApplyError(Exception):
 
 
 class TerminalStore:
-    """Applies session updates and keeps every terminal's state, in first-seen order."""
+    """Applies session updates and keeps every terminal's state, in first-seen order.
 
-    def __init__(self) -> None:
+    A store holds one session: the first ``session/update`` notification binds it, and a
+    notification of another session is rejected (``session_mismatch``) without effect.
+    Updates applied without their notification (``apply``, ``apply_text``) are taken as
+    the caller's session."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits: Limits = limits if limits is not None else Limits()
+        """The limits in force."""
+        self.counters: Counters = Counters()
+        """What the limits made the store ignore so far."""
         self._states: dict[TerminalId, TerminalState] = {}
-        self._links: dict[ToolCallId, list[TerminalId]] = {}
+        self._links: dict[ToolCallId, list[TerminalState]] = {}
+        self._session: SessionId | None = None
+
+    @property
+    def session_id(self) -> SessionId | None:
+        """The session the store is bound to, once a notification has been applied."""
+        return self._session
 
     def terminal(self, terminal_id: str) -> TerminalState | None:
         """The state of ``terminal_id``, if the store has seen it."""
@@ -141,73 +306,101 @@ class TerminalStore:
         """Every terminal, in first-seen order."""
         return iter(self._states.items())
 
-    def _entry(self, terminal_id: TerminalId) -> TerminalState:
+    def _entry(self, terminal_id: TerminalId) -> TerminalState | None:
         state = self._states.get(terminal_id)
         if state is None:
+            if len(self._states) >= self.limits.max_terminals:
+                self.counters.terminals_refused += 1
+                return None
             state = self._states[terminal_id] = TerminalState()
         return state
 
-    def _link(self, tool_call: ToolCallId, terminals: list[TerminalId]) -> None:
-        for t in self._links.pop(tool_call, []):
-            self._entry(t).tool_calls.discard(tool_call)
-        for t in terminals:
-            self._entry(t).tool_calls.add(tool_call)
-        if terminals:
-            self._links[tool_call] = terminals
+    def _link(self, tool_call: ToolCallId, terminal_id: TerminalId) -> None:
+        t = self._entry(terminal_id)
+        if t is None or tool_call in t.tool_calls:
+            return
+        t.tool_calls.add(tool_call)
+        self._links.setdefault(tool_call, []).append(t)
 
-    @staticmethod
-    def _referenced(content: list[ToolCallContent]) -> list[TerminalId]:
-        out: list[TerminalId] = []
+    def _unlink_all(self, tool_call: ToolCallId) -> None:
+        for t in self._links.pop(tool_call, []):
+            t.tool_calls.discard(tool_call)
+
+    def _relink(self, tool_call: ToolCallId, content: list[ToolCallContent]) -> None:
+        self._unlink_all(tool_call)
         for c in content:
-            if isinstance(c, ToolCallContentTerminal) and c.terminal_id not in out:
-                out.append(c.terminal_id)
-        return out
+            if isinstance(c, ToolCallContentTerminal):
+                self._link(tool_call, c.terminal_id)
 
     def apply(self, update: SessionUpdate) -> None:
         """Applies one parsed update. Updates outside the terminal surface are ignored."""
+        limit = self.limits.max_retained_bytes
         if isinstance(update, SessionUpdateTerminalUpdate):
             t = self._entry(update.terminal_id)
+            if t is None:
+                return
+            # The output first: it is the only step that allocates much, so a failure
+            # there leaves the other members unchanged too.
+            if update.output is None:
+                t._replace_output(b"", limit)
+            elif update.output is not MISSING:
+                t._replace_output(update.output.data, limit)
             if update.command is not MISSING:
                 t.command = update.command
             if update.cwd is not MISSING:
                 t.cwd = update.cwd
             if update.exit_status is not MISSING:
                 t.exit_status = update.exit_status
+            if update.size is not MISSING:
+                t.size = update.size
             if update.meta is not MISSING:
                 t.meta = update.meta
-            if update.output is None:
-                t._replace_output(b"")
-            elif update.output is not MISSING:
-                t._replace_output(update.output.data)
         elif isinstance(update, SessionUpdateTerminalOutputChunk):
-            self._entry(update.terminal_id)._append_output(update.data)
+            s = self._entry(update.terminal_id)
+            if s is not None:
+                s._append_output(update.data, limit)
         elif isinstance(update, SessionUpdateToolCallUpdate):
             if update.content is None:
-                self._link(update.tool_call_id, [])
+                self._unlink_all(update.tool_call_id)
             elif update.content is not MISSING:
-                self._link(update.tool_call_id, self._referenced(update.content))
+                self._relink(update.tool_call_id, update.content)
         elif isinstance(update, SessionUpdateToolCallContentChunk):
             c = update.content
             if isinstance(c, ToolCallContentTerminal):
-                current = list(self._links.get(update.tool_call_id, []))
-                if c.terminal_id not in current:
-                    current.append(c.terminal_id)
-                self._link(update.tool_call_id, current)
+                self._link(update.tool_call_id, c.terminal_id)
         elif isinstance(update, UnknownVariant):
             return
 
+    def _keep(self, warnings: tuple[Problem, ...]) -> tuple[Problem, ...]:
+        extra = len(warnings) - self.limits.max_warnings
+        if extra <= 0:
+            return warnings
+        self.counters.warnings_dropped += extra
+        return warnings[: self.limits.max_warnings]
+
     def apply_text(self, text: str) -> tuple[Problem, ...]:
-        """Parses one ``SessionUpdate`` (JSON text) and applies it; returns the warnings.
-        Raises ``ParseError`` (nothing applied) when it does not parse."""
+        """Parses one ``SessionUpdate`` (JSON text) and applies it; returns the warnings
+        (at most ``Limits.max_warnings``). Raises ``ParseError`` (nothing applied) when it
+        does not parse."""
         parsed = parse_session_update(text)
         self.apply(parsed.value)
-        return parsed.warnings
+        return self._keep(parsed.warnings)
 
     def apply_notification_text(self, text: str) -> tuple[Problem, ...]:
-        """Parses one ``session/update`` notification's params and applies its update."""
+        """Parses one ``session/update`` notification's params and applies its update.
+        The first notification binds the store to its session; one of another session
+        raises ``ParseError`` with ``session_mismatch`` at ``/sessionId`` (nothing
+        applied)."""
         parsed = parse_update_session_notification(text)
+        session = parsed.value.session_id
+        if self._session is not None and self._session != session:
+            message = (
+                f"this store holds session {_quote(self._session)}, not {_quote(session)}; use one store per session"
+            )
+            raise ParseError(Problem("session_mismatch", "/sessionId", message))
+        self._session = session
         self.apply(parsed.value.update)
-        return parsed.warnings
+        return self._keep(parsed.warnings)
 
     def apply_all(self, texts: Iterable[str]) -> list[Problem]:
         """Applies updates in order, stopping at the first that fails to parse (raised as
@@ -219,3 +412,7 @@ class TerminalStore:
             except ParseError as e:
                 raise ApplyError(index, e) from e
         return warnings
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'

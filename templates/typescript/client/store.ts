@@ -1,5 +1,10 @@
 // The terminal store: applies session updates of the display-only terminal surface (upserts,
 // replacement snapshots, appended chunks, either-order arrival) with a safe transcript per terminal.
+//
+// Costs (README, "The store's guarantees"): applying an update takes time proportional to its
+// size, plus amortized constant time per terminal and per reference. Memory is the retained
+// bytes plus a small constant per terminal; the transcript is built only for terminals whose
+// text is asked for, incrementally. Every limit is visible when hit and never loses what was applied.
 
 import type { Problem } from "./runtime/errors.js";
 import type { JsonObject } from "./runtime/json.js";
@@ -7,16 +12,47 @@ import { isUnknownVariant } from "./runtime/model.js";
 import { Transcript } from "./runtime/transcript.js";
 import {
   type AbsolutePath,
+  type SessionId,
   type SessionUpdate,
   type TerminalExitStatus,
   type TerminalId,
+  type TerminalSize,
   type ToolCallContent,
   type ToolCallId,
   parseSessionUpdate,
   parseUpdateSessionNotification,
 } from "./v2.js";
 
-const BLOCK = 64 * 1024;
+/** The largest block small chunks are gathered into. */
+const SMALL = 4096;
+
+/** Limits a Client sets on what an Agent can make it hold; the same in the three languages. */
+export interface Limits {
+  /**
+   * At most this many terminals. An update or reference that would create one more is
+   * ignored and counted in `counters.terminalsRefused`; known terminals keep working.
+   */
+  readonly maxTerminals: number;
+  /**
+   * At most this many output bytes retained per terminal. Past it the store keeps the most
+   * recent bytes and counts the rest in `droppedBytes`. The transcript still renders every
+   * byte (it reads bytes before they go).
+   */
+  readonly maxRetainedBytes: number;
+  /** At most this many warnings returned per applied message; the rest are counted in `counters.warningsDropped`. */
+  readonly maxWarnings: number;
+}
+
+/** The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({ maxTerminals: 1024, maxRetainedBytes: 1 << 20, maxWarnings: 64 });
+
+/** What the store ignored because a limit was hit. */
+export interface Counters {
+  /** Updates and references ignored because they would have created a terminal past `maxTerminals`. */
+  terminalsRefused: number;
+  /** Warnings not returned because a message had more than `maxWarnings`. */
+  warningsDropped: number;
+}
 
 /** Orders strings by Unicode code point (as Rust and Python do), not by UTF-16 unit. */
 function byCodePoint(a: string, b: string): number {
@@ -31,37 +67,119 @@ function byCodePoint(a: string, b: string): number {
   }
 }
 
+/** `bytes` as an array that holds no memory beyond its own bytes. */
+function own(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+}
+
 /**
- * Output bytes kept as a list of blocks: appending never copies what is stored, and at
- * most one partly filled block is spare capacity.
+ * Output bytes kept as a list of blocks. Chunks of 4 KiB or more are kept as they came;
+ * smaller ones are gathered into blocks of at most 4 KiB that grow as they fill. Appending
+ * never copies what is stored, and the only spare capacity is in the last, partly filled
+ * small block, so the memory held stays close to the bytes retained.
  */
 export class ByteLog {
   private blocks: Uint8Array[] = [];
+  /** Index of the first live block. */
+  private start = 0;
+  /** Bytes at the start of the first live block that were dropped. */
+  private head = 0;
+  /** Bytes used in the last block when it is a growing small block (else its length). */
   private fill = 0;
   private length_ = 0;
+  private dropped_ = 0;
 
-  /** Replaces everything with `bytes` (kept without a copy). */
-  replace(bytes: Uint8Array): void {
-    this.blocks = bytes.length > 0 ? [bytes] : [];
-    this.fill = bytes.length;
-    this.length_ = bytes.length;
+  /**
+   * Replaces everything with `bytes` (kept without a copy when they own their memory), or
+   * with their last `keep` bytes, counting the rest as dropped.
+   */
+  replace(bytes: Uint8Array, keep: number = Infinity): void {
+    const cut = Math.max(0, bytes.length - keep);
+    const b = own(cut > 0 ? bytes.subarray(cut) : bytes);
+    this.blocks = b.length > 0 ? [b] : [];
+    this.start = 0;
+    this.head = 0;
+    this.fill = b.length;
+    this.length_ = b.length;
+    this.dropped_ = cut;
   }
 
-  /** Appends `bytes`. */
-  append(bytes: Uint8Array): void {
-    this.length_ += bytes.length;
-    let offset = 0;
-    while (offset < bytes.length) {
-      let last = this.blocks[this.blocks.length - 1];
-      if (last === undefined || this.fill === last.length) {
-        last = new Uint8Array(Math.max(BLOCK, Math.min(bytes.length - offset, 16 * BLOCK)));
-        this.blocks.push(last);
-        this.fill = 0;
+  private seal(): void {
+    const i = this.blocks.length - 1;
+    const last = this.blocks[i];
+    if (last !== undefined && i >= this.start && this.fill < last.length) {
+      this.blocks[i] = last.slice(0, this.fill);
+    }
+  }
+
+  /** Appends `bytes`, then keeps at most the last `keep` bytes, counting the rest as dropped. */
+  append(bytes: Uint8Array, keep: number = Infinity): void {
+    if (bytes.length > keep) {
+      this.dropFront(this.length_);
+      this.dropped_ += bytes.length - keep;
+      this.push(bytes.subarray(bytes.length - keep));
+    } else {
+      this.push(bytes);
+      if (this.length_ > keep) this.dropFront(this.length_ - keep);
+    }
+  }
+
+  private push(bytes: Uint8Array): void {
+    const n = bytes.length;
+    if (n === 0) return;
+    const last = this.blocks.length > this.start ? this.blocks[this.blocks.length - 1] : undefined;
+    if (last !== undefined && this.fill < SMALL && this.fill + n <= SMALL) {
+      let block = last;
+      if (this.fill + n > last.length) {
+        block = new Uint8Array(Math.min(SMALL, Math.max(this.fill + n, 2 * last.length)));
+        block.set(last.subarray(0, this.fill));
       }
-      const n = Math.min(bytes.length - offset, last.length - this.fill);
-      last.set(bytes.subarray(offset, offset + n), this.fill);
+      block.set(bytes, this.fill);
+      this.blocks[this.blocks.length - 1] = block;
       this.fill += n;
-      offset += n;
+      this.length_ += n;
+      return;
+    }
+    const block = n >= SMALL ? own(bytes) : bytes.slice();
+    this.seal();
+    this.blocks.push(block);
+    this.fill = n;
+    this.length_ += n;
+  }
+
+  /** Drops the first `n` retained bytes (all of them when `n` is larger). */
+  dropFront(count: number): void {
+    let n = Math.min(count, this.length_);
+    this.length_ -= n;
+    this.dropped_ += n;
+    while (n > 0 && this.start < this.blocks.length) {
+      const front = this.blocks[this.start] as Uint8Array;
+      const end = this.start === this.blocks.length - 1 ? this.fill : front.length;
+      const live = end - this.head;
+      if (n >= live) {
+        n -= live;
+        this.head = 0;
+        this.blocks[this.start] = new Uint8Array(0);
+        this.start++;
+      } else {
+        this.head += n;
+        n = 0;
+        // A large block more than half dead is copied down, so the dead part never
+        // exceeds what is retained.
+        if (this.head > front.length / 2 && front.length > SMALL) {
+          this.blocks[this.start] = front.slice(this.head, end);
+          if (this.start === this.blocks.length - 1) this.fill -= this.head;
+          this.head = 0;
+        }
+      }
+    }
+    if (this.start === this.blocks.length) {
+      this.blocks = [];
+      this.start = 0;
+      this.fill = 0;
+    } else if (this.start > 32 && this.start * 2 > this.blocks.length) {
+      this.blocks = this.blocks.slice(this.start);
+      this.start = 0;
     }
   }
 
@@ -70,12 +188,32 @@ export class ByteLog {
     return this.length_;
   }
 
+  /** How many bytes before the retained ones were dropped by `maxRetainedBytes` since the last snapshot. */
+  get dropped(): number {
+    return this.dropped_;
+  }
+
   /** The retained bytes, block by block. */
   *chunks(): IterableIterator<Uint8Array> {
     const last = this.blocks.length - 1;
-    for (let i = 0; i <= last; i++) {
+    for (let i = this.start; i <= last; i++) {
       const b = this.blocks[i] as Uint8Array;
-      yield i === last ? b.subarray(0, this.fill) : b;
+      const from = i === this.start ? this.head : 0;
+      const to = i === last ? this.fill : b.length;
+      yield from === 0 && to === b.length ? b : b.subarray(from, to);
+    }
+  }
+
+  /** The retained bytes from `offset` (counted from the first retained byte) on. */
+  *chunksFrom(offset: number): IterableIterator<Uint8Array> {
+    let skip = offset;
+    for (const c of this.chunks()) {
+      if (skip >= c.length) {
+        skip -= c.length;
+        continue;
+      }
+      yield skip === 0 ? c : c.subarray(skip);
+      skip = 0;
     }
   }
 
@@ -90,9 +228,11 @@ export class ByteLog {
     return out;
   }
 
-  /** The memory the blocks hold, spare capacity included. */
+  /** The memory the blocks hold, spare capacity and dropped bytes not yet released included. */
   get capacity(): number {
-    return this.blocks.reduce((n, b) => n + b.length, 0);
+    let n = 0;
+    for (let i = this.start; i < this.blocks.length; i++) n += (this.blocks[i] as Uint8Array).length;
+    return n;
   }
 }
 
@@ -104,17 +244,34 @@ export class TerminalState {
   cwd: AbsolutePath | null = null;
   /** The exit status; not `null` means the process exited. */
   exitStatus: TerminalExitStatus | null = null;
-  /** Terminal-scoped extension data, as last patched. */
+  /**
+   * The terminal size the command runs with, when known: render the output at this width so
+   * that column layouts and progress bars look as the program wrote them.
+   */
+  size: TerminalSize | null = null;
+  /** Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md). */
   meta: JsonObject | null = null;
-  /** Every retained output byte: the last snapshot plus every chunk since. */
+  /** The retained output bytes: the last snapshot plus every chunk since, less what `maxRetainedBytes` dropped. */
   readonly output = new ByteLog();
   /** The tool calls whose current content references this terminal. */
   readonly toolCalls = new Set<ToolCallId>();
-  private readonly renderer = new Transcript();
+  /** The transcript, created when first needed. */
+  private renderer: Transcript | null = null;
+  /** How many bytes since the last snapshot the renderer has read. */
+  private rendered = 0;
 
-  /** The safe transcript of the retained output (docs/TRANSCRIPT.md). */
+  /** How many output bytes since the last snapshot are no longer retained because of `maxRetainedBytes`. */
+  get droppedBytes(): number {
+    return this.output.dropped;
+  }
+
+  /**
+   * The safe transcript of every output byte since the last snapshot (docs/TRANSCRIPT.md).
+   * Built on the first read, then only the bytes that arrived since the previous read are
+   * rendered, so reading once per frame is cheap.
+   */
   get transcript(): string {
-    return this.renderer.text;
+    return this.catchUp().text;
   }
 
   /** The tool calls whose current content references this terminal, sorted by code point. */
@@ -122,27 +279,89 @@ export class TerminalState {
     return [...this.toolCalls].sort(byCodePoint);
   }
 
-  /** @internal */
-  replaceOutput(bytes: Uint8Array): void {
-    this.renderer.reset();
-    this.renderer.push(bytes);
-    this.output.replace(bytes);
+  private catchUp(): Transcript {
+    let r = this.renderer;
+    if (r === null) {
+      r = new Transcript();
+      this.renderer = r;
+      this.rendered = this.output.dropped;
+    }
+    const end = this.output.dropped + this.output.length;
+    if (this.rendered < end) {
+      try {
+        for (const c of this.output.chunksFrom(this.rendered - this.output.dropped)) r.push(c);
+      } catch (e) {
+        // The renderer failed part way: it restarts from the retained bytes next time.
+        this.renderer = null;
+        throw e;
+      }
+      this.rendered = end;
+    }
+    return r;
   }
 
   /** @internal */
-  appendOutput(bytes: Uint8Array): void {
-    this.renderer.push(bytes);
-    this.output.append(bytes);
+  replaceOutput(bytes: Uint8Array, limit: number): void {
+    if (bytes.length > limit) {
+      // Every byte is read by the transcript before it goes.
+      const r = new Transcript();
+      r.push(bytes);
+      this.output.replace(bytes, limit);
+      this.renderer = r;
+      this.rendered = bytes.length;
+      return;
+    }
+    this.output.replace(bytes, limit);
+    this.renderer = null;
+    this.rendered = 0;
+  }
+
+  /** @internal */
+  appendOutput(bytes: Uint8Array, limit: number): void {
+    if (this.output.length + bytes.length > limit) {
+      // Every byte is read by the transcript before it goes.
+      const r = this.catchUp();
+      try {
+        r.push(bytes);
+      } catch (e) {
+        this.renderer = null;
+        throw e;
+      }
+      this.rendered += bytes.length;
+    }
+    this.output.append(bytes, limit);
   }
 }
 
 /** The outcome of applying parsed text: the warnings, or the error (nothing applied). */
 export type ApplyResult = { ok: true; warnings: Problem[] } | { ok: false; error: Problem };
 
-/** Applies session updates and keeps every terminal's state, in first-seen order. */
+/**
+ * Applies session updates and keeps every terminal's state, in first-seen order.
+ *
+ * A store holds one session: the first `session/update` notification binds it, and a
+ * notification of another session is rejected (`session_mismatch`) without effect. Updates
+ * applied without their notification (`apply`, `applyText`) are taken as the caller's session.
+ */
 export class TerminalStore {
+  /** The limits in force. */
+  readonly limits: Limits;
+  /** What the limits made the store ignore so far. */
+  readonly counters: Counters = { terminalsRefused: 0, warningsDropped: 0 };
   private readonly states = new Map<TerminalId, TerminalState>();
-  private readonly links = new Map<ToolCallId, TerminalId[]>();
+  /** The terminals each tool call's current content references, each once. */
+  private readonly links = new Map<ToolCallId, TerminalState[]>();
+  private session: SessionId | null = null;
+
+  /** An empty store; `limits` overrides some of `DEFAULT_LIMITS`. */
+  constructor(limits: Partial<Limits> = {}) {
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...limits });
+  }
+
+  /** The session the store is bound to, once a notification has been applied. */
+  get sessionId(): SessionId | null {
+    return this.session;
+  }
 
   /** The state of `id`, if the store has seen it. */
   terminal(id: string): TerminalState | undefined {
@@ -154,77 +373,122 @@ export class TerminalStore {
     return this.states.entries();
   }
 
-  private entry(id: TerminalId): TerminalState {
+  /** The state of `id`, created when new; `undefined` (counted) past the terminal limit. */
+  private entry(id: TerminalId): TerminalState | undefined {
     let t = this.states.get(id);
     if (t === undefined) {
+      if (this.states.size >= this.limits.maxTerminals) {
+        this.counters.terminalsRefused++;
+        return undefined;
+      }
       t = new TerminalState();
       this.states.set(id, t);
     }
     return t;
   }
 
-  private link(toolCall: ToolCallId, terminals: TerminalId[]): void {
-    for (const t of this.links.get(toolCall) ?? []) this.entry(t).toolCalls.delete(toolCall);
-    this.links.delete(toolCall);
-    for (const t of terminals) this.entry(t).toolCalls.add(toolCall);
-    if (terminals.length > 0) this.links.set(toolCall, terminals);
+  /** Adds `terminal` to `toolCall`'s references unless it is there already. */
+  private link(toolCall: ToolCallId, terminal: TerminalId): void {
+    const t = this.entry(terminal);
+    if (t === undefined || t.toolCalls.has(toolCall)) return;
+    t.toolCalls.add(toolCall);
+    const list = this.links.get(toolCall);
+    if (list === undefined) this.links.set(toolCall, [t]);
+    else list.push(t);
   }
 
-  private static referenced(content: readonly ToolCallContent[]): TerminalId[] {
-    const out: TerminalId[] = [];
+  private unlinkAll(toolCall: ToolCallId): void {
+    for (const t of this.links.get(toolCall) ?? []) t.toolCalls.delete(toolCall);
+    this.links.delete(toolCall);
+  }
+
+  private relink(toolCall: ToolCallId, content: readonly ToolCallContent[]): void {
+    this.unlinkAll(toolCall);
     for (const c of content) {
-      if (!isUnknownVariant(c) && c.type === "terminal" && !out.includes(c.terminalId)) out.push(c.terminalId);
+      if (!isUnknownVariant(c) && c.type === "terminal") this.link(toolCall, c.terminalId);
     }
-    return out;
   }
 
   /** Applies one parsed update. Updates outside the terminal surface are ignored. */
   apply(update: SessionUpdate): void {
     if (isUnknownVariant(update)) return;
+    const limit = this.limits.maxRetainedBytes;
     switch (update.sessionUpdate) {
       case "terminal_update": {
         const t = this.entry(update.terminalId);
+        if (t === undefined) return;
+        // The output first: it is the only step that allocates much, so a failure there
+        // leaves the other members unchanged too.
+        if (update.output === null) t.replaceOutput(new Uint8Array(0), limit);
+        else if (update.output !== undefined) t.replaceOutput(update.output.data, limit);
         if (update.command !== undefined) t.command = update.command;
         if (update.cwd !== undefined) t.cwd = update.cwd;
         if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
+        if (update.size !== undefined) t.size = update.size;
         if (update._meta !== undefined) t.meta = update._meta;
-        if (update.output === null) t.replaceOutput(new Uint8Array(0));
-        else if (update.output !== undefined) t.replaceOutput(update.output.data);
         break;
       }
       case "terminal_output_chunk":
-        this.entry(update.terminalId).appendOutput(update.data);
+        this.entry(update.terminalId)?.appendOutput(update.data, limit);
         break;
       case "tool_call_update":
-        if (update.content === null) this.link(update.toolCallId, []);
-        else if (update.content !== undefined) this.link(update.toolCallId, TerminalStore.referenced(update.content));
+        if (update.content === null) this.unlinkAll(update.toolCallId);
+        else if (update.content !== undefined) this.relink(update.toolCallId, update.content);
         break;
       case "tool_call_content_chunk": {
         const c = update.content;
-        if (!isUnknownVariant(c) && c.type === "terminal") {
-          const current = [...(this.links.get(update.toolCallId) ?? [])];
-          if (!current.includes(c.terminalId)) current.push(c.terminalId);
-          this.link(update.toolCallId, current);
-        }
+        if (!isUnknownVariant(c) && c.type === "terminal") this.link(update.toolCallId, c.terminalId);
         break;
       }
     }
   }
 
-  /** Parses one `SessionUpdate` (JSON text) and applies it. */
+  private keep(warnings: Problem[]): Problem[] {
+    const max = this.limits.maxWarnings;
+    if (warnings.length <= max) return warnings;
+    this.counters.warningsDropped += warnings.length - max;
+    return warnings.slice(0, max);
+  }
+
+  /** Runs `apply`; a runtime failure (memory, string length) becomes an error result. */
+  private guarded(update: SessionUpdate, warnings: Problem[]): ApplyResult {
+    try {
+      this.apply(update);
+    } catch (e) {
+      const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      return { ok: false, error: { kind: "out_of_range", path: "", message: `the store could not apply this update (${why}); lower the store's limits` } };
+    }
+    return { ok: true, warnings: this.keep(warnings) };
+  }
+
+  /** Parses one `SessionUpdate` (JSON text) and applies it. Never throws. */
   applyText(text: string): ApplyResult {
     const r = parseSessionUpdate(text);
     if (!r.ok) return r;
-    this.apply(r.value);
-    return { ok: true, warnings: r.warnings };
+    return this.guarded(r.value, r.warnings);
   }
 
-  /** Parses one `session/update` notification's params (JSON text) and applies its update. */
+  /**
+   * Parses one `session/update` notification's params (JSON text) and applies its update.
+   * The first notification binds the store to its session; another session's gives
+   * `session_mismatch` at `/sessionId`. Never throws.
+   */
   applyNotificationText(text: string): ApplyResult {
     const r = parseUpdateSessionNotification(text);
     if (!r.ok) return r;
-    this.apply(r.value.update);
-    return { ok: true, warnings: r.warnings };
+    const id = r.value.sessionId;
+    if (this.session !== null && this.session !== id) {
+      return {
+        ok: false,
+        error: {
+          kind: "session_mismatch",
+          path: "/sessionId",
+          message: `this store holds session ${JSON.stringify(this.session)}, not ${JSON.stringify(id)}; use one store per session`,
+        },
+      };
+    }
+    this.session = id;
+    return this.guarded(r.value.update, r.warnings);
   }
 
   /**
@@ -237,7 +501,7 @@ export class TerminalStore {
     for (const text of texts) {
       const r = this.applyText(text);
       if (!r.ok) return { ok: false, index, error: r.error, warnings };
-      warnings.push(...r.warnings);
+      for (const w of r.warnings) warnings.push(w);
       index++;
     }
     return { ok: true, warnings };

@@ -19,7 +19,9 @@ export type ErrorKind =
   /** An object repeats a member name. */
   | "duplicate_key"
   /** A value cannot be represented in the other protocol version. */
-  | "not_representable";
+  | "not_representable"
+  /** A `session/update` notification of another session than the store's. */
+  | "session_mismatch";
 
 /** Every kind, in the order CONFORMANCE.md lists them. */
 export const ERROR_KINDS: readonly ErrorKind[] = [
@@ -32,6 +34,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   "out_of_range",
   "duplicate_key",
   "not_representable",
+  "session_mismatch",
 ];
 
 /**
@@ -55,6 +58,9 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T; readonly warnings: Problem[] }
   | { readonly ok: false; readonly error: Problem };
 
+/** V8's (and other engines') knob for how many stack frames an `Error` captures. */
+const engine = Error as unknown as { stackTraceLimit?: number };
+
 /**
  * Thrown inside the runtime and generated decoders; the entry points catch it and
  * return it as a `ParseResult` error. Never escapes a `parse...` function.
@@ -64,7 +70,12 @@ export class DecodeError extends Error {
   readonly problem: Problem;
 
   constructor(problem: Problem) {
+    // No stack trace: a DecodeError never escapes the parse functions, and lenient members
+    // can raise millions of them (V8 spends most of an error's cost capturing the stack).
+    const limit = engine.stackTraceLimit;
+    if (limit !== undefined) engine.stackTraceLimit = 0;
     super(`${problem.kind} at ${problem.path === "" ? "the document root" : problem.path}: ${problem.message}`);
+    if (limit !== undefined) engine.stackTraceLimit = limit;
     this.name = "DecodeError";
     this.problem = problem;
   }

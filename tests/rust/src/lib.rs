@@ -113,42 +113,77 @@ pub fn transcript_case(case: &Value) -> CaseResult {
     if got == want { Ok(None) } else { Err(format!("transcript differs\n    expected {want:?}\n    got      {got:?}")) }
 }
 
-/// The view of a store's terminals that `replay` cases compare.
+/// The view of a store's terminals that `replay` cases compare. `size` is there only
+/// when known, `droppedBytes` only when a byte was dropped.
 #[must_use]
 pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
     let mut out = serde_json::Map::new();
     for (id, t) in store.terminals() {
         let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
         let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
-        out.insert(
-            id.as_str().to_owned(),
-            serde_json::json!({
-                "command": t.command(),
-                "cwd": t.cwd().map(|c| c.as_str()),
-                "output": acp_terminal::wire::encode_base64(&t.output().to_vec()),
-                "exitStatus": exit,
-                "transcript": t.transcript(),
-                "toolCallIds": tool_calls,
-            }),
-        );
+        let mut view = serde_json::json!({
+            "command": t.command(),
+            "cwd": t.cwd().map(|c| c.as_str()),
+            "output": acp_terminal::wire::encode_base64(&t.output().to_vec()),
+            "exitStatus": exit,
+            "transcript": t.transcript(),
+            "toolCallIds": tool_calls,
+        });
+        if let Some(size) = t.size() {
+            view["size"] = serde_json::json!({ "cols": size.cols, "rows": size.rows });
+        }
+        if t.dropped_bytes() > 0 {
+            view["droppedBytes"] = t.dropped_bytes().into();
+        }
+        out.insert(id.as_str().to_owned(), view);
     }
     Value::Object(out)
 }
 
-/// Evaluates one `replay` case: the updates applied in order to an empty store.
+/// The store's counters as replay cases compare them: `None` when all are zero.
+#[must_use]
+pub fn store_counters(store: &acp_terminal::store::TerminalStore) -> Option<Value> {
+    let c = store.counters();
+    (c.terminals_refused > 0 || c.warnings_dropped > 0)
+        .then(|| serde_json::json!({ "terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped }))
+}
+
+/// The limits of a replay case (`limits`, members optional; defaults otherwise).
+///
+/// # Errors
+/// When a member is not a whole number.
+pub fn replay_limits(case: &Value) -> Result<acp_terminal::store::Limits, String> {
+    let mut limits = acp_terminal::store::Limits::default();
+    let Some(l) = case.get("limits") else { return Ok(limits) };
+    for (name, slot) in [
+        ("maxTerminals", &mut limits.max_terminals),
+        ("maxRetainedBytes", &mut limits.max_retained_bytes),
+        ("maxWarnings", &mut limits.max_warnings),
+    ] {
+        if let Some(v) = l.get(name) {
+            *slot = v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| format!("limits.{name} is not a whole number"))?;
+        }
+    }
+    Ok(limits)
+}
+
+/// Evaluates one `replay` case: the `updates` (or `notifications`) applied in order,
+/// as text, to an empty store with the case's `limits`.
 pub fn replay_case(case: &Value) -> CaseResult {
-    let updates = case.get("updates").and_then(Value::as_array).ok_or("the case has no `updates` array")?;
+    let (member, items) = match (case.get("updates"), case.get("notifications")) {
+        (Some(Value::Array(u)), None) => ("updates", u),
+        (None, Some(Value::Array(n))) => ("notifications", n),
+        _ => return Err("the case needs one `updates` or `notifications` array".into()),
+    };
     let expect = case.get("expect").ok_or("the case has no `expect`")?;
-    let mut store = acp_terminal::store::TerminalStore::new();
+    let mut store = acp_terminal::store::TerminalStore::with_limits(replay_limits(case)?);
     let mut error: Option<(String, String)> = None;
-    for (i, u) in updates.iter().enumerate() {
+    for (i, u) in items.iter().enumerate() {
         let text = serde_json::to_string(u).map_err(|e| e.to_string())?;
-        match acp_terminal::wire::from_str::<acp_terminal::v2::SessionUpdate>(&text) {
-            Ok(p) => store.apply(p.value),
-            Err(e) => {
-                error = Some((e.kind.as_str().to_owned(), format!("/updates/{i}{}", e.path)));
-                break;
-            }
+        let r = if member == "updates" { store.apply_text(&text) } else { store.apply_notification_text(&text) };
+        if let Err(e) = r {
+            error = Some((e.kind.as_str().to_owned(), format!("/{member}/{i}{}", e.path)));
+            break;
         }
     }
     let want_error = expect.get("error").map(|e| (e["kind"].as_str().unwrap_or("?").to_owned(), e["path"].as_str().unwrap_or("?").to_owned()));
@@ -157,7 +192,14 @@ pub fn replay_case(case: &Value) -> CaseResult {
     }
     let got = store_view(&store);
     let want = expect.get("terminals").ok_or("the case has no `expect.terminals`")?;
-    if &got == want { Ok(None) } else { Err(format!("terminals differ\n    expected {want}\n    got      {got}")) }
+    if &got != want {
+        return Err(format!("terminals differ\n    expected {want}\n    got      {got}"));
+    }
+    let got = store_counters(&store);
+    if got.as_ref() != expect.get("counters") {
+        return Err(format!("counters differ: expected {:?}, got {got:?}", expect.get("counters")));
+    }
+    Ok(None)
 }
 
 /// One evaluated case.

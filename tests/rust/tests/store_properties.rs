@@ -108,7 +108,8 @@ fn chunks_for_two_terminals_interleaved_stay_apart() {
 
 #[test]
 fn retained_memory_stays_close_to_the_retained_bytes() {
-    let mut store = TerminalStore::new();
+    let limits = acp_terminal::store::Limits { max_retained_bytes: usize::MAX, ..Default::default() };
+    let mut store = TerminalStore::with_limits(limits);
     let piece = [b'x'; 4096];
     for _ in 0..1024 {
         store.apply_text(&chunk("t", &piece)).expect("parses");

@@ -27,11 +27,13 @@ from ._runtime.display import safe_display
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
-from .store import ByteLog, TerminalState, TerminalStore
+from .store import ByteLog, Counters, Limits, TerminalState, TerminalStore
 
 __all__ = [
     "MISSING",
     "ByteLog",
+    "Counters",
+    "Limits",
     "ParseError",
     "Parsed",
     "Problem",

@@ -53,6 +53,7 @@ CODECS: dict[str, dict[str, Codec]] = {
         "TerminalId": (v2.parse_terminal_id, v2.serialize_terminal_id),
         "TerminalOutput": (v2.parse_terminal_output, v2.serialize_terminal_output),
         "TerminalOutputChunk": (v2.parse_terminal_output_chunk, v2.serialize_terminal_output_chunk),
+        "TerminalSize": (v2.parse_terminal_size, v2.serialize_terminal_size),
         "TerminalUpdate": (v2.parse_terminal_update, v2.serialize_terminal_update),
         "TextContent": (v2.parse_text_content, v2.serialize_text_content),
         "TextResourceContents": (v2.parse_text_resource_contents, v2.serialize_text_resource_contents),

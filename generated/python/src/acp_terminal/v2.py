@@ -24,6 +24,7 @@ from ._runtime.decode import (
     decode_number,
     decode_object,
     decode_string,
+    decode_uint16,
     decode_uint32,
     encode_text,
 )
@@ -116,6 +117,7 @@ __all__ = [
     "TerminalId",
     "TerminalOutput",
     "TerminalOutputChunk",
+    "TerminalSize",
     "TerminalUpdate",
     "TextContent",
     "TextResourceContents",
@@ -176,6 +178,7 @@ __all__ = [
     "parse_terminal_id",
     "parse_terminal_output",
     "parse_terminal_output_chunk",
+    "parse_terminal_size",
     "parse_terminal_update",
     "parse_text_content",
     "parse_text_resource_contents",
@@ -225,6 +228,7 @@ __all__ = [
     "serialize_terminal_id",
     "serialize_terminal_output",
     "serialize_terminal_output_chunk",
+    "serialize_terminal_size",
     "serialize_terminal_update",
     "serialize_text_content",
     "serialize_text_resource_contents",
@@ -244,6 +248,7 @@ _OPTIONS_1: Final = MemberOptions(lenient=True)
 _OPTIONS_2: Final = MemberOptions(lenient=True, range=(0.0, 1.0))
 _OPTIONS_0: Final = MemberOptions(lenient=True, skip_items=True)
 _OPTIONS_4: Final = MemberOptions(min_items=1)
+_OPTIONS_5: Final = MemberOptions(range=(1.0, 65535.0))
 _OPTIONS_3: Final = MemberOptions(skip_items=True)
 _SKIP_1: Final[frozenset[str]] = frozenset(("operation", "fileType", "mimeType", "_meta"))
 _SKIP_2: Final[frozenset[str]] = frozenset(("outcome",))
@@ -926,6 +931,24 @@ class TerminalOutputChunk(WireModel):
     )
 
 
+class TerminalSize(WireModel):
+    """The size of a terminal in character cells, as the program sees it.
+
+    Attributes:
+        cols: The number of columns (1 to 65535).
+        rows: The number of rows (1 to 65535).
+        meta: Extension data for this size; omitted and `null` mean none.
+    """
+
+    cols: int = Field(alias="cols", description="The number of columns (1 to 65535).")
+    rows: int = Field(alias="rows", description="The number of rows (1 to 65535).")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data for this size; omitted and `null` mean none.",
+    )
+
+
 class TerminalUpdate(WireModel):
     """Creates or patches a terminal's stored state, keyed by `terminalId`. Every other
     member is a patch: omitted leaves the stored value, `null` clears it, a value
@@ -937,7 +960,10 @@ class TerminalUpdate(WireModel):
         cwd: The command's absolute working directory.
         output: A snapshot that replaces every stored output byte.
         exit_status: The exit status; a value marks the terminal exited, `null` clears that.
-        meta: Terminal-scoped extension data, patched like the other members.
+        size: The terminal size, in character cells, the command runs with: a Client can
+            render the output at this width. Display-only; the Client controls nothing.
+        meta: Terminal-scoped extension data, patched like the other members: a value
+            replaces the whole stored object (the RFD's rule; docs/WIRE.md).
     """
 
     terminal_id: TerminalId = Field(alias="terminalId", description="The terminal being created or patched.")
@@ -961,10 +987,15 @@ class TerminalUpdate(WireModel):
         alias="exitStatus",
         description="The exit status; a value marks the terminal exited, `null` clears that.",
     )
+    size: TerminalSize | MISSING | None = Field(
+        default=MISSING,
+        alias="size",
+        description="The terminal size, in character cells, the command runs with: a Client can render the output at this width. Display-only; the Client controls nothing.",
+    )
     meta: dict[str, JsonValue] | MISSING | None = Field(
         default=MISSING,
         alias="_meta",
-        description="Terminal-scoped extension data, patched like the other members.",
+        description="Terminal-scoped extension data, patched like the other members: a value replaces the whole stored object (the RFD's rule; docs/WIRE.md).",
     )
 
 
@@ -2755,6 +2786,55 @@ def encode_TerminalOutputChunk(w: Writer, v: TerminalOutputChunk) -> None:
     w.end_object()
 
 
+def decode_TerminalSize_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``TerminalSize`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "cols":
+            m0 = cx.required(k, x, decode_uint16, _OPTIONS_5)
+        elif k == "rows":
+            m1 = cx.required(k, x, decode_uint16, _OPTIONS_5)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("cols")
+    if m1 is _ABSENT:
+        cx.missing("rows")
+    return {"cols": m0, "rows": m1, "meta": m2}, extra
+
+
+def decode_TerminalSize(v: Json, cx: Cx) -> TerminalSize:
+    values, extra = decode_TerminalSize_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(TerminalSize, values, extra)
+
+
+def encode_TerminalSize_known(w: Writer, v: TerminalSize) -> None:
+    w.put("cols", v.cols, encode_number)
+    w.put("rows", v.rows, encode_number)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_TerminalSize(w: Writer, v: TerminalSize) -> None:
+    w.begin_object()
+    encode_TerminalSize_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_TerminalUpdate_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -2767,6 +2847,7 @@ def decode_TerminalUpdate_values(
     m3: Any = MISSING
     m4: Any = MISSING
     m5: Any = MISSING
+    m6: Any = MISSING
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2781,15 +2862,17 @@ def decode_TerminalUpdate_values(
             m3 = cx.patch(k, x, decode_TerminalOutput, _OPTIONS_1)
         elif k == "exitStatus":
             m4 = cx.patch(k, x, decode_TerminalExitStatus, _OPTIONS_1)
+        elif k == "size":
+            m5 = cx.patch(k, x, decode_TerminalSize, _OPTIONS_1)
         elif k == "_meta":
-            m5 = cx.patch(k, x, decode_object, _OPTIONS_1)
+            m6 = cx.patch(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("terminalId")
-    return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "meta": m5}, extra
+    return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "size": m5, "meta": m6}, extra
 
 
 def decode_TerminalUpdate(v: Json, cx: Cx) -> TerminalUpdate:
@@ -2803,6 +2886,7 @@ def encode_TerminalUpdate_known(w: Writer, v: TerminalUpdate) -> None:
     w.put_patch("cwd", v.cwd, encode_AbsolutePath)
     w.put_patch("output", v.output, encode_TerminalOutput)
     w.put_patch("exitStatus", v.exit_status, encode_TerminalExitStatus)
+    w.put_patch("size", v.size, encode_TerminalSize)
     w.put_patch("_meta", v.meta, encode_object)
 
 
@@ -3587,6 +3671,16 @@ def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
     return encode_text(value, encode_TerminalOutputChunk)
 
 
+def parse_terminal_size(data: str | Json) -> Parsed[TerminalSize]:
+    """Parses JSON text (or an already parsed value) as ``TerminalSize``; raises ``ParseError``."""
+    return decode_input(data, decode_TerminalSize)
+
+
+def serialize_terminal_size(value: TerminalSize) -> str:
+    """The canonical JSON text of a ``TerminalSize``."""
+    return encode_text(value, encode_TerminalSize)
+
+
 def parse_terminal_update(data: str | Json) -> Parsed[TerminalUpdate]:
     """Parses JSON text (or an already parsed value) as ``TerminalUpdate``; raises ``ParseError``."""
     return decode_input(data, decode_TerminalUpdate)
@@ -3748,6 +3842,7 @@ register_decoders(
         TerminalExitStatus: decode_TerminalExitStatus,
         TerminalOutput: decode_TerminalOutput,
         TerminalOutputChunk: decode_TerminalOutputChunk,
+        TerminalSize: decode_TerminalSize,
         TerminalUpdate: decode_TerminalUpdate,
         TextContent: decode_TextContent,
         TextResourceContents: decode_TextResourceContents,

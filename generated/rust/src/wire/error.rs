@@ -24,6 +24,8 @@ pub enum ErrorKind {
     DuplicateKey,
     /// A value cannot be represented in the other protocol version.
     NotRepresentable,
+    /// A `session/update` notification of another session than the store's.
+    SessionMismatch,
 }
 
 impl ErrorKind {
@@ -40,6 +42,7 @@ impl ErrorKind {
             Self::OutOfRange => "out_of_range",
             Self::DuplicateKey => "duplicate_key",
             Self::NotRepresentable => "not_representable",
+            Self::SessionMismatch => "session_mismatch",
         }
     }
 }

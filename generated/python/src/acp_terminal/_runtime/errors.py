@@ -40,6 +40,8 @@ ErrorKind = Literal[
     "duplicate_key",
     # A value cannot be represented in the other protocol version.
     "not_representable",
+    # A `session/update` notification of another session than the store's.
+    "session_mismatch",
 ]
 """What went wrong. The names are the conformance vectors' ``error.kind`` strings."""
 
@@ -53,6 +55,7 @@ ERROR_KINDS: Final[tuple[ErrorKind, ...]] = (
     "out_of_range",
     "duplicate_key",
     "not_representable",
+    "session_mismatch",
 )
 """Every kind, in the order CONFORMANCE.md lists them."""
 

@@ -1,0 +1,209 @@
+//! The store's guarantees (README, "The store's guarantees"): ingest and linking grow
+//! linearly (the time for 8n against n, in one run, as a ratio), memory stays close to
+//! the bytes retained, limits hold, and the transcript is built only when asked for.
+
+use acp_terminal::store::{ByteLog, Limits, TerminalStore};
+use acp_terminal::wire::encode_base64;
+use std::time::Instant;
+
+/// The best of three runs of `f(n)`, in seconds.
+fn best(n: usize, f: &dyn Fn(usize)) -> f64 {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            f(n);
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Linear work gives about 8; quadratic work gives about 64. The bound leaves room
+/// for a loaded machine.
+fn assert_linear(what: &str, n: usize, f: &dyn Fn(usize)) {
+    f(n); // warm up
+    // A loaded machine can slow one measurement; quadratic work never gets under the bound.
+    let mut ratios = Vec::new();
+    for _ in 0..3 {
+        let (small, large) = (best(n, f), best(8 * n, f));
+        let ratio = large / small.max(1e-9);
+        if ratio < 24.0 {
+            return;
+        }
+        ratios.push(format!("{ratio:.1}"));
+    }
+    panic!("{what}: 8n took {}x the time of n (linear is about 8x)", ratios.join("x, "));
+}
+
+fn chunk(id: &str, data: &[u8]) -> String {
+    format!(r#"{{"sessionUpdate":"terminal_output_chunk","terminalId":"{id}","data":"{}"}}"#, encode_base64(data))
+}
+
+fn link_chunk(call: &str, id: &str) -> String {
+    format!(r#"{{"sessionUpdate":"tool_call_content_chunk","toolCallId":"{call}","content":{{"type":"terminal","terminalId":"{id}"}}}}"#)
+}
+
+fn unlimited() -> Limits {
+    Limits { max_terminals: usize::MAX, max_retained_bytes: usize::MAX, max_warnings: usize::MAX }
+}
+
+#[test]
+fn ingest_into_many_terminals_is_linear() {
+    assert_linear("one-byte chunks to n terminals", 2_000, &|n| {
+        let texts: Vec<String> = (0..n).map(|i| chunk(&format!("t{i}"), b"x")).collect();
+        let mut store = TerminalStore::with_limits(unlimited());
+        for t in &texts {
+            store.apply_text(t).expect("valid");
+        }
+        assert_eq!(store.terminals().count(), n);
+    });
+}
+
+#[test]
+fn ingest_of_many_chunks_into_one_terminal_is_linear() {
+    assert_linear("n chunks to one terminal", 5_000, &|n| {
+        let text = chunk("t", b"line of output\r\n");
+        let mut store = TerminalStore::with_limits(unlimited());
+        for _ in 0..n {
+            store.apply_text(&text).expect("valid");
+        }
+        assert_eq!(store.terminal("t").map(|t| t.output().len()), Some(16 * n));
+    });
+}
+
+#[test]
+fn content_chunks_linking_one_tool_call_are_linear() {
+    assert_linear("n content chunks to one tool call", 2_000, &|n| {
+        let texts: Vec<String> = (0..n).map(|i| link_chunk("call", &format!("t{i}"))).collect();
+        let mut store = TerminalStore::with_limits(unlimited());
+        for t in &texts {
+            store.apply_text(t).expect("valid");
+        }
+        assert!(store.terminals().all(|(_, t)| t.tool_calls().count() == 1));
+    });
+}
+
+#[test]
+fn one_tool_call_update_with_many_references_is_linear() {
+    assert_linear("one tool_call_update with n references (each twice)", 2_000, &|n| {
+        let items: Vec<String> = (0..2 * n).map(|i| format!(r#"{{"type":"terminal","terminalId":"t{}"}}"#, i % n)).collect();
+        let text = format!(r#"{{"sessionUpdate":"tool_call_update","toolCallId":"call","content":[{}]}}"#, items.join(","));
+        let mut store = TerminalStore::with_limits(unlimited());
+        store.apply_text(&text).expect("valid");
+        store.apply_text(&text).expect("valid"); // relinks: unlinks n, links n
+        assert_eq!(store.terminals().count(), n);
+    });
+}
+
+#[test]
+fn tiny_chunks_cost_little_more_than_their_bytes() {
+    let mut log = ByteLog::default();
+    for i in 0..1_000_000u32 {
+        log.append(&[(i % 251) as u8]);
+    }
+    assert_eq!(log.len(), 1_000_000);
+    assert!(log.capacity() as f64 <= 1.05 * log.len() as f64, "capacity {} for {} bytes", log.capacity(), log.len());
+    let mut one = ByteLog::default();
+    one.append(b"x");
+    assert!(one.capacity() <= 16, "one byte holds {} bytes", one.capacity());
+}
+
+#[test]
+fn a_terminal_with_one_byte_holds_no_large_block() {
+    let mut store = TerminalStore::new();
+    for i in 0..1000 {
+        store.apply_text(&chunk(&format!("t{i}"), b"x")).expect("valid");
+    }
+    let held: usize = store.terminals().map(|(_, t)| t.output().capacity()).sum();
+    assert!(held <= 1000 * 16, "1000 one-byte terminals hold {held} bytes of blocks");
+}
+
+#[test]
+fn the_byte_limit_keeps_the_tail_and_bounded_memory() {
+    let limits = Limits { max_retained_bytes: 10_000, ..Limits::default() };
+    let mut store = TerminalStore::with_limits(limits);
+    let mut all = Vec::new();
+    for i in 0..2_000u32 {
+        let data: Vec<u8> = (0..(i % 97 + 1)).map(|j| b'a' + ((i + j) % 26) as u8).collect();
+        all.extend_from_slice(&data);
+        store.apply_text(&chunk("t", &data)).expect("valid");
+        let t = store.terminal("t").expect("terminal");
+        assert!(t.output().len() <= 10_000);
+        assert!(t.output().capacity() <= 10_000 + 2 * ByteLog::SMALL, "capacity {}", t.output().capacity());
+    }
+    let t = store.terminal("t").expect("terminal");
+    assert_eq!(t.output().to_vec(), all[all.len() - 10_000..]);
+    assert_eq!(t.dropped_bytes(), (all.len() - 10_000) as u64);
+    assert_eq!(t.transcript(), String::from_utf8(all).expect("ascii"));
+    // One chunk far larger than the limit keeps only its tail.
+    let big = vec![b'z'; 1 << 20];
+    store.apply_text(&chunk("t", &big)).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    assert_eq!(t.output().len(), 10_000);
+    assert!(t.output().capacity() <= 10_000 + 2 * ByteLog::SMALL, "capacity {}", t.output().capacity());
+}
+
+#[test]
+fn the_transcript_is_incremental_and_equal_to_one_rendering() {
+    let mut store = TerminalStore::new();
+    let mut eager = acp_terminal::wire::Transcript::new();
+    let pieces: [&[u8]; 5] = [b"a\x1b[3", b"1mred\x1b[0m\r\n", b"\xe4\xb8", b"\xad\rX", b"\x1b]0;t\x1b\\done\n"];
+    for (i, p) in pieces.iter().cycle().take(200).enumerate() {
+        store.apply_text(&chunk("t", p)).expect("valid");
+        eager.push(p);
+        if i % 7 == 0 {
+            assert_eq!(store.terminal("t").expect("terminal").transcript(), eager.text());
+        }
+    }
+    assert_eq!(store.terminal("t").expect("terminal").transcript(), eager.text());
+}
+
+#[test]
+fn a_rejected_notification_does_not_bind_the_session() {
+    let mut store = TerminalStore::new();
+    let bad = r#"{"sessionId":"s1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"!"}}"#;
+    assert!(store.apply_notification_text(bad).is_err());
+    assert_eq!(store.session_id(), None);
+    let ok = r#"{"sessionId":"s2","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"YQ=="}}"#;
+    store.apply_notification_text(ok).expect("binds s2");
+    assert_eq!(store.session_id().map(|s| s.as_str()), Some("s2"));
+    let other = r#"{"sessionId":"s1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"YQ=="}}"#;
+    let e = store.apply_notification_text(other).expect_err("another session");
+    assert_eq!((e.kind.as_str(), e.path.as_str()), ("session_mismatch", "/sessionId"));
+    assert!(e.message.contains("one store per session"), "{}", e.message);
+    assert_eq!(store.terminal("t").map(|t| t.output().to_vec()), Some(b"a".to_vec()));
+}
+
+#[test]
+fn many_invalid_lenient_items_are_counted_not_kept() {
+    let items = vec!["5"; 100_000].join(",");
+    let text = format!(r#"{{"sessionUpdate":"tool_call_update","toolCallId":"c","content":[{items}]}}"#);
+    let mut store = TerminalStore::new();
+    let kept = store.apply_text(&text).expect("lenient");
+    assert_eq!(kept.len(), Limits::DEFAULT.max_warnings);
+    assert_eq!(store.counters().warnings_dropped, (100_000 - Limits::DEFAULT.max_warnings) as u64);
+}
+
+#[test]
+fn the_store_can_be_shared_between_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<TerminalStore>();
+}
+
+#[test]
+fn meta_is_replaced_whole_and_size_is_exposed() {
+    let mut store = TerminalStore::new();
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}"#).expect("valid");
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}"#).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    let meta: Vec<(&str, String)> = t.meta().expect("meta").iter().map(|(k, v)| (k.as_str(), v.to_string())).collect();
+    assert_eq!(meta, [("b", "null".to_owned()), ("c", "3".to_owned())], "the RFD replaces _meta whole");
+    assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)));
+}
+
+#[test]
+fn a_terminal_state_is_small_until_its_text_is_asked_for() {
+    let size = std::mem::size_of::<acp_terminal::store::TerminalState>();
+    // Its members are inline (exit status, size, extension data); the transcript and
+    // the bytes are not.
+    assert!(size <= 1024, "a TerminalState is {size} bytes inline");
+}

@@ -1,0 +1,183 @@
+// The store's guarantees (README, "The store's guarantees"): ingest and linking grow linearly
+// (the time for 8n against n, in one run, as a ratio), memory stays close to the bytes retained,
+// limits hold, applyText never throws, and the transcript is built only when asked for.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
+import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { ByteLog, DEFAULT_LIMITS, TerminalStore } from "../../generated/typescript/src/store.js";
+
+const unlimited = { maxTerminals: Infinity, maxRetainedBytes: Infinity, maxWarnings: Infinity };
+
+function best(n: number, f: (n: number) => void): number {
+  let min = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t = process.hrtime.bigint();
+    f(n);
+    min = Math.min(min, Number(process.hrtime.bigint() - t));
+  }
+  return min;
+}
+
+/** Linear work gives about 8; quadratic work gives about 64. The bound leaves room for a loaded machine. */
+function assertLinear(what: string, n: number, f: (n: number) => void): void {
+  f(n); // warm up
+  // A loaded machine can slow one measurement; quadratic work never gets under the bound.
+  const ratios: number[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const ratio = best(8 * n, f) / Math.max(best(n, f), 1);
+    if (ratio < 24) return;
+    ratios.push(ratio);
+  }
+  assert.fail(`${what}: 8n took ${ratios.map((r) => r.toFixed(1)).join("x, ")}x the time of n (linear is about 8x)`);
+}
+
+const chunk = (id: string, data: Uint8Array): string =>
+  `{"sessionUpdate":"terminal_output_chunk","terminalId":"${id}","data":"${encodeBase64(data)}"}`;
+const linkChunk = (call: string, id: string): string =>
+  `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"${call}","content":{"type":"terminal","terminalId":"${id}"}}`;
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+test("one-byte chunks to n terminals: linear", () => {
+  assertLinear("one-byte chunks to n terminals", 2000, (n) => {
+    const texts = Array.from({ length: n }, (_, i) => chunk(`t${i}`, bytes("x")));
+    const store = new TerminalStore(unlimited);
+    for (const t of texts) assert.ok(store.applyText(t).ok);
+    assert.equal([...store.terminals()].length, n);
+  });
+});
+
+test("n chunks to one terminal: linear", () => {
+  assertLinear("n chunks to one terminal", 5000, (n) => {
+    const text = chunk("t", bytes("line of output\r\n"));
+    const store = new TerminalStore(unlimited);
+    for (let i = 0; i < n; i++) store.applyText(text);
+    assert.equal(store.terminal("t")?.output.length, 16 * n);
+  });
+});
+
+test("n content chunks linking one tool call: linear", () => {
+  assertLinear("n content chunks to one tool call", 2000, (n) => {
+    const texts = Array.from({ length: n }, (_, i) => linkChunk("call", `t${i}`));
+    const store = new TerminalStore(unlimited);
+    for (const t of texts) store.applyText(t);
+    for (const [, t] of store.terminals()) assert.equal(t.toolCalls.size, 1);
+  });
+});
+
+test("one tool_call_update with n references (each twice): linear", () => {
+  assertLinear("one tool_call_update with n references", 2000, (n) => {
+    const items = Array.from({ length: 2 * n }, (_, i) => `{"type":"terminal","terminalId":"t${i % n}"}`);
+    const text = `{"sessionUpdate":"tool_call_update","toolCallId":"call","content":[${items.join(",")}]}`;
+    const store = new TerminalStore(unlimited);
+    assert.ok(store.applyText(text).ok);
+    assert.ok(store.applyText(text).ok);
+    assert.equal([...store.terminals()].length, n);
+  });
+});
+
+test("tiny chunks cost little more than their bytes; one byte holds no large block", () => {
+  const log = new ByteLog();
+  const one = new Uint8Array(1);
+  for (let i = 0; i < 1_000_000; i++) {
+    one[0] = i % 251;
+    log.append(one);
+  }
+  assert.equal(log.length, 1_000_000);
+  assert.ok(log.capacity <= 1.05 * log.length, `capacity ${log.capacity}`);
+  const store = new TerminalStore();
+  for (let i = 0; i < 1000; i++) store.applyText(chunk(`t${i}`, bytes("x")));
+  let held = 0;
+  for (const [, t] of store.terminals()) held += t.output.capacity;
+  assert.ok(held <= 1000 * 16, `1000 one-byte terminals hold ${held} bytes of blocks`);
+});
+
+test("the byte limit keeps the tail, counts the rest, bounds memory, and the transcript sees every byte", () => {
+  const store = new TerminalStore({ maxRetainedBytes: 10_000 });
+  const all: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const data = Uint8Array.from({ length: (i % 97) + 1 }, (_, j) => 97 + ((i + j) % 26));
+    all.push(...data);
+    assert.ok(store.applyText(chunk("t", data)).ok);
+    const t = store.terminal("t");
+    assert.ok(t !== undefined && t.output.length <= 10_000 && t.output.capacity <= 10_000 + 2 * 4096);
+  }
+  const t = store.terminal("t");
+  assert.ok(t !== undefined);
+  assert.deepEqual([...t.output.toBytes()], all.slice(all.length - 10_000));
+  assert.equal(t.droppedBytes, all.length - 10_000);
+  assert.equal(t.transcript, String.fromCharCode(...all.slice(0, 50_000)) + String.fromCharCode(...all.slice(50_000)));
+  assert.ok(store.applyText(chunk("t", new Uint8Array(1 << 20).fill(122))).ok);
+  assert.equal(t.output.length, 10_000);
+  assert.ok(t.output.capacity <= 10_000 + 2 * 4096, `capacity ${t.output.capacity}`);
+});
+
+test("the transcript read between chunks equals one rendering of every byte", () => {
+  const store = new TerminalStore();
+  const eager = new Transcript();
+  const pieces = ["a\x1b[3", "1mred\x1b[0m\r\n", "\u4e2d", "\rX", "\x1b]0;t\x1b\\done\n"].map(bytes);
+  for (let i = 0; i < 200; i++) {
+    const p = pieces[i % pieces.length] as Uint8Array;
+    store.applyText(chunk("t", p));
+    eager.push(p);
+    if (i % 7 === 0) assert.equal(store.terminal("t")?.transcript, eager.text);
+  }
+  assert.equal(store.terminal("t")?.transcript, eager.text);
+});
+
+test("applyText never throws: a runtime failure is an error result, and later calls work", () => {
+  const store = new TerminalStore({ maxRetainedBytes: 4 });
+  assert.ok(store.applyText(chunk("t", bytes("abc"))).ok);
+  const push = Transcript.prototype.push;
+  Transcript.prototype.push = () => {
+    throw new RangeError("Invalid string length");
+  };
+  try {
+    const r = store.applyText(chunk("t", bytes("defgh")));
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.error.message, /Invalid string length/);
+    // Nothing of the failed update was applied.
+    assert.deepEqual(store.terminal("t")?.output.toBytes(), bytes("abc"));
+  } finally {
+    Transcript.prototype.push = push;
+  }
+  assert.ok(store.applyText(chunk("t", bytes("de"))).ok);
+  assert.deepEqual(store.terminal("t")?.output.toBytes(), bytes("bcde"));
+  assert.equal(typeof store.terminal("t")?.transcript, "string");
+});
+
+test("sessions: the first notification binds; another session is rejected; a failed one does not bind", () => {
+  const store = new TerminalStore();
+  const note = (s: string, data: string): string =>
+    `{"sessionId":"${s}","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"${data}"}}`;
+  assert.equal(store.applyNotificationText(note("s1", "!")).ok, false);
+  assert.equal(store.sessionId, null);
+  assert.ok(store.applyNotificationText(note("s2", "YQ==")).ok);
+  assert.equal(store.sessionId, "s2");
+  const r = store.applyNotificationText(note("s1", "YQ=="));
+  assert.ok(!r.ok && r.error.kind === "session_mismatch" && r.error.path === "/sessionId");
+  if (!r.ok) assert.match(r.error.message, /one store per session/);
+  assert.deepEqual(store.terminal("t")?.output.toBytes(), bytes("a"));
+});
+
+test("many invalid lenient items are counted, not all kept", () => {
+  const items = Array.from({ length: 100_000 }, () => "5").join(",");
+  const store = new TerminalStore();
+  const r = store.applyText(`{"sessionUpdate":"tool_call_update","toolCallId":"c","content":[${items}]}`);
+  assert.ok(r.ok);
+  if (r.ok) assert.equal(r.warnings.length, DEFAULT_LIMITS.maxWarnings);
+  assert.equal(store.counters.warningsDropped, 100_000 - DEFAULT_LIMITS.maxWarnings);
+});
+
+test("_meta is replaced whole (RFD), and size is exposed", () => {
+  const store = new TerminalStore();
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}');
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}');
+  const t = store.terminal("t");
+  const meta: unknown = t?.meta;
+  // JSON objects are Maps or plain objects, depending on the package version.
+  const entries = meta instanceof Map ? [...meta.entries()] : Object.entries(meta ?? {});
+  assert.deepEqual(entries, [["b", null], ["c", 3]]);
+  assert.deepEqual([t?.size?.cols, t?.size?.rows], [80, 24]);
+});
