@@ -8,9 +8,9 @@
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "./runtime/decode.js";
 import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf } from "./runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
@@ -65,7 +65,9 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m2: number | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "audience":
         if (skip.includes(k)) break;
@@ -84,7 +86,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: Annotations = { };
@@ -137,7 +139,9 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m2: string | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "annotations":
         if (skip.includes(k)) break;
@@ -156,7 +160,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m1 === undefined) return cx.missing("data");
@@ -209,7 +213,9 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m2: string | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "blob":
         if (skip.includes(k)) break;
@@ -228,7 +234,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("blob");
@@ -275,7 +281,9 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
   let m0: ContentBlock | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "content":
         if (skip.includes(k)) break;
@@ -286,7 +294,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("content");
@@ -411,7 +419,9 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
   let m5: number | undefined;
   let m6: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -442,7 +452,7 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
         m6 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -495,7 +505,9 @@ export function decodeCreateTerminalResponseMembers(obj: JsonObject, cx: Cx, ski
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "terminalId":
         if (skip.includes(k)) break;
@@ -506,7 +518,7 @@ export function decodeCreateTerminalResponseMembers(obj: JsonObject, cx: Cx, ski
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("terminalId");
@@ -555,7 +567,9 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m2: string | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "path":
         if (skip.includes(k)) break;
@@ -574,7 +588,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("path");
@@ -624,7 +638,9 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   let m1: EmbeddedResourceResource | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "annotations":
         if (skip.includes(k)) break;
@@ -639,7 +655,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m1 === undefined) return cx.missing("resource");
@@ -677,8 +693,8 @@ export type EmbeddedResourceResource = TextResourceContents | BlobResourceConten
 /** Checks a JSON value as a `EmbeddedResourceResource`: the first alternative whose selecting member is present. */
 export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourceResource {
   const obj = cx.expectObject(v);
-  if (obj.has("text")) return decodeTextResourceContents(v, cx);
-  if (obj.has("blob")) return decodeBlobResourceContents(v, cx);
+  if (getMember(obj, "text") !== undefined) return decodeTextResourceContents(v, cx);
+  if (getMember(obj, "blob") !== undefined) return decodeBlobResourceContents(v, cx);
   return cx.missingOneOf(["text", "blob"]);
 }
 
@@ -704,7 +720,9 @@ export function decodeEnvVariableMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m1: string | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "name":
         if (skip.includes(k)) break;
@@ -719,7 +737,7 @@ export function decodeEnvVariableMembers(obj: JsonObject, cx: Cx, skip: readonly
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("name");
@@ -773,7 +791,9 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m3: string | undefined;
   let m4: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "annotations":
         if (skip.includes(k)) break;
@@ -796,7 +816,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
         m4 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m1 === undefined) return cx.missing("data");
@@ -848,7 +868,9 @@ export function decodeKillTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: 
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -863,7 +885,7 @@ export function decodeKillTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: 
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -905,14 +927,16 @@ export interface KillTerminalResponse extends WithExtra {
 export function decodeKillTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): KillTerminalResponse {
   let m0: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "_meta":
         if (skip.includes(k)) break;
         m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: KillTerminalResponse = { };
@@ -956,7 +980,9 @@ export function decodeReleaseTerminalRequestMembers(obj: JsonObject, cx: Cx, ski
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -971,7 +997,7 @@ export function decodeReleaseTerminalRequestMembers(obj: JsonObject, cx: Cx, ski
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -1013,14 +1039,16 @@ export interface ReleaseTerminalResponse extends WithExtra {
 export function decodeReleaseTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ReleaseTerminalResponse {
   let m0: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "_meta":
         if (skip.includes(k)) break;
         m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: ReleaseTerminalResponse = { };
@@ -1079,7 +1107,9 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m6: string | undefined;
   let m7: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "annotations":
         if (skip.includes(k)) break;
@@ -1114,7 +1144,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
         m7 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m3 === undefined) return cx.missing("name");
@@ -1209,7 +1239,9 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "terminalId":
         if (skip.includes(k)) break;
@@ -1220,7 +1252,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("terminalId");
@@ -1266,7 +1298,9 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   let m1: string | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "exitCode":
         if (skip.includes(k)) break;
@@ -1281,7 +1315,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: TerminalExitStatus = { };
@@ -1346,7 +1380,9 @@ export function decodeTerminalOutputRequestMembers(obj: JsonObject, cx: Cx, skip
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -1361,7 +1397,7 @@ export function decodeTerminalOutputRequestMembers(obj: JsonObject, cx: Cx, skip
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -1412,7 +1448,9 @@ export function decodeTerminalOutputResponseMembers(obj: JsonObject, cx: Cx, ski
   let m2: TerminalExitStatus | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "output":
         if (skip.includes(k)) break;
@@ -1431,7 +1469,7 @@ export function decodeTerminalOutputResponseMembers(obj: JsonObject, cx: Cx, ski
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("output");
@@ -1481,7 +1519,9 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m1: string | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "annotations":
         if (skip.includes(k)) break;
@@ -1496,7 +1536,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m1 === undefined) return cx.missing("text");
@@ -1547,7 +1587,9 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m2: string | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "mimeType":
         if (skip.includes(k)) break;
@@ -1566,7 +1608,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m1 === undefined) return cx.missing("text");
@@ -1669,7 +1711,9 @@ export function decodeWaitForTerminalExitRequestMembers(obj: JsonObject, cx: Cx,
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -1684,7 +1728,7 @@ export function decodeWaitForTerminalExitRequestMembers(obj: JsonObject, cx: Cx,
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -1732,7 +1776,9 @@ export function decodeWaitForTerminalExitResponseMembers(obj: JsonObject, cx: Cx
   let m1: string | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "exitCode":
         if (skip.includes(k)) break;
@@ -1747,7 +1793,7 @@ export function decodeWaitForTerminalExitResponseMembers(obj: JsonObject, cx: Cx
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: WaitForTerminalExitResponse = { };
@@ -1779,9 +1825,12 @@ export function encodeWaitForTerminalExitResponse(w: Writer, v: WaitForTerminalE
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Annotations`. */
-export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
-  return parseWith(input, decodeAnnotations);
+/**
+ * Parses a `Annotations`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAnnotations(input: unknown): ParseResult<Annotations> {
+  return decodeInput(input, decodeAnnotations);
 }
 
 /** The canonical JSON text of a `Annotations`. */
@@ -1789,9 +1838,12 @@ export function serializeAnnotations(value: Annotations): string {
   return encodeText(value, encodeAnnotations);
 }
 
-/** Parses JSON text (or a parsed value) as a `AudioContent`. */
-export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
-  return parseWith(input, decodeAudioContent);
+/**
+ * Parses a `AudioContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAudioContent(input: unknown): ParseResult<AudioContent> {
+  return decodeInput(input, decodeAudioContent);
 }
 
 /** The canonical JSON text of a `AudioContent`. */
@@ -1799,9 +1851,12 @@ export function serializeAudioContent(value: AudioContent): string {
   return encodeText(value, encodeAudioContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
-export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
-  return parseWith(input, decodeBlobResourceContents);
+/**
+ * Parses a `BlobResourceContents`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseBlobResourceContents(input: unknown): ParseResult<BlobResourceContents> {
+  return decodeInput(input, decodeBlobResourceContents);
 }
 
 /** The canonical JSON text of a `BlobResourceContents`. */
@@ -1809,9 +1864,12 @@ export function serializeBlobResourceContents(value: BlobResourceContents): stri
   return encodeText(value, encodeBlobResourceContents);
 }
 
-/** Parses JSON text (or a parsed value) as a `Content`. */
-export function parseContent(input: string | Json): ParseResult<Content> {
-  return parseWith(input, decodeContent);
+/**
+ * Parses a `Content`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseContent(input: unknown): ParseResult<Content> {
+  return decodeInput(input, decodeContent);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -1819,9 +1877,12 @@ export function serializeContent(value: Content): string {
   return encodeText(value, encodeContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
-export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
-  return parseWith(input, decodeContentBlock);
+/**
+ * Parses a `ContentBlock`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseContentBlock(input: unknown): ParseResult<ContentBlock> {
+  return decodeInput(input, decodeContentBlock);
 }
 
 /** The canonical JSON text of a `ContentBlock`. */
@@ -1829,9 +1890,12 @@ export function serializeContentBlock(value: ContentBlock): string {
   return encodeText(value, encodeContentBlock);
 }
 
-/** Parses JSON text (or a parsed value) as a `CreateTerminalRequest`. */
-export function parseCreateTerminalRequest(input: string | Json): ParseResult<CreateTerminalRequest> {
-  return parseWith(input, decodeCreateTerminalRequest);
+/**
+ * Parses a `CreateTerminalRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseCreateTerminalRequest(input: unknown): ParseResult<CreateTerminalRequest> {
+  return decodeInput(input, decodeCreateTerminalRequest);
 }
 
 /** The canonical JSON text of a `CreateTerminalRequest`. */
@@ -1839,9 +1903,12 @@ export function serializeCreateTerminalRequest(value: CreateTerminalRequest): st
   return encodeText(value, encodeCreateTerminalRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `CreateTerminalResponse`. */
-export function parseCreateTerminalResponse(input: string | Json): ParseResult<CreateTerminalResponse> {
-  return parseWith(input, decodeCreateTerminalResponse);
+/**
+ * Parses a `CreateTerminalResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseCreateTerminalResponse(input: unknown): ParseResult<CreateTerminalResponse> {
+  return decodeInput(input, decodeCreateTerminalResponse);
 }
 
 /** The canonical JSON text of a `CreateTerminalResponse`. */
@@ -1849,9 +1916,12 @@ export function serializeCreateTerminalResponse(value: CreateTerminalResponse): 
   return encodeText(value, encodeCreateTerminalResponse);
 }
 
-/** Parses JSON text (or a parsed value) as a `Diff`. */
-export function parseDiff(input: string | Json): ParseResult<Diff> {
-  return parseWith(input, decodeDiff);
+/**
+ * Parses a `Diff`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiff(input: unknown): ParseResult<Diff> {
+  return decodeInput(input, decodeDiff);
 }
 
 /** The canonical JSON text of a `Diff`. */
@@ -1859,9 +1929,12 @@ export function serializeDiff(value: Diff): string {
   return encodeText(value, encodeDiff);
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
-export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
-  return parseWith(input, decodeEmbeddedResource);
+/**
+ * Parses a `EmbeddedResource`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseEmbeddedResource(input: unknown): ParseResult<EmbeddedResource> {
+  return decodeInput(input, decodeEmbeddedResource);
 }
 
 /** The canonical JSON text of a `EmbeddedResource`. */
@@ -1869,9 +1942,12 @@ export function serializeEmbeddedResource(value: EmbeddedResource): string {
   return encodeText(value, encodeEmbeddedResource);
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
-export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
-  return parseWith(input, decodeEmbeddedResourceResource);
+/**
+ * Parses a `EmbeddedResourceResource`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseEmbeddedResourceResource(input: unknown): ParseResult<EmbeddedResourceResource> {
+  return decodeInput(input, decodeEmbeddedResourceResource);
 }
 
 /** The canonical JSON text of a `EmbeddedResourceResource`. */
@@ -1879,9 +1955,12 @@ export function serializeEmbeddedResourceResource(value: EmbeddedResourceResourc
   return encodeText(value, encodeEmbeddedResourceResource);
 }
 
-/** Parses JSON text (or a parsed value) as a `EnvVariable`. */
-export function parseEnvVariable(input: string | Json): ParseResult<EnvVariable> {
-  return parseWith(input, decodeEnvVariable);
+/**
+ * Parses a `EnvVariable`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseEnvVariable(input: unknown): ParseResult<EnvVariable> {
+  return decodeInput(input, decodeEnvVariable);
 }
 
 /** The canonical JSON text of a `EnvVariable`. */
@@ -1889,9 +1968,12 @@ export function serializeEnvVariable(value: EnvVariable): string {
   return encodeText(value, encodeEnvVariable);
 }
 
-/** Parses JSON text (or a parsed value) as a `ImageContent`. */
-export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
-  return parseWith(input, decodeImageContent);
+/**
+ * Parses a `ImageContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseImageContent(input: unknown): ParseResult<ImageContent> {
+  return decodeInput(input, decodeImageContent);
 }
 
 /** The canonical JSON text of a `ImageContent`. */
@@ -1899,9 +1981,12 @@ export function serializeImageContent(value: ImageContent): string {
   return encodeText(value, encodeImageContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `KillTerminalRequest`. */
-export function parseKillTerminalRequest(input: string | Json): ParseResult<KillTerminalRequest> {
-  return parseWith(input, decodeKillTerminalRequest);
+/**
+ * Parses a `KillTerminalRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseKillTerminalRequest(input: unknown): ParseResult<KillTerminalRequest> {
+  return decodeInput(input, decodeKillTerminalRequest);
 }
 
 /** The canonical JSON text of a `KillTerminalRequest`. */
@@ -1909,9 +1994,12 @@ export function serializeKillTerminalRequest(value: KillTerminalRequest): string
   return encodeText(value, encodeKillTerminalRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `KillTerminalResponse`. */
-export function parseKillTerminalResponse(input: string | Json): ParseResult<KillTerminalResponse> {
-  return parseWith(input, decodeKillTerminalResponse);
+/**
+ * Parses a `KillTerminalResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseKillTerminalResponse(input: unknown): ParseResult<KillTerminalResponse> {
+  return decodeInput(input, decodeKillTerminalResponse);
 }
 
 /** The canonical JSON text of a `KillTerminalResponse`. */
@@ -1919,9 +2007,12 @@ export function serializeKillTerminalResponse(value: KillTerminalResponse): stri
   return encodeText(value, encodeKillTerminalResponse);
 }
 
-/** Parses JSON text (or a parsed value) as a `ReleaseTerminalRequest`. */
-export function parseReleaseTerminalRequest(input: string | Json): ParseResult<ReleaseTerminalRequest> {
-  return parseWith(input, decodeReleaseTerminalRequest);
+/**
+ * Parses a `ReleaseTerminalRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseReleaseTerminalRequest(input: unknown): ParseResult<ReleaseTerminalRequest> {
+  return decodeInput(input, decodeReleaseTerminalRequest);
 }
 
 /** The canonical JSON text of a `ReleaseTerminalRequest`. */
@@ -1929,9 +2020,12 @@ export function serializeReleaseTerminalRequest(value: ReleaseTerminalRequest): 
   return encodeText(value, encodeReleaseTerminalRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `ReleaseTerminalResponse`. */
-export function parseReleaseTerminalResponse(input: string | Json): ParseResult<ReleaseTerminalResponse> {
-  return parseWith(input, decodeReleaseTerminalResponse);
+/**
+ * Parses a `ReleaseTerminalResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseReleaseTerminalResponse(input: unknown): ParseResult<ReleaseTerminalResponse> {
+  return decodeInput(input, decodeReleaseTerminalResponse);
 }
 
 /** The canonical JSON text of a `ReleaseTerminalResponse`. */
@@ -1939,9 +2033,12 @@ export function serializeReleaseTerminalResponse(value: ReleaseTerminalResponse)
   return encodeText(value, encodeReleaseTerminalResponse);
 }
 
-/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
-export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
-  return parseWith(input, decodeResourceLink);
+/**
+ * Parses a `ResourceLink`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseResourceLink(input: unknown): ParseResult<ResourceLink> {
+  return decodeInput(input, decodeResourceLink);
 }
 
 /** The canonical JSON text of a `ResourceLink`. */
@@ -1949,9 +2046,12 @@ export function serializeResourceLink(value: ResourceLink): string {
   return encodeText(value, encodeResourceLink);
 }
 
-/** Parses JSON text (or a parsed value) as a `Role`. */
-export function parseRole(input: string | Json): ParseResult<Role> {
-  return parseWith(input, decodeRole);
+/**
+ * Parses a `Role`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRole(input: unknown): ParseResult<Role> {
+  return decodeInput(input, decodeRole);
 }
 
 /** The canonical JSON text of a `Role`. */
@@ -1959,9 +2059,12 @@ export function serializeRole(value: Role): string {
   return encodeText(value, encodeRole);
 }
 
-/** Parses JSON text (or a parsed value) as a `SessionId`. */
-export function parseSessionId(input: string | Json): ParseResult<SessionId> {
-  return parseWith(input, decodeSessionId);
+/**
+ * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSessionId(input: unknown): ParseResult<SessionId> {
+  return decodeInput(input, decodeSessionId);
 }
 
 /** The canonical JSON text of a `SessionId`. */
@@ -1969,9 +2072,12 @@ export function serializeSessionId(value: SessionId): string {
   return encodeText(value, encodeSessionId);
 }
 
-/** Parses JSON text (or a parsed value) as a `Terminal`. */
-export function parseTerminal(input: string | Json): ParseResult<Terminal> {
-  return parseWith(input, decodeTerminal);
+/**
+ * Parses a `Terminal`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminal(input: unknown): ParseResult<Terminal> {
+  return decodeInput(input, decodeTerminal);
 }
 
 /** The canonical JSON text of a `Terminal`. */
@@ -1979,9 +2085,12 @@ export function serializeTerminal(value: Terminal): string {
   return encodeText(value, encodeTerminal);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
-export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
-  return parseWith(input, decodeTerminalExitStatus);
+/**
+ * Parses a `TerminalExitStatus`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalExitStatus(input: unknown): ParseResult<TerminalExitStatus> {
+  return decodeInput(input, decodeTerminalExitStatus);
 }
 
 /** The canonical JSON text of a `TerminalExitStatus`. */
@@ -1989,9 +2098,12 @@ export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
   return encodeText(value, encodeTerminalExitStatus);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalId`. */
-export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
-  return parseWith(input, decodeTerminalId);
+/**
+ * Parses a `TerminalId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalId(input: unknown): ParseResult<TerminalId> {
+  return decodeInput(input, decodeTerminalId);
 }
 
 /** The canonical JSON text of a `TerminalId`. */
@@ -1999,9 +2111,12 @@ export function serializeTerminalId(value: TerminalId): string {
   return encodeText(value, encodeTerminalId);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalOutputRequest`. */
-export function parseTerminalOutputRequest(input: string | Json): ParseResult<TerminalOutputRequest> {
-  return parseWith(input, decodeTerminalOutputRequest);
+/**
+ * Parses a `TerminalOutputRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalOutputRequest(input: unknown): ParseResult<TerminalOutputRequest> {
+  return decodeInput(input, decodeTerminalOutputRequest);
 }
 
 /** The canonical JSON text of a `TerminalOutputRequest`. */
@@ -2009,9 +2124,12 @@ export function serializeTerminalOutputRequest(value: TerminalOutputRequest): st
   return encodeText(value, encodeTerminalOutputRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalOutputResponse`. */
-export function parseTerminalOutputResponse(input: string | Json): ParseResult<TerminalOutputResponse> {
-  return parseWith(input, decodeTerminalOutputResponse);
+/**
+ * Parses a `TerminalOutputResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalOutputResponse(input: unknown): ParseResult<TerminalOutputResponse> {
+  return decodeInput(input, decodeTerminalOutputResponse);
 }
 
 /** The canonical JSON text of a `TerminalOutputResponse`. */
@@ -2019,9 +2137,12 @@ export function serializeTerminalOutputResponse(value: TerminalOutputResponse): 
   return encodeText(value, encodeTerminalOutputResponse);
 }
 
-/** Parses JSON text (or a parsed value) as a `TextContent`. */
-export function parseTextContent(input: string | Json): ParseResult<TextContent> {
-  return parseWith(input, decodeTextContent);
+/**
+ * Parses a `TextContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTextContent(input: unknown): ParseResult<TextContent> {
+  return decodeInput(input, decodeTextContent);
 }
 
 /** The canonical JSON text of a `TextContent`. */
@@ -2029,9 +2150,12 @@ export function serializeTextContent(value: TextContent): string {
   return encodeText(value, encodeTextContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
-export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
-  return parseWith(input, decodeTextResourceContents);
+/**
+ * Parses a `TextResourceContents`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTextResourceContents(input: unknown): ParseResult<TextResourceContents> {
+  return decodeInput(input, decodeTextResourceContents);
 }
 
 /** The canonical JSON text of a `TextResourceContents`. */
@@ -2039,9 +2163,12 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
   return encodeText(value, encodeTextResourceContents);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
-export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
-  return parseWith(input, decodeToolCallContent);
+/**
+ * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallContent(input: unknown): ParseResult<ToolCallContent> {
+  return decodeInput(input, decodeToolCallContent);
 }
 
 /** The canonical JSON text of a `ToolCallContent`. */
@@ -2049,9 +2176,12 @@ export function serializeToolCallContent(value: ToolCallContent): string {
   return encodeText(value, encodeToolCallContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `WaitForTerminalExitRequest`. */
-export function parseWaitForTerminalExitRequest(input: string | Json): ParseResult<WaitForTerminalExitRequest> {
-  return parseWith(input, decodeWaitForTerminalExitRequest);
+/**
+ * Parses a `WaitForTerminalExitRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseWaitForTerminalExitRequest(input: unknown): ParseResult<WaitForTerminalExitRequest> {
+  return decodeInput(input, decodeWaitForTerminalExitRequest);
 }
 
 /** The canonical JSON text of a `WaitForTerminalExitRequest`. */
@@ -2059,17 +2189,15 @@ export function serializeWaitForTerminalExitRequest(value: WaitForTerminalExitRe
   return encodeText(value, encodeWaitForTerminalExitRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `WaitForTerminalExitResponse`. */
-export function parseWaitForTerminalExitResponse(input: string | Json): ParseResult<WaitForTerminalExitResponse> {
-  return parseWith(input, decodeWaitForTerminalExitResponse);
+/**
+ * Parses a `WaitForTerminalExitResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseWaitForTerminalExitResponse(input: unknown): ParseResult<WaitForTerminalExitResponse> {
+  return decodeInput(input, decodeWaitForTerminalExitResponse);
 }
 
 /** The canonical JSON text of a `WaitForTerminalExitResponse`. */
 export function serializeWaitForTerminalExitResponse(value: WaitForTerminalExitResponse): string {
   return encodeText(value, encodeWaitForTerminalExitResponse);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

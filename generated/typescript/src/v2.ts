@@ -8,9 +8,9 @@
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "./runtime/decode.js";
 import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf } from "./runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
@@ -121,7 +121,9 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m2: number | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "audience":
         if (skip.includes(k)) break;
@@ -140,7 +142,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: Annotations = { };
@@ -193,7 +195,9 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m2: Annotations | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "data":
         if (skip.includes(k)) break;
@@ -212,7 +216,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("data");
@@ -265,7 +269,9 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m2: MediaType | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "blob":
         if (skip.includes(k)) break;
@@ -284,7 +290,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("blob");
@@ -344,7 +350,9 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
   let m3: TerminalId | undefined;
   let m4: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "command":
         if (skip.includes(k)) break;
@@ -367,7 +375,7 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
         m4 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("command");
@@ -416,7 +424,9 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
   let m0: ContentBlock | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "content":
         if (skip.includes(k)) break;
@@ -427,7 +437,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("content");
@@ -498,7 +508,7 @@ export function decodeContentBlock(v: Json, cx: Cx): ContentBlock {
     case "resource":
       return Object.assign(decodeEmbeddedResourceMembers(obj, cx, SKIP_1), { type: "resource" as const });
     default:
-      return unknownVariant(tag, obj, "type");
+      return unknownVariant(tag, obj, "type", cx);
   }
 }
 
@@ -554,7 +564,9 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m1: DiffPatch | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "changes":
         if (skip.includes(k)) break;
@@ -569,7 +581,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("changes");
@@ -658,9 +670,11 @@ export function decodeDiffChange(v: Json, cx: Cx): DiffChange {
       out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "copy" as const });
       break;
     default:
-      return unknownVariant(tag, obj, "operation");
+      return unknownVariant(tag, obj, "operation", cx);
   }
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "fileType": {
         const m0 = cx.optional(k, x, decodeDiffFileType, OPTIONS_1);
@@ -754,7 +768,9 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
   let m0: DiffPatchFormat | undefined;
   let m1: string | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "format":
         if (skip.includes(k)) break;
@@ -765,7 +781,7 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
         m1 = cx.required(k, x, decodeString);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("format");
@@ -828,14 +844,16 @@ export interface DiffPathChange extends WithExtra {
 export function decodeDiffPathChangeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): DiffPathChange {
   let m0: AbsolutePath | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "path":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeAbsolutePath);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("path");
@@ -876,7 +894,9 @@ export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: r
   let m0: AbsolutePath | undefined;
   let m1: AbsolutePath | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "oldPath":
         if (skip.includes(k)) break;
@@ -887,7 +907,7 @@ export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: r
         m1 = cx.required(k, x, decodeAbsolutePath);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("oldPath");
@@ -933,7 +953,9 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   let m1: Annotations | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "resource":
         if (skip.includes(k)) break;
@@ -948,7 +970,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("resource");
@@ -986,8 +1008,8 @@ export type EmbeddedResourceResource = TextResourceContents | BlobResourceConten
 /** Checks a JSON value as a `EmbeddedResourceResource`: the first alternative whose selecting member is present. */
 export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourceResource {
   const obj = cx.expectObject(v);
-  if (obj.has("text")) return decodeTextResourceContents(v, cx);
-  if (obj.has("blob")) return decodeBlobResourceContents(v, cx);
+  if (getMember(obj, "text") !== undefined) return decodeTextResourceContents(v, cx);
+  if (getMember(obj, "blob") !== undefined) return decodeBlobResourceContents(v, cx);
   return cx.missingOneOf(["text", "blob"]);
 }
 
@@ -1016,7 +1038,9 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m2: string[] | undefined;
   let m3: IconTheme | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "src":
         if (skip.includes(k)) break;
@@ -1035,7 +1059,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
         m3 = cx.optional(k, x, decodeIconTheme, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("src");
@@ -1114,7 +1138,9 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m3: Annotations | undefined;
   let m4: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "data":
         if (skip.includes(k)) break;
@@ -1137,7 +1163,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
         m4 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("data");
@@ -1209,7 +1235,9 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
   let m2: PermissionOptionKind | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "optionId":
         if (skip.includes(k)) break;
@@ -1228,7 +1256,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("optionId");
@@ -1327,11 +1355,11 @@ export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissi
   const tag = cx.readTag(obj, "outcome");
   switch (tag) {
     case "cancelled":
-      return Object.assign(noPayload(obj, "outcome"), { outcome: "cancelled" as const });
+      return Object.assign(noPayload(obj, "outcome", cx), { outcome: "cancelled" as const });
     case "selected":
       return Object.assign(decodeSelectedPermissionOutcomeMembers(obj, cx, SKIP_3), { outcome: "selected" as const });
     default:
-      return unknownVariant(tag, obj, "outcome");
+      return unknownVariant(tag, obj, "outcome", cx);
   }
 }
 
@@ -1386,7 +1414,9 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
   let m4: PermissionOption[] | undefined;
   let m5: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -1413,7 +1443,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
         m5 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -1464,7 +1494,9 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
   let m0: RequestPermissionOutcome | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "outcome":
         if (skip.includes(k)) break;
@@ -1475,7 +1507,7 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("outcome");
@@ -1534,7 +1566,7 @@ export function decodeRequestPermissionSubject(v: Json, cx: Cx): RequestPermissi
     case "command":
       return Object.assign(decodeCommandPermissionSubjectMembers(obj, cx, SKIP_1), { type: "command" as const });
     default:
-      return unknownVariant(tag, obj, "type");
+      return unknownVariant(tag, obj, "type", cx);
   }
 }
 
@@ -1596,7 +1628,9 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m7: Annotations | undefined;
   let m8: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "name":
         if (skip.includes(k)) break;
@@ -1635,7 +1669,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
         m8 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("name");
@@ -1715,7 +1749,9 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
   let m0: PermissionOptionId | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "optionId":
         if (skip.includes(k)) break;
@@ -1726,7 +1762,7 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("optionId");
@@ -1814,7 +1850,7 @@ export function decodeSessionUpdate(v: Json, cx: Cx): SessionUpdate {
     case "terminal_output_chunk":
       return Object.assign(decodeTerminalOutputChunkMembers(obj, cx, SKIP_4), { sessionUpdate: "terminal_output_chunk" as const });
     default:
-      return unknownVariant(tag, obj, "sessionUpdate");
+      return unknownVariant(tag, obj, "sessionUpdate", cx);
   }
 }
 
@@ -1864,7 +1900,9 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "terminalId":
         if (skip.includes(k)) break;
@@ -1875,7 +1913,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("terminalId");
@@ -1924,7 +1962,9 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   let m1: string | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "exitCode":
         if (skip.includes(k)) break;
@@ -1939,7 +1979,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   const out: TerminalExitStatus = { };
@@ -2007,7 +2047,9 @@ export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: reado
   let m0: Uint8Array | undefined;
   let m1: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "data":
         if (skip.includes(k)) break;
@@ -2018,7 +2060,7 @@ export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: reado
         m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("data");
@@ -2067,7 +2109,9 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
   let m1: Uint8Array | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "terminalId":
         if (skip.includes(k)) break;
@@ -2082,7 +2126,7 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("terminalId");
@@ -2143,7 +2187,9 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m4: TerminalExitStatus | null | undefined;
   let m5: JsonObject | null | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "terminalId":
         if (skip.includes(k)) break;
@@ -2170,7 +2216,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         m5 = cx.patch(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("terminalId");
@@ -2224,7 +2270,9 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m1: Annotations | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "text":
         if (skip.includes(k)) break;
@@ -2239,7 +2287,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("text");
@@ -2290,7 +2338,9 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m2: MediaType | undefined;
   let m3: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "text":
         if (skip.includes(k)) break;
@@ -2309,7 +2359,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
         m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("text");
@@ -2376,7 +2426,7 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
     case "terminal":
       return Object.assign(decodeTerminalMembers(obj, cx, SKIP_1), { type: "terminal" as const });
     default:
-      return unknownVariant(tag, obj, "type");
+      return unknownVariant(tag, obj, "type", cx);
   }
 }
 
@@ -2423,7 +2473,9 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
   let m1: ToolCallContent | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "toolCallId":
         if (skip.includes(k)) break;
@@ -2438,7 +2490,7 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("toolCallId");
@@ -2506,7 +2558,9 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
   let m1: number | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "path":
         if (skip.includes(k)) break;
@@ -2521,7 +2575,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("path");
@@ -2563,14 +2617,16 @@ export interface ToolCallPermissionSubject extends WithExtra {
 export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallPermissionSubject {
   let m0: ToolCallUpdate | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "toolCall":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeToolCallUpdate);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("toolCall");
@@ -2659,7 +2715,9 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m7: Json | null | undefined;
   let m8: JsonObject | null | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "toolCallId":
         if (skip.includes(k)) break;
@@ -2698,7 +2756,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         m8 = cx.patch(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("toolCallId");
@@ -2781,7 +2839,9 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
   let m1: SessionUpdate | undefined;
   let m2: JsonObject | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "sessionId":
         if (skip.includes(k)) break;
@@ -2796,7 +2856,7 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
         m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("sessionId");
@@ -2828,9 +2888,12 @@ export function encodeUpdateSessionNotification(w: Writer, v: UpdateSessionNotif
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
-export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
-  return parseWith(input, decodeAbsolutePath);
+/**
+ * Parses a `AbsolutePath`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
+  return decodeInput(input, decodeAbsolutePath);
 }
 
 /** The canonical JSON text of a `AbsolutePath`. */
@@ -2838,9 +2901,12 @@ export function serializeAbsolutePath(value: AbsolutePath): string {
   return encodeText(value, encodeAbsolutePath);
 }
 
-/** Parses JSON text (or a parsed value) as a `Annotations`. */
-export function parseAnnotations(input: string | Json): ParseResult<Annotations> {
-  return parseWith(input, decodeAnnotations);
+/**
+ * Parses a `Annotations`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAnnotations(input: unknown): ParseResult<Annotations> {
+  return decodeInput(input, decodeAnnotations);
 }
 
 /** The canonical JSON text of a `Annotations`. */
@@ -2848,9 +2914,12 @@ export function serializeAnnotations(value: Annotations): string {
   return encodeText(value, encodeAnnotations);
 }
 
-/** Parses JSON text (or a parsed value) as a `AudioContent`. */
-export function parseAudioContent(input: string | Json): ParseResult<AudioContent> {
-  return parseWith(input, decodeAudioContent);
+/**
+ * Parses a `AudioContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAudioContent(input: unknown): ParseResult<AudioContent> {
+  return decodeInput(input, decodeAudioContent);
 }
 
 /** The canonical JSON text of a `AudioContent`. */
@@ -2858,9 +2927,12 @@ export function serializeAudioContent(value: AudioContent): string {
   return encodeText(value, encodeAudioContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `BlobResourceContents`. */
-export function parseBlobResourceContents(input: string | Json): ParseResult<BlobResourceContents> {
-  return parseWith(input, decodeBlobResourceContents);
+/**
+ * Parses a `BlobResourceContents`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseBlobResourceContents(input: unknown): ParseResult<BlobResourceContents> {
+  return decodeInput(input, decodeBlobResourceContents);
 }
 
 /** The canonical JSON text of a `BlobResourceContents`. */
@@ -2868,9 +2940,12 @@ export function serializeBlobResourceContents(value: BlobResourceContents): stri
   return encodeText(value, encodeBlobResourceContents);
 }
 
-/** Parses JSON text (or a parsed value) as a `CommandPermissionSubject`. */
-export function parseCommandPermissionSubject(input: string | Json): ParseResult<CommandPermissionSubject> {
-  return parseWith(input, decodeCommandPermissionSubject);
+/**
+ * Parses a `CommandPermissionSubject`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseCommandPermissionSubject(input: unknown): ParseResult<CommandPermissionSubject> {
+  return decodeInput(input, decodeCommandPermissionSubject);
 }
 
 /** The canonical JSON text of a `CommandPermissionSubject`. */
@@ -2878,9 +2953,12 @@ export function serializeCommandPermissionSubject(value: CommandPermissionSubjec
   return encodeText(value, encodeCommandPermissionSubject);
 }
 
-/** Parses JSON text (or a parsed value) as a `Content`. */
-export function parseContent(input: string | Json): ParseResult<Content> {
-  return parseWith(input, decodeContent);
+/**
+ * Parses a `Content`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseContent(input: unknown): ParseResult<Content> {
+  return decodeInput(input, decodeContent);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -2888,9 +2966,12 @@ export function serializeContent(value: Content): string {
   return encodeText(value, encodeContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `ContentBlock`. */
-export function parseContentBlock(input: string | Json): ParseResult<ContentBlock> {
-  return parseWith(input, decodeContentBlock);
+/**
+ * Parses a `ContentBlock`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseContentBlock(input: unknown): ParseResult<ContentBlock> {
+  return decodeInput(input, decodeContentBlock);
 }
 
 /** The canonical JSON text of a `ContentBlock`. */
@@ -2898,9 +2979,12 @@ export function serializeContentBlock(value: ContentBlock): string {
   return encodeText(value, encodeContentBlock);
 }
 
-/** Parses JSON text (or a parsed value) as a `Diff`. */
-export function parseDiff(input: string | Json): ParseResult<Diff> {
-  return parseWith(input, decodeDiff);
+/**
+ * Parses a `Diff`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiff(input: unknown): ParseResult<Diff> {
+  return decodeInput(input, decodeDiff);
 }
 
 /** The canonical JSON text of a `Diff`. */
@@ -2908,9 +2992,12 @@ export function serializeDiff(value: Diff): string {
   return encodeText(value, encodeDiff);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffChange`. */
-export function parseDiffChange(input: string | Json): ParseResult<DiffChange> {
-  return parseWith(input, decodeDiffChange);
+/**
+ * Parses a `DiffChange`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffChange(input: unknown): ParseResult<DiffChange> {
+  return decodeInput(input, decodeDiffChange);
 }
 
 /** The canonical JSON text of a `DiffChange`. */
@@ -2918,9 +3005,12 @@ export function serializeDiffChange(value: DiffChange): string {
   return encodeText(value, encodeDiffChange);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffFileType`. */
-export function parseDiffFileType(input: string | Json): ParseResult<DiffFileType> {
-  return parseWith(input, decodeDiffFileType);
+/**
+ * Parses a `DiffFileType`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffFileType(input: unknown): ParseResult<DiffFileType> {
+  return decodeInput(input, decodeDiffFileType);
 }
 
 /** The canonical JSON text of a `DiffFileType`. */
@@ -2928,9 +3018,12 @@ export function serializeDiffFileType(value: DiffFileType): string {
   return encodeText(value, encodeDiffFileType);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffPatch`. */
-export function parseDiffPatch(input: string | Json): ParseResult<DiffPatch> {
-  return parseWith(input, decodeDiffPatch);
+/**
+ * Parses a `DiffPatch`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffPatch(input: unknown): ParseResult<DiffPatch> {
+  return decodeInput(input, decodeDiffPatch);
 }
 
 /** The canonical JSON text of a `DiffPatch`. */
@@ -2938,9 +3031,12 @@ export function serializeDiffPatch(value: DiffPatch): string {
   return encodeText(value, encodeDiffPatch);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffPatchFormat`. */
-export function parseDiffPatchFormat(input: string | Json): ParseResult<DiffPatchFormat> {
-  return parseWith(input, decodeDiffPatchFormat);
+/**
+ * Parses a `DiffPatchFormat`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffPatchFormat(input: unknown): ParseResult<DiffPatchFormat> {
+  return decodeInput(input, decodeDiffPatchFormat);
 }
 
 /** The canonical JSON text of a `DiffPatchFormat`. */
@@ -2948,9 +3044,12 @@ export function serializeDiffPatchFormat(value: DiffPatchFormat): string {
   return encodeText(value, encodeDiffPatchFormat);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffPathChange`. */
-export function parseDiffPathChange(input: string | Json): ParseResult<DiffPathChange> {
-  return parseWith(input, decodeDiffPathChange);
+/**
+ * Parses a `DiffPathChange`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffPathChange(input: unknown): ParseResult<DiffPathChange> {
+  return decodeInput(input, decodeDiffPathChange);
 }
 
 /** The canonical JSON text of a `DiffPathChange`. */
@@ -2958,9 +3057,12 @@ export function serializeDiffPathChange(value: DiffPathChange): string {
   return encodeText(value, encodeDiffPathChange);
 }
 
-/** Parses JSON text (or a parsed value) as a `DiffPathPairChange`. */
-export function parseDiffPathPairChange(input: string | Json): ParseResult<DiffPathPairChange> {
-  return parseWith(input, decodeDiffPathPairChange);
+/**
+ * Parses a `DiffPathPairChange`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseDiffPathPairChange(input: unknown): ParseResult<DiffPathPairChange> {
+  return decodeInput(input, decodeDiffPathPairChange);
 }
 
 /** The canonical JSON text of a `DiffPathPairChange`. */
@@ -2968,9 +3070,12 @@ export function serializeDiffPathPairChange(value: DiffPathPairChange): string {
   return encodeText(value, encodeDiffPathPairChange);
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResource`. */
-export function parseEmbeddedResource(input: string | Json): ParseResult<EmbeddedResource> {
-  return parseWith(input, decodeEmbeddedResource);
+/**
+ * Parses a `EmbeddedResource`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseEmbeddedResource(input: unknown): ParseResult<EmbeddedResource> {
+  return decodeInput(input, decodeEmbeddedResource);
 }
 
 /** The canonical JSON text of a `EmbeddedResource`. */
@@ -2978,9 +3083,12 @@ export function serializeEmbeddedResource(value: EmbeddedResource): string {
   return encodeText(value, encodeEmbeddedResource);
 }
 
-/** Parses JSON text (or a parsed value) as a `EmbeddedResourceResource`. */
-export function parseEmbeddedResourceResource(input: string | Json): ParseResult<EmbeddedResourceResource> {
-  return parseWith(input, decodeEmbeddedResourceResource);
+/**
+ * Parses a `EmbeddedResourceResource`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseEmbeddedResourceResource(input: unknown): ParseResult<EmbeddedResourceResource> {
+  return decodeInput(input, decodeEmbeddedResourceResource);
 }
 
 /** The canonical JSON text of a `EmbeddedResourceResource`. */
@@ -2988,9 +3096,12 @@ export function serializeEmbeddedResourceResource(value: EmbeddedResourceResourc
   return encodeText(value, encodeEmbeddedResourceResource);
 }
 
-/** Parses JSON text (or a parsed value) as a `Icon`. */
-export function parseIcon(input: string | Json): ParseResult<Icon> {
-  return parseWith(input, decodeIcon);
+/**
+ * Parses a `Icon`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseIcon(input: unknown): ParseResult<Icon> {
+  return decodeInput(input, decodeIcon);
 }
 
 /** The canonical JSON text of a `Icon`. */
@@ -2998,9 +3109,12 @@ export function serializeIcon(value: Icon): string {
   return encodeText(value, encodeIcon);
 }
 
-/** Parses JSON text (or a parsed value) as a `IconTheme`. */
-export function parseIconTheme(input: string | Json): ParseResult<IconTheme> {
-  return parseWith(input, decodeIconTheme);
+/**
+ * Parses a `IconTheme`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseIconTheme(input: unknown): ParseResult<IconTheme> {
+  return decodeInput(input, decodeIconTheme);
 }
 
 /** The canonical JSON text of a `IconTheme`. */
@@ -3008,9 +3122,12 @@ export function serializeIconTheme(value: IconTheme): string {
   return encodeText(value, encodeIconTheme);
 }
 
-/** Parses JSON text (or a parsed value) as a `ImageContent`. */
-export function parseImageContent(input: string | Json): ParseResult<ImageContent> {
-  return parseWith(input, decodeImageContent);
+/**
+ * Parses a `ImageContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseImageContent(input: unknown): ParseResult<ImageContent> {
+  return decodeInput(input, decodeImageContent);
 }
 
 /** The canonical JSON text of a `ImageContent`. */
@@ -3018,9 +3135,12 @@ export function serializeImageContent(value: ImageContent): string {
   return encodeText(value, encodeImageContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `MediaType`. */
-export function parseMediaType(input: string | Json): ParseResult<MediaType> {
-  return parseWith(input, decodeMediaType);
+/**
+ * Parses a `MediaType`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseMediaType(input: unknown): ParseResult<MediaType> {
+  return decodeInput(input, decodeMediaType);
 }
 
 /** The canonical JSON text of a `MediaType`. */
@@ -3028,9 +3148,12 @@ export function serializeMediaType(value: MediaType): string {
   return encodeText(value, encodeMediaType);
 }
 
-/** Parses JSON text (or a parsed value) as a `PermissionOption`. */
-export function parsePermissionOption(input: string | Json): ParseResult<PermissionOption> {
-  return parseWith(input, decodePermissionOption);
+/**
+ * Parses a `PermissionOption`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOption(input: unknown): ParseResult<PermissionOption> {
+  return decodeInput(input, decodePermissionOption);
 }
 
 /** The canonical JSON text of a `PermissionOption`. */
@@ -3038,9 +3161,12 @@ export function serializePermissionOption(value: PermissionOption): string {
   return encodeText(value, encodePermissionOption);
 }
 
-/** Parses JSON text (or a parsed value) as a `PermissionOptionId`. */
-export function parsePermissionOptionId(input: string | Json): ParseResult<PermissionOptionId> {
-  return parseWith(input, decodePermissionOptionId);
+/**
+ * Parses a `PermissionOptionId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOptionId(input: unknown): ParseResult<PermissionOptionId> {
+  return decodeInput(input, decodePermissionOptionId);
 }
 
 /** The canonical JSON text of a `PermissionOptionId`. */
@@ -3048,9 +3174,12 @@ export function serializePermissionOptionId(value: PermissionOptionId): string {
   return encodeText(value, encodePermissionOptionId);
 }
 
-/** Parses JSON text (or a parsed value) as a `PermissionOptionKind`. */
-export function parsePermissionOptionKind(input: string | Json): ParseResult<PermissionOptionKind> {
-  return parseWith(input, decodePermissionOptionKind);
+/**
+ * Parses a `PermissionOptionKind`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOptionKind(input: unknown): ParseResult<PermissionOptionKind> {
+  return decodeInput(input, decodePermissionOptionKind);
 }
 
 /** The canonical JSON text of a `PermissionOptionKind`. */
@@ -3058,9 +3187,12 @@ export function serializePermissionOptionKind(value: PermissionOptionKind): stri
   return encodeText(value, encodePermissionOptionKind);
 }
 
-/** Parses JSON text (or a parsed value) as a `RequestPermissionOutcome`. */
-export function parseRequestPermissionOutcome(input: string | Json): ParseResult<RequestPermissionOutcome> {
-  return parseWith(input, decodeRequestPermissionOutcome);
+/**
+ * Parses a `RequestPermissionOutcome`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionOutcome(input: unknown): ParseResult<RequestPermissionOutcome> {
+  return decodeInput(input, decodeRequestPermissionOutcome);
 }
 
 /** The canonical JSON text of a `RequestPermissionOutcome`. */
@@ -3068,9 +3200,12 @@ export function serializeRequestPermissionOutcome(value: RequestPermissionOutcom
   return encodeText(value, encodeRequestPermissionOutcome);
 }
 
-/** Parses JSON text (or a parsed value) as a `RequestPermissionRequest`. */
-export function parseRequestPermissionRequest(input: string | Json): ParseResult<RequestPermissionRequest> {
-  return parseWith(input, decodeRequestPermissionRequest);
+/**
+ * Parses a `RequestPermissionRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionRequest(input: unknown): ParseResult<RequestPermissionRequest> {
+  return decodeInput(input, decodeRequestPermissionRequest);
 }
 
 /** The canonical JSON text of a `RequestPermissionRequest`. */
@@ -3078,9 +3213,12 @@ export function serializeRequestPermissionRequest(value: RequestPermissionReques
   return encodeText(value, encodeRequestPermissionRequest);
 }
 
-/** Parses JSON text (or a parsed value) as a `RequestPermissionResponse`. */
-export function parseRequestPermissionResponse(input: string | Json): ParseResult<RequestPermissionResponse> {
-  return parseWith(input, decodeRequestPermissionResponse);
+/**
+ * Parses a `RequestPermissionResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionResponse(input: unknown): ParseResult<RequestPermissionResponse> {
+  return decodeInput(input, decodeRequestPermissionResponse);
 }
 
 /** The canonical JSON text of a `RequestPermissionResponse`. */
@@ -3088,9 +3226,12 @@ export function serializeRequestPermissionResponse(value: RequestPermissionRespo
   return encodeText(value, encodeRequestPermissionResponse);
 }
 
-/** Parses JSON text (or a parsed value) as a `RequestPermissionSubject`. */
-export function parseRequestPermissionSubject(input: string | Json): ParseResult<RequestPermissionSubject> {
-  return parseWith(input, decodeRequestPermissionSubject);
+/**
+ * Parses a `RequestPermissionSubject`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionSubject(input: unknown): ParseResult<RequestPermissionSubject> {
+  return decodeInput(input, decodeRequestPermissionSubject);
 }
 
 /** The canonical JSON text of a `RequestPermissionSubject`. */
@@ -3098,9 +3239,12 @@ export function serializeRequestPermissionSubject(value: RequestPermissionSubjec
   return encodeText(value, encodeRequestPermissionSubject);
 }
 
-/** Parses JSON text (or a parsed value) as a `ResourceLink`. */
-export function parseResourceLink(input: string | Json): ParseResult<ResourceLink> {
-  return parseWith(input, decodeResourceLink);
+/**
+ * Parses a `ResourceLink`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseResourceLink(input: unknown): ParseResult<ResourceLink> {
+  return decodeInput(input, decodeResourceLink);
 }
 
 /** The canonical JSON text of a `ResourceLink`. */
@@ -3108,9 +3252,12 @@ export function serializeResourceLink(value: ResourceLink): string {
   return encodeText(value, encodeResourceLink);
 }
 
-/** Parses JSON text (or a parsed value) as a `Role`. */
-export function parseRole(input: string | Json): ParseResult<Role> {
-  return parseWith(input, decodeRole);
+/**
+ * Parses a `Role`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRole(input: unknown): ParseResult<Role> {
+  return decodeInput(input, decodeRole);
 }
 
 /** The canonical JSON text of a `Role`. */
@@ -3118,9 +3265,12 @@ export function serializeRole(value: Role): string {
   return encodeText(value, encodeRole);
 }
 
-/** Parses JSON text (or a parsed value) as a `SelectedPermissionOutcome`. */
-export function parseSelectedPermissionOutcome(input: string | Json): ParseResult<SelectedPermissionOutcome> {
-  return parseWith(input, decodeSelectedPermissionOutcome);
+/**
+ * Parses a `SelectedPermissionOutcome`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSelectedPermissionOutcome(input: unknown): ParseResult<SelectedPermissionOutcome> {
+  return decodeInput(input, decodeSelectedPermissionOutcome);
 }
 
 /** The canonical JSON text of a `SelectedPermissionOutcome`. */
@@ -3128,9 +3278,12 @@ export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutc
   return encodeText(value, encodeSelectedPermissionOutcome);
 }
 
-/** Parses JSON text (or a parsed value) as a `SessionId`. */
-export function parseSessionId(input: string | Json): ParseResult<SessionId> {
-  return parseWith(input, decodeSessionId);
+/**
+ * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSessionId(input: unknown): ParseResult<SessionId> {
+  return decodeInput(input, decodeSessionId);
 }
 
 /** The canonical JSON text of a `SessionId`. */
@@ -3138,9 +3291,12 @@ export function serializeSessionId(value: SessionId): string {
   return encodeText(value, encodeSessionId);
 }
 
-/** Parses JSON text (or a parsed value) as a `SessionUpdate`. */
-export function parseSessionUpdate(input: string | Json): ParseResult<SessionUpdate> {
-  return parseWith(input, decodeSessionUpdate);
+/**
+ * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSessionUpdate(input: unknown): ParseResult<SessionUpdate> {
+  return decodeInput(input, decodeSessionUpdate);
 }
 
 /** The canonical JSON text of a `SessionUpdate`. */
@@ -3148,9 +3304,12 @@ export function serializeSessionUpdate(value: SessionUpdate): string {
   return encodeText(value, encodeSessionUpdate);
 }
 
-/** Parses JSON text (or a parsed value) as a `Terminal`. */
-export function parseTerminal(input: string | Json): ParseResult<Terminal> {
-  return parseWith(input, decodeTerminal);
+/**
+ * Parses a `Terminal`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminal(input: unknown): ParseResult<Terminal> {
+  return decodeInput(input, decodeTerminal);
 }
 
 /** The canonical JSON text of a `Terminal`. */
@@ -3158,9 +3317,12 @@ export function serializeTerminal(value: Terminal): string {
   return encodeText(value, encodeTerminal);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalExitStatus`. */
-export function parseTerminalExitStatus(input: string | Json): ParseResult<TerminalExitStatus> {
-  return parseWith(input, decodeTerminalExitStatus);
+/**
+ * Parses a `TerminalExitStatus`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalExitStatus(input: unknown): ParseResult<TerminalExitStatus> {
+  return decodeInput(input, decodeTerminalExitStatus);
 }
 
 /** The canonical JSON text of a `TerminalExitStatus`. */
@@ -3168,9 +3330,12 @@ export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
   return encodeText(value, encodeTerminalExitStatus);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalId`. */
-export function parseTerminalId(input: string | Json): ParseResult<TerminalId> {
-  return parseWith(input, decodeTerminalId);
+/**
+ * Parses a `TerminalId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalId(input: unknown): ParseResult<TerminalId> {
+  return decodeInput(input, decodeTerminalId);
 }
 
 /** The canonical JSON text of a `TerminalId`. */
@@ -3178,9 +3343,12 @@ export function serializeTerminalId(value: TerminalId): string {
   return encodeText(value, encodeTerminalId);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalOutput`. */
-export function parseTerminalOutput(input: string | Json): ParseResult<TerminalOutput> {
-  return parseWith(input, decodeTerminalOutput);
+/**
+ * Parses a `TerminalOutput`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalOutput(input: unknown): ParseResult<TerminalOutput> {
+  return decodeInput(input, decodeTerminalOutput);
 }
 
 /** The canonical JSON text of a `TerminalOutput`. */
@@ -3188,9 +3356,12 @@ export function serializeTerminalOutput(value: TerminalOutput): string {
   return encodeText(value, encodeTerminalOutput);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalOutputChunk`. */
-export function parseTerminalOutputChunk(input: string | Json): ParseResult<TerminalOutputChunk> {
-  return parseWith(input, decodeTerminalOutputChunk);
+/**
+ * Parses a `TerminalOutputChunk`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalOutputChunk(input: unknown): ParseResult<TerminalOutputChunk> {
+  return decodeInput(input, decodeTerminalOutputChunk);
 }
 
 /** The canonical JSON text of a `TerminalOutputChunk`. */
@@ -3198,9 +3369,12 @@ export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string
   return encodeText(value, encodeTerminalOutputChunk);
 }
 
-/** Parses JSON text (or a parsed value) as a `TerminalUpdate`. */
-export function parseTerminalUpdate(input: string | Json): ParseResult<TerminalUpdate> {
-  return parseWith(input, decodeTerminalUpdate);
+/**
+ * Parses a `TerminalUpdate`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTerminalUpdate(input: unknown): ParseResult<TerminalUpdate> {
+  return decodeInput(input, decodeTerminalUpdate);
 }
 
 /** The canonical JSON text of a `TerminalUpdate`. */
@@ -3208,9 +3382,12 @@ export function serializeTerminalUpdate(value: TerminalUpdate): string {
   return encodeText(value, encodeTerminalUpdate);
 }
 
-/** Parses JSON text (or a parsed value) as a `TextContent`. */
-export function parseTextContent(input: string | Json): ParseResult<TextContent> {
-  return parseWith(input, decodeTextContent);
+/**
+ * Parses a `TextContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTextContent(input: unknown): ParseResult<TextContent> {
+  return decodeInput(input, decodeTextContent);
 }
 
 /** The canonical JSON text of a `TextContent`. */
@@ -3218,9 +3395,12 @@ export function serializeTextContent(value: TextContent): string {
   return encodeText(value, encodeTextContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `TextResourceContents`. */
-export function parseTextResourceContents(input: string | Json): ParseResult<TextResourceContents> {
-  return parseWith(input, decodeTextResourceContents);
+/**
+ * Parses a `TextResourceContents`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseTextResourceContents(input: unknown): ParseResult<TextResourceContents> {
+  return decodeInput(input, decodeTextResourceContents);
 }
 
 /** The canonical JSON text of a `TextResourceContents`. */
@@ -3228,9 +3408,12 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
   return encodeText(value, encodeTextResourceContents);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallContent`. */
-export function parseToolCallContent(input: string | Json): ParseResult<ToolCallContent> {
-  return parseWith(input, decodeToolCallContent);
+/**
+ * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallContent(input: unknown): ParseResult<ToolCallContent> {
+  return decodeInput(input, decodeToolCallContent);
 }
 
 /** The canonical JSON text of a `ToolCallContent`. */
@@ -3238,9 +3421,12 @@ export function serializeToolCallContent(value: ToolCallContent): string {
   return encodeText(value, encodeToolCallContent);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallContentChunk`. */
-export function parseToolCallContentChunk(input: string | Json): ParseResult<ToolCallContentChunk> {
-  return parseWith(input, decodeToolCallContentChunk);
+/**
+ * Parses a `ToolCallContentChunk`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallContentChunk(input: unknown): ParseResult<ToolCallContentChunk> {
+  return decodeInput(input, decodeToolCallContentChunk);
 }
 
 /** The canonical JSON text of a `ToolCallContentChunk`. */
@@ -3248,9 +3434,12 @@ export function serializeToolCallContentChunk(value: ToolCallContentChunk): stri
   return encodeText(value, encodeToolCallContentChunk);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallId`. */
-export function parseToolCallId(input: string | Json): ParseResult<ToolCallId> {
-  return parseWith(input, decodeToolCallId);
+/**
+ * Parses a `ToolCallId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallId(input: unknown): ParseResult<ToolCallId> {
+  return decodeInput(input, decodeToolCallId);
 }
 
 /** The canonical JSON text of a `ToolCallId`. */
@@ -3258,9 +3447,12 @@ export function serializeToolCallId(value: ToolCallId): string {
   return encodeText(value, encodeToolCallId);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallLocation`. */
-export function parseToolCallLocation(input: string | Json): ParseResult<ToolCallLocation> {
-  return parseWith(input, decodeToolCallLocation);
+/**
+ * Parses a `ToolCallLocation`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallLocation(input: unknown): ParseResult<ToolCallLocation> {
+  return decodeInput(input, decodeToolCallLocation);
 }
 
 /** The canonical JSON text of a `ToolCallLocation`. */
@@ -3268,9 +3460,12 @@ export function serializeToolCallLocation(value: ToolCallLocation): string {
   return encodeText(value, encodeToolCallLocation);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallPermissionSubject`. */
-export function parseToolCallPermissionSubject(input: string | Json): ParseResult<ToolCallPermissionSubject> {
-  return parseWith(input, decodeToolCallPermissionSubject);
+/**
+ * Parses a `ToolCallPermissionSubject`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallPermissionSubject(input: unknown): ParseResult<ToolCallPermissionSubject> {
+  return decodeInput(input, decodeToolCallPermissionSubject);
 }
 
 /** The canonical JSON text of a `ToolCallPermissionSubject`. */
@@ -3278,9 +3473,12 @@ export function serializeToolCallPermissionSubject(value: ToolCallPermissionSubj
   return encodeText(value, encodeToolCallPermissionSubject);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallStatus`. */
-export function parseToolCallStatus(input: string | Json): ParseResult<ToolCallStatus> {
-  return parseWith(input, decodeToolCallStatus);
+/**
+ * Parses a `ToolCallStatus`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallStatus(input: unknown): ParseResult<ToolCallStatus> {
+  return decodeInput(input, decodeToolCallStatus);
 }
 
 /** The canonical JSON text of a `ToolCallStatus`. */
@@ -3288,9 +3486,12 @@ export function serializeToolCallStatus(value: ToolCallStatus): string {
   return encodeText(value, encodeToolCallStatus);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolCallUpdate`. */
-export function parseToolCallUpdate(input: string | Json): ParseResult<ToolCallUpdate> {
-  return parseWith(input, decodeToolCallUpdate);
+/**
+ * Parses a `ToolCallUpdate`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallUpdate(input: unknown): ParseResult<ToolCallUpdate> {
+  return decodeInput(input, decodeToolCallUpdate);
 }
 
 /** The canonical JSON text of a `ToolCallUpdate`. */
@@ -3298,9 +3499,12 @@ export function serializeToolCallUpdate(value: ToolCallUpdate): string {
   return encodeText(value, encodeToolCallUpdate);
 }
 
-/** Parses JSON text (or a parsed value) as a `ToolKind`. */
-export function parseToolKind(input: string | Json): ParseResult<ToolKind> {
-  return parseWith(input, decodeToolKind);
+/**
+ * Parses a `ToolKind`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolKind(input: unknown): ParseResult<ToolKind> {
+  return decodeInput(input, decodeToolKind);
 }
 
 /** The canonical JSON text of a `ToolKind`. */
@@ -3308,17 +3512,15 @@ export function serializeToolKind(value: ToolKind): string {
   return encodeText(value, encodeToolKind);
 }
 
-/** Parses JSON text (or a parsed value) as a `UpdateSessionNotification`. */
-export function parseUpdateSessionNotification(input: string | Json): ParseResult<UpdateSessionNotification> {
-  return parseWith(input, decodeUpdateSessionNotification);
+/**
+ * Parses a `UpdateSessionNotification`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseUpdateSessionNotification(input: unknown): ParseResult<UpdateSessionNotification> {
+  return decodeInput(input, decodeUpdateSessionNotification);
 }
 
 /** The canonical JSON text of a `UpdateSessionNotification`. */
 export function serializeUpdateSessionNotification(value: UpdateSessionNotification): string {
   return encodeText(value, encodeUpdateSessionNotification);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

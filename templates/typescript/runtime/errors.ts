@@ -58,16 +58,31 @@ export type ParseResult<T> =
 /**
  * Thrown inside the runtime and generated decoders; the entry points catch it and
  * return it as a `ParseResult` error. Never escapes a `parse...` function.
+ *
+ * Deliberately not an `Error`: a lenient member turns each one into a warning, so a
+ * throw must cost no stack trace.
  */
-export class DecodeError extends Error {
+export class DecodeError {
   /** The problem, with its kind and pointer. */
   readonly problem: Problem;
 
   constructor(problem: Problem) {
-    super(`${problem.kind} at ${problem.path === "" ? "the document root" : problem.path}: ${problem.message}`);
-    this.name = "DecodeError";
     this.problem = problem;
   }
+
+  /** `kind at pointer: message`. */
+  get message(): string {
+    return describeProblem(this.problem);
+  }
+
+  toString(): string {
+    return `DecodeError: ${this.message}`;
+  }
+}
+
+/** A problem as one line: `kind at /pointer: message` (`the document root` for `""`). */
+export function describeProblem(p: Problem): string {
+  return `${p.kind} at ${p.path === "" ? "the document root" : p.path}: ${p.message}`;
 }
 
 /** Throws a `DecodeError` for `kind` at `path`. */

@@ -8,9 +8,9 @@
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "./runtime/decode.js";
 import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf } from "./runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
@@ -64,9 +64,12 @@ export function decodeSide(v: Json, cx: Cx): Side {
 /** Writes a `Side`. */
 export const encodeSide: Encoder<Side> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `Color`. */
-export function parseColor(input: string | Json): ParseResult<Color> {
-  return parseWith(input, decodeColor);
+/**
+ * Parses a `Color`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseColor(input: unknown): ParseResult<Color> {
+  return decodeInput(input, decodeColor);
 }
 
 /** The canonical JSON text of a `Color`. */
@@ -74,17 +77,15 @@ export function serializeColor(value: Color): string {
   return encodeText(value, encodeColor);
 }
 
-/** Parses JSON text (or a parsed value) as a `Side`. */
-export function parseSide(input: string | Json): ParseResult<Side> {
-  return parseWith(input, decodeSide);
+/**
+ * Parses a `Side`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSide(input: unknown): ParseResult<Side> {
+  return decodeInput(input, decodeSide);
 }
 
 /** The canonical JSON text of a `Side`. */
 export function serializeSide(value: Side): string {
   return encodeText(value, encodeSide);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

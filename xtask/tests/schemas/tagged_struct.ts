@@ -8,9 +8,9 @@
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "./runtime/decode.js";
 import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf } from "./runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
@@ -30,14 +30,16 @@ export interface One extends WithExtra {
 export function decodeOneMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): One {
   let m0: string | undefined;
   let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "path":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeString);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("path");
@@ -97,9 +99,11 @@ export function decodeChange(v: Json, cx: Cx): Change {
       out = Object.assign(decodeOneMembers(obj, cx, SKIP_1), { op: "add" as const });
       break;
     default:
-      return unknownVariant(tag, obj, "op");
+      return unknownVariant(tag, obj, "op", cx);
   }
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "size": {
         const m0 = cx.optional(k, x, decodeUint64, OPTIONS_0);
@@ -133,9 +137,12 @@ export function encodeChange(w: Writer, v: Change): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `One`. */
-export function parseOne(input: string | Json): ParseResult<One> {
-  return parseWith(input, decodeOne);
+/**
+ * Parses a `One`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseOne(input: unknown): ParseResult<One> {
+  return decodeInput(input, decodeOne);
 }
 
 /** The canonical JSON text of a `One`. */
@@ -143,17 +150,15 @@ export function serializeOne(value: One): string {
   return encodeText(value, encodeOne);
 }
 
-/** Parses JSON text (or a parsed value) as a `Change`. */
-export function parseChange(input: string | Json): ParseResult<Change> {
-  return parseWith(input, decodeChange);
+/**
+ * Parses a `Change`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChange(input: unknown): ParseResult<Change> {
+  return decodeInput(input, decodeChange);
 }
 
 /** The canonical JSON text of a `Change`. */
 export function serializeChange(value: Change): string {
   return encodeText(value, encodeChange);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }
