@@ -89,3 +89,19 @@ test("v1 unions stay closed", () => {
   assert.equal(r.ok, false);
   if (!r.ok) assert.deepEqual([r.error.kind, r.error.path], ["unknown_variant", "/type"]);
 });
+
+test("the package entry and its v1/v2 modules export the user API; the codec is in acp-terminal/internal", async () => {
+  const entry = await import("../../generated/typescript/src/index.js");
+  const internal = await import("../../generated/typescript/src/internal.js");
+  for (const [name, m] of [["index", entry], ["v2", v2], ["v1", v1], ["entry.v2", entry.v2]] as const) {
+    const codec = Object.keys(m).filter((k) => /^(decode|encode)[A-Z]/.test(k) && k !== "decodeBase64" && k !== "encodeBase64");
+    assert.deepEqual(codec, [], `${name} exports codec internals`);
+  }
+  for (const k of ["parseSessionUpdate", "serializeSessionUpdate", "isKnownSessionUpdate", "SESSION_UPDATE_TAGS", "TerminalId", "AbsolutePath", "EXTRA", "isUnknownVariant"]) {
+    assert.ok(k in v2, `v2 lacks ${k}`);
+  }
+  for (const k of ["TerminalStore", "Transcript", "v1", "v2", "keysOf", "ORDER", "EXTRA", "isUnknownVariant", "describeProblem"]) assert.ok(k in entry, `the entry lacks ${k}`);
+  for (const k of ["Cx", "Writer", "parseJson", "writeJson", "decodeText", "decodeValue", "CODECS"]) assert.ok(k in internal, `internal lacks ${k}`);
+  assert.equal(typeof internal.v2.decodeSessionUpdate, "function");
+  assert.equal(typeof internal.v2.encodeSessionUpdate, "function");
+});
