@@ -99,6 +99,8 @@ const PACKED: &[&str] = &["package.json", "README.md", "LICENSE", "dist/index.js
 pub fn consumer() -> Result<(), String> {
     install()?;
     let pkg = root().join("generated/typescript");
+    // Installing and packing must change nothing git sees (dist/ and node_modules/ are ignored).
+    let before = git_status("generated/typescript");
     run(Command::new(npm()).args(["install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&pkg))?;
     let dir = Scratch::new("ts-consumer")?;
     eprintln!("$ npm pack --json --pack-destination {} (in generated/typescript)", dir.0.display());
@@ -121,7 +123,10 @@ pub fn consumer() -> Result<(), String> {
     if !missing.is_empty() || files.iter().any(|f| f.starts_with("node_modules/")) {
         return Err(format!("the npm tarball lacks {missing:?} (or holds node_modules); it holds {files:?}"));
     }
-    clean_checkout("generated/typescript")?;
+    let after = git_status("generated/typescript");
+    if after != before {
+        return Err(format!("building the npm package changed what git sees in generated/typescript:\nbefore:\n{}\nafter:\n{}", before.unwrap_or_default(), after.unwrap_or_default()));
+    }
 
     let app = Scratch::new("ts-consumer-app")?;
     app.write("package.json", r#"{ "name": "consumer", "private": true, "type": "module" }"#)?;
@@ -133,22 +138,55 @@ pub fn consumer() -> Result<(), String> {
            "include": ["main.ts"] }"#,
     )?;
     app.write("main.ts", CONSUMER_MAIN)?;
-    run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).current_dir(&app.0))?;
+    // The SDK (pinned as in tests/typescript) for the README's SDK example.
+    run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).arg(SDK).current_dir(&app.0))?;
     run(Command::new(tsc()).args(["-p", "tsconfig.json"]).current_dir(&app.0))?;
-    run(Command::new("node").arg("dist/main.js").current_dir(&app.0))
+    run(Command::new("node").arg("dist/main.js").current_dir(&app.0))?;
+    readme_snippets(&app)
 }
 
-/// Fails when `git status` shows changes under `rel` (build output must be ignored).
-/// Skipped outside a git checkout.
-fn clean_checkout(rel: &str) -> Result<(), String> {
-    let Ok(out) = Command::new("git").args(["status", "--porcelain", "--untracked-files=all", "--"]).arg(rel).current_dir(root()).output() else {
-        return Ok(());
-    };
-    if !out.status.success() {
-        return Ok(());
+/// The SDK the README's example and `tests/typescript/sdk.test.ts` use.
+const SDK: &str = "@agentclientprotocol/sdk@2.4.0";
+
+/// Every ```ts block of the README in the installed package is a complete program:
+/// each is compiled (strict, with DOM for `console` and `TextEncoder`, and the
+/// disposable symbols the SDK's declarations use) and run.
+fn readme_snippets(app: &Scratch) -> Result<(), String> {
+    let readme = std::fs::read_to_string(app.0.join("node_modules/acp-terminal/README.md")).map_err(|e| format!("the installed package has no README.md: {e}"))?;
+    let mut snippets = Vec::new();
+    let mut current: Option<String> = None;
+    for line in readme.lines() {
+        match (&mut current, line.trim_end()) {
+            (None, "```ts") => current = Some(String::new()),
+            (Some(_), "```") => snippets.extend(current.take()),
+            (Some(code), _) => {
+                code.push_str(line);
+                code.push('\n');
+            }
+            (None, _) => {}
+        }
     }
-    let status = String::from_utf8_lossy(&out.stdout);
-    if status.trim().is_empty() { Ok(()) } else { Err(format!("building the npm package left {rel} unclean:\n{status}")) }
+    if snippets.is_empty() {
+        return Err("the package README has no ```ts examples".into());
+    }
+    for (i, code) in snippets.iter().enumerate() {
+        app.write(&format!("readme/snippet{i}.ts"), code)?;
+    }
+    app.write(
+        "tsconfig.readme.json",
+        r#"{ "extends": "./tsconfig.json", "compilerOptions": { "lib": ["ES2022", "DOM", "ESNext.Disposable"], "outDir": "dist", "rootDir": "." }, "include": ["readme/*.ts"] }"#,
+    )?;
+    run(Command::new(tsc()).args(["-p", "tsconfig.readme.json"]).current_dir(&app.0))?;
+    for i in 0..snippets.len() {
+        run(Command::new("node").arg(format!("dist/readme/snippet{i}.js")).current_dir(&app.0))?;
+    }
+    Ok(())
+}
+
+/// `git status` of the files under `rel` (`None` outside a git checkout).
+fn git_status(rel: &str) -> Option<String> {
+    let out = Command::new("git").args(["status", "--porcelain", "--untracked-files=all", "--"]).arg(rel).current_dir(root()).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// The consumer program: every entry point, both input routes, the store, and (as type
