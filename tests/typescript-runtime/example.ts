@@ -27,7 +27,7 @@ import {
   encodeText,
 } from "../../templates/typescript/runtime/decode.js";
 import type { ParseResult } from "../../templates/typescript/runtime/errors.js";
-import { type Json, type JsonObject, keysOf } from "../../templates/typescript/runtime/json.js";
+import { type Json, type JsonObject, keysOf, type ObjectBuilder } from "../../templates/typescript/runtime/json.js";
 import {
   EXTRA,
   type UnknownVariant,
@@ -62,7 +62,7 @@ export const decodeTerminalOutput: Decoder<TerminalOutput> = (v, cx) => {
   const obj = cx.expectObject(v);
   let data: Uint8Array | undefined;
   let meta: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const m = obj[k];
     if (m === undefined) continue;
@@ -80,7 +80,7 @@ export const decodeTerminalOutput: Decoder<TerminalOutput> = (v, cx) => {
   if (data === undefined) return cx.missing("data");
   const out: TerminalOutput = { data };
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -105,7 +105,7 @@ export interface TerminalExitStatus extends WithExtra {
 export const decodeTerminalExitStatus: Decoder<TerminalExitStatus> = (v, cx) => {
   const obj = cx.expectObject(v);
   const out: TerminalExitStatus = {};
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const m = obj[k];
     if (m === undefined) continue;
@@ -129,7 +129,7 @@ export const decodeTerminalExitStatus: Decoder<TerminalExitStatus> = (v, cx) => 
         extra = addExtra(extra, k, m, cx);
     }
   }
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -162,7 +162,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let output: TerminalOutput | null | undefined;
   let exitStatus: TerminalExitStatus | null | undefined;
   let meta: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const m = obj[k];
     if (m === undefined) continue;
@@ -196,7 +196,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (output !== undefined) out.output = output;
   if (exitStatus !== undefined) out.exitStatus = exitStatus;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -236,7 +236,7 @@ export const decodeToolCallLocation: Decoder<ToolCallLocation> = (v, cx) => {
   let path: string | undefined;
   let line: number | undefined;
   let meta: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const m = obj[k];
     if (m === undefined) continue;
@@ -258,7 +258,7 @@ export const decodeToolCallLocation: Decoder<ToolCallLocation> = (v, cx) => {
   const out: ToolCallLocation = { path };
   if (line !== undefined) out.line = line;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -298,7 +298,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let rawInput: Json | undefined;
   let rawOutput: Json | undefined;
   let meta: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const m = obj[k];
     if (m === undefined) continue;
@@ -336,7 +336,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (rawInput !== undefined) out.rawInput = rawInput;
   if (rawOutput !== undefined) out.rawOutput = rawOutput;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { addMember, isIndexKey, type Json, type JsonObject, keysOf, MAX_DEPTH, ORDER, objectOf, parseJson } from "../../templates/typescript/runtime/json.js";
+import { addMember, isIndexKey, type Json, type JsonObject, keysOf, MAX_DEPTH, ORDER, ObjectBuilder, objectOf, parseJson } from "../../templates/typescript/runtime/json.js";
 import { writeJson } from "../../templates/typescript/runtime/writer.js";
 import { json, jsonError } from "./helpers.js";
 
@@ -393,5 +393,51 @@ describe("agrees with JSON.parse", () => {
     }
     // Every branch is exercised.
     assert.ok(seen.invalid > 5000 && seen.valid > 2000 && seen.repeated > 0 && seen.engineAccepts > 50, JSON.stringify(seen));
+  });
+});
+
+describe("integer-like keys cost linear time", () => {
+  /** Runs `f`, counting the calls to `Object.keys` (the one whole-object pass the order record needs). */
+  const keysCalls = (f: () => void): number => {
+    const original = Object.keys;
+    let calls = 0;
+    Object.keys = ((o: object) => {
+      calls++;
+      return original(o);
+    }) as typeof Object.keys;
+    try {
+      f();
+    } finally {
+      Object.keys = original;
+    }
+    return calls;
+  };
+  const object = (n: number, reversed: boolean): string => {
+    const keys = Array.from({ length: n }, (_, i) => (reversed ? n - i : i));
+    return `{"name":0,${keys.map((k) => `"${k}":${k}`).join(",")}}`;
+  };
+
+  for (const reversed of [false, true]) {
+    test(`parsing n or 8n integer-like keys (${reversed ? "descending" : "ascending"}) takes one pass over the object's keys`, () => {
+      for (const n of [100, 800]) {
+        const text = object(n, reversed);
+        let v: Json = null;
+        assert.equal(keysCalls(() => (v = parseJson(text))), 1, `parse, n = ${n}`);
+        assert.equal(keysCalls(() => writeJson(v)), 1, `write, n = ${n}`);
+        assert.equal(writeJson(v), text);
+      }
+    });
+  }
+
+  test("ObjectBuilder: one pass over the keys, however many integer-like keys come out of order", () => {
+    for (const n of [100, 800]) {
+      const calls = keysCalls(() => {
+        const b = new ObjectBuilder().add("name", 0);
+        for (let i = n; i > 0; i--) b.add(String(i), i);
+        b.finish();
+      });
+      assert.equal(calls, 1, `n = ${n}`);
+    }
+    assert.equal(keysCalls(() => objectOf([["0", 0], ["1", 1], ["2", 2]])), 0);
   });
 });

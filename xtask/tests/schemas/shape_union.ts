@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -29,7 +29,7 @@ export interface Words extends WithExtra {
 export function decodeWordsMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Words {
   let m0: string | undefined;
   let m1: string | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -49,7 +49,7 @@ export function decodeWordsMembers(obj: JsonObject, cx: Cx, skip: readonly strin
   if (m0 === undefined) return cx.missing("words");
   if (m1 === undefined) return cx.missing("uri");
   const out: Words = { words: m0, uri: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -83,7 +83,7 @@ export interface Blob extends WithExtra {
 export function decodeBlobMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Blob {
   let m0: Uint8Array | undefined;
   let m1: string | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -103,7 +103,7 @@ export function decodeBlobMembers(obj: JsonObject, cx: Cx, skip: readonly string
   if (m0 === undefined) return cx.missing("blob");
   if (m1 === undefined) return cx.missing("uri");
   const out: Blob = { blob: m0, uri: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

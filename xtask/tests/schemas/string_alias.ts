@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -64,7 +64,7 @@ export interface Place extends WithExtra {
 export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Place {
   let m0: ThingId | undefined;
   let m1: AbsolutePath | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -84,7 +84,7 @@ export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
   if (m0 === undefined) return cx.missing("thing");
   const out: Place = { thing: m0, };
   if (m1 !== undefined) out.at = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -29,7 +29,7 @@ export interface One extends WithExtra {
 /** Decodes the members of `obj` as a `One`, skipping those named in `skip`. */
 export function decodeOneMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): One {
   let m0: string | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -44,7 +44,7 @@ export function decodeOneMembers(obj: JsonObject, cx: Cx, skip: readonly string[
   }
   if (m0 === undefined) return cx.missing("path");
   const out: One = { path: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -28,7 +28,7 @@ export interface Circle extends WithExtra {
 /** Decodes the members of `obj` as a `Circle`, skipping those named in `skip`. */
 export function decodeCircleMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Circle {
   let m0: number | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -43,7 +43,7 @@ export function decodeCircleMembers(obj: JsonObject, cx: Cx, skip: readonly stri
   }
   if (m0 === undefined) return cx.missing("r");
   const out: Circle = { r: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -74,7 +74,7 @@ export interface Square extends WithExtra {
 /** Decodes the members of `obj` as a `Square`, skipping those named in `skip`. */
 export function decodeSquareMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Square {
   let m0: number | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -89,7 +89,7 @@ export function decodeSquareMembers(obj: JsonObject, cx: Cx, skip: readonly stri
   }
   if (m0 === undefined) return cx.missing("side");
   const out: Square = { side: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -64,7 +64,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m1: string | undefined;
   let m2: number | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -94,7 +94,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   if (m1 !== undefined) out.lastModified = m1;
   if (m2 !== undefined) out.priority = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -138,7 +138,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m1: string | undefined;
   let m2: string | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -168,7 +168,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   const out: AudioContent = { data: m1, mimeType: m2, };
   if (m0 !== undefined) out.annotations = m0;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -212,7 +212,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m1: string | undefined;
   let m2: string | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -242,7 +242,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   const out: BlobResourceContents = { blob: m0, uri: m2, };
   if (m1 !== undefined) out.mimeType = m1;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -280,7 +280,7 @@ export interface Content extends WithExtra {
 export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Content {
   let m0: ContentBlock | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -300,7 +300,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
   if (m0 === undefined) return cx.missing("content");
   const out: Content = { content: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -418,7 +418,7 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
   let m4: string | undefined;
   let m5: number | undefined;
   let m6: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -463,7 +463,7 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
   if (m4 !== undefined) out.cwd = m4;
   if (m5 !== undefined) out.outputByteLimit = m5;
   if (m6 !== undefined) out._meta = m6;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -504,7 +504,7 @@ export interface CreateTerminalResponse extends WithExtra {
 export function decodeCreateTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): CreateTerminalResponse {
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -524,7 +524,7 @@ export function decodeCreateTerminalResponseMembers(obj: JsonObject, cx: Cx, ski
   if (m0 === undefined) return cx.missing("terminalId");
   const out: CreateTerminalResponse = { terminalId: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -566,7 +566,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m1: string | undefined;
   let m2: string | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -596,7 +596,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   const out: Diff = { path: m0, newText: m2, };
   if (m1 !== undefined) out.oldText = m1;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -637,7 +637,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   let m0: Annotations | undefined;
   let m1: EmbeddedResourceResource | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -662,7 +662,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   const out: EmbeddedResource = { resource: m1, };
   if (m0 !== undefined) out.annotations = m0;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -719,7 +719,7 @@ export function decodeEnvVariableMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m0: string | undefined;
   let m1: string | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -744,7 +744,7 @@ export function decodeEnvVariableMembers(obj: JsonObject, cx: Cx, skip: readonly
   if (m1 === undefined) return cx.missing("value");
   const out: EnvVariable = { name: m0, value: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -790,7 +790,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m2: string | undefined;
   let m3: string | undefined;
   let m4: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -825,7 +825,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   if (m0 !== undefined) out.annotations = m0;
   if (m3 !== undefined) out.uri = m3;
   if (m4 !== undefined) out._meta = m4;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -867,7 +867,7 @@ export function decodeKillTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: 
   let m0: SessionId | undefined;
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -892,7 +892,7 @@ export function decodeKillTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: 
   if (m1 === undefined) return cx.missing("terminalId");
   const out: KillTerminalRequest = { sessionId: m0, terminalId: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -926,7 +926,7 @@ export interface KillTerminalResponse extends WithExtra {
 /** Decodes the members of `obj` as a `KillTerminalResponse`, skipping those named in `skip`. */
 export function decodeKillTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): KillTerminalResponse {
   let m0: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -941,7 +941,7 @@ export function decodeKillTerminalResponseMembers(obj: JsonObject, cx: Cx, skip:
   }
   const out: KillTerminalResponse = { };
   if (m0 !== undefined) out._meta = m0;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -979,7 +979,7 @@ export function decodeReleaseTerminalRequestMembers(obj: JsonObject, cx: Cx, ski
   let m0: SessionId | undefined;
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1004,7 +1004,7 @@ export function decodeReleaseTerminalRequestMembers(obj: JsonObject, cx: Cx, ski
   if (m1 === undefined) return cx.missing("terminalId");
   const out: ReleaseTerminalRequest = { sessionId: m0, terminalId: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1038,7 +1038,7 @@ export interface ReleaseTerminalResponse extends WithExtra {
 /** Decodes the members of `obj` as a `ReleaseTerminalResponse`, skipping those named in `skip`. */
 export function decodeReleaseTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ReleaseTerminalResponse {
   let m0: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1053,7 +1053,7 @@ export function decodeReleaseTerminalResponseMembers(obj: JsonObject, cx: Cx, sk
   }
   const out: ReleaseTerminalResponse = { };
   if (m0 !== undefined) out._meta = m0;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1106,7 +1106,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m5: string | undefined;
   let m6: string | undefined;
   let m7: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1156,7 +1156,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   if (m4 !== undefined) out.size = m4;
   if (m5 !== undefined) out.title = m5;
   if (m7 !== undefined) out._meta = m7;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1238,7 +1238,7 @@ export interface Terminal extends WithExtra {
 export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Terminal {
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1258,7 +1258,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
   if (m0 === undefined) return cx.missing("terminalId");
   const out: Terminal = { terminalId: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1297,7 +1297,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   let m0: number | undefined;
   let m1: string | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1322,7 +1322,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   if (m0 !== undefined) out.exitCode = m0;
   if (m1 !== undefined) out.signal = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1379,7 +1379,7 @@ export function decodeTerminalOutputRequestMembers(obj: JsonObject, cx: Cx, skip
   let m0: SessionId | undefined;
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1404,7 +1404,7 @@ export function decodeTerminalOutputRequestMembers(obj: JsonObject, cx: Cx, skip
   if (m1 === undefined) return cx.missing("terminalId");
   const out: TerminalOutputRequest = { sessionId: m0, terminalId: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1447,7 +1447,7 @@ export function decodeTerminalOutputResponseMembers(obj: JsonObject, cx: Cx, ski
   let m1: boolean | undefined;
   let m2: TerminalExitStatus | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1477,7 +1477,7 @@ export function decodeTerminalOutputResponseMembers(obj: JsonObject, cx: Cx, ski
   const out: TerminalOutputResponse = { output: m0, truncated: m1, };
   if (m2 !== undefined) out.exitStatus = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1518,7 +1518,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m0: Annotations | undefined;
   let m1: string | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1543,7 +1543,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   const out: TextContent = { text: m1, };
   if (m0 !== undefined) out.annotations = m0;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1586,7 +1586,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m1: string | undefined;
   let m2: string | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1616,7 +1616,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   const out: TextResourceContents = { text: m1, uri: m2, };
   if (m0 !== undefined) out.mimeType = m0;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1710,7 +1710,7 @@ export function decodeWaitForTerminalExitRequestMembers(obj: JsonObject, cx: Cx,
   let m0: SessionId | undefined;
   let m1: TerminalId | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1735,7 +1735,7 @@ export function decodeWaitForTerminalExitRequestMembers(obj: JsonObject, cx: Cx,
   if (m1 === undefined) return cx.missing("terminalId");
   const out: WaitForTerminalExitRequest = { sessionId: m0, terminalId: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1775,7 +1775,7 @@ export function decodeWaitForTerminalExitResponseMembers(obj: JsonObject, cx: Cx
   let m0: number | undefined;
   let m1: string | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1800,7 +1800,7 @@ export function decodeWaitForTerminalExitResponseMembers(obj: JsonObject, cx: Cx
   if (m0 !== undefined) out.exitCode = m0;
   if (m1 !== undefined) out.signal = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -10,7 +10,7 @@
 
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
-import { getMember, type Json, type JsonObject, keysOf } from "../runtime/json.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
@@ -120,7 +120,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m1: string | undefined;
   let m2: number | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -150,7 +150,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
   if (m1 !== undefined) out.lastModified = m1;
   if (m2 !== undefined) out.priority = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -194,7 +194,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m1: MediaType | undefined;
   let m2: Annotations | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -224,7 +224,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   const out: AudioContent = { data: m0, mimeType: m1, };
   if (m2 !== undefined) out.annotations = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -268,7 +268,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m1: string | undefined;
   let m2: MediaType | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -298,7 +298,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   const out: BlobResourceContents = { blob: m0, uri: m1, };
   if (m2 !== undefined) out.mimeType = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -349,7 +349,7 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
   let m2: ToolCallId | undefined;
   let m3: TerminalId | undefined;
   let m4: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -384,7 +384,7 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
   if (m2 !== undefined) out.toolCallId = m2;
   if (m3 !== undefined) out.terminalId = m3;
   if (m4 !== undefined) out._meta = m4;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -423,7 +423,7 @@ export interface Content extends WithExtra {
 export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Content {
   let m0: ContentBlock | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -443,7 +443,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
   if (m0 === undefined) return cx.missing("content");
   const out: Content = { content: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -563,7 +563,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m0: DiffChange[] | undefined;
   let m1: DiffPatch | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -588,7 +588,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
   const out: Diff = { changes: m0, };
   if (m1 !== undefined) out.patch = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -767,7 +767,7 @@ export interface DiffPatch extends WithExtra {
 export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): DiffPatch {
   let m0: DiffPatchFormat | undefined;
   let m1: string | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -787,7 +787,7 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
   if (m0 === undefined) return cx.missing("format");
   if (m1 === undefined) return cx.missing("text");
   const out: DiffPatch = { format: m0, text: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -843,7 +843,7 @@ export interface DiffPathChange extends WithExtra {
 /** Decodes the members of `obj` as a `DiffPathChange`, skipping those named in `skip`. */
 export function decodeDiffPathChangeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): DiffPathChange {
   let m0: AbsolutePath | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -858,7 +858,7 @@ export function decodeDiffPathChangeMembers(obj: JsonObject, cx: Cx, skip: reado
   }
   if (m0 === undefined) return cx.missing("path");
   const out: DiffPathChange = { path: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -893,7 +893,7 @@ export interface DiffPathPairChange extends WithExtra {
 export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): DiffPathPairChange {
   let m0: AbsolutePath | undefined;
   let m1: AbsolutePath | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -913,7 +913,7 @@ export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: r
   if (m0 === undefined) return cx.missing("oldPath");
   if (m1 === undefined) return cx.missing("path");
   const out: DiffPathPairChange = { oldPath: m0, path: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -952,7 +952,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   let m0: EmbeddedResourceResource | undefined;
   let m1: Annotations | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -977,7 +977,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
   const out: EmbeddedResource = { resource: m0, };
   if (m1 !== undefined) out.annotations = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1037,7 +1037,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m1: MediaType | undefined;
   let m2: string[] | undefined;
   let m3: IconTheme | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1067,7 +1067,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
   if (m1 !== undefined) out.mimeType = m1;
   if (m2 !== undefined) out.sizes = m2;
   if (m3 !== undefined) out.theme = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1137,7 +1137,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m2: string | undefined;
   let m3: Annotations | undefined;
   let m4: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1172,7 +1172,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
   if (m2 !== undefined) out.uri = m2;
   if (m3 !== undefined) out.annotations = m3;
   if (m4 !== undefined) out._meta = m4;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1234,7 +1234,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
   let m1: string | undefined;
   let m2: PermissionOptionKind | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1264,7 +1264,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
   if (m2 === undefined) return cx.missing("kind");
   const out: PermissionOption = { optionId: m0, name: m1, kind: m2, };
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1413,7 +1413,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
   let m3: RequestPermissionSubject | undefined;
   let m4: PermissionOption[] | undefined;
   let m5: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1453,7 +1453,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
   if (m2 !== undefined) out.description = m2;
   if (m3 !== undefined) out.subject = m3;
   if (m5 !== undefined) out._meta = m5;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1493,7 +1493,7 @@ export interface RequestPermissionResponse extends WithExtra {
 export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): RequestPermissionResponse {
   let m0: RequestPermissionOutcome | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1513,7 +1513,7 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
   if (m0 === undefined) return cx.missing("outcome");
   const out: RequestPermissionResponse = { outcome: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1627,7 +1627,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   let m6: number | undefined;
   let m7: Annotations | undefined;
   let m8: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1682,7 +1682,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
   if (m6 !== undefined) out.size = m6;
   if (m7 !== undefined) out.annotations = m7;
   if (m8 !== undefined) out._meta = m8;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1748,7 +1748,7 @@ export interface SelectedPermissionOutcome extends WithExtra {
 export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SelectedPermissionOutcome {
   let m0: PermissionOptionId | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1768,7 +1768,7 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
   if (m0 === undefined) return cx.missing("optionId");
   const out: SelectedPermissionOutcome = { optionId: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1899,7 +1899,7 @@ export interface Terminal extends WithExtra {
 export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Terminal {
   let m0: TerminalId | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1919,7 +1919,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
   if (m0 === undefined) return cx.missing("terminalId");
   const out: Terminal = { terminalId: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -1961,7 +1961,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   let m0: number | undefined;
   let m1: string | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -1986,7 +1986,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
   if (m0 !== undefined) out.exitCode = m0;
   if (m1 !== undefined) out.signal = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2046,7 +2046,7 @@ export interface TerminalOutput extends WithExtra {
 export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): TerminalOutput {
   let m0: Uint8Array | undefined;
   let m1: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2066,7 +2066,7 @@ export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m0 === undefined) return cx.missing("data");
   const out: TerminalOutput = { data: m0, };
   if (m1 !== undefined) out._meta = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2108,7 +2108,7 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
   let m0: TerminalId | undefined;
   let m1: Uint8Array | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2133,7 +2133,7 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
   if (m1 === undefined) return cx.missing("data");
   const out: TerminalOutputChunk = { terminalId: m0, data: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2186,7 +2186,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m3: TerminalOutput | null | undefined;
   let m4: TerminalExitStatus | null | undefined;
   let m5: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2226,7 +2226,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m3 !== undefined) out.output = m3;
   if (m4 !== undefined) out.exitStatus = m4;
   if (m5 !== undefined) out._meta = m5;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2269,7 +2269,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   let m0: string | undefined;
   let m1: Annotations | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2294,7 +2294,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
   const out: TextContent = { text: m0, };
   if (m1 !== undefined) out.annotations = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2337,7 +2337,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   let m1: string | undefined;
   let m2: MediaType | undefined;
   let m3: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2367,7 +2367,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
   const out: TextResourceContents = { text: m0, uri: m1, };
   if (m2 !== undefined) out.mimeType = m2;
   if (m3 !== undefined) out._meta = m3;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2472,7 +2472,7 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
   let m0: ToolCallId | undefined;
   let m1: ToolCallContent | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2497,7 +2497,7 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
   if (m1 === undefined) return cx.missing("content");
   const out: ToolCallContentChunk = { toolCallId: m0, content: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2557,7 +2557,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
   let m0: AbsolutePath | undefined;
   let m1: number | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2582,7 +2582,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
   const out: ToolCallLocation = { path: m0, };
   if (m1 !== undefined) out.line = m1;
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2616,7 +2616,7 @@ export interface ToolCallPermissionSubject extends WithExtra {
 /** Decodes the members of `obj` as a `ToolCallPermissionSubject`, skipping those named in `skip`. */
 export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallPermissionSubject {
   let m0: ToolCallUpdate | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2631,7 +2631,7 @@ export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, 
   }
   if (m0 === undefined) return cx.missing("toolCall");
   const out: ToolCallPermissionSubject = { toolCall: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2714,7 +2714,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m6: Json | null | undefined;
   let m7: Json | null | undefined;
   let m8: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2769,7 +2769,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m6 !== undefined) out.rawInput = m6;
   if (m7 !== undefined) out.rawOutput = m7;
   if (m8 !== undefined) out._meta = m8;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -2838,7 +2838,7 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
   let m0: SessionId | undefined;
   let m1: SessionUpdate | undefined;
   let m2: JsonObject | undefined;
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
@@ -2863,7 +2863,7 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
   if (m1 === undefined) return cx.missing("update");
   const out: UpdateSessionNotification = { sessionId: m0, update: m1, };
   if (m2 !== undefined) out._meta = m2;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 

@@ -3,7 +3,7 @@
 
 import { Base64Error, decodeBase64 } from "./base64.js";
 import { DecodeError, type ErrorKind, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
-import { addMember, getMember, type Json, type JsonObject, keysOf, MAX_DEPTH, parseJson, wellFormed } from "./json.js";
+import { getMember, type Json, type JsonObject, keysOf, MAX_DEPTH, ObjectBuilder, parseJson, wellFormed } from "./json.js";
 import { isAbsolutePath, whyNotAbsolute } from "./path.js";
 import { type Encoder, Writer } from "./writer.js";
 
@@ -527,25 +527,29 @@ export function decodeArray<T>(item: Decoder<T>): Decoder<T[]> {
  * variant's payload), checked as free JSON when the input is a value.
  */
 export function membersExcept(obj: JsonObject, names: readonly string[], cx: Cx): JsonObject {
-  const out: JsonObject = {};
+  const out = new ObjectBuilder();
   for (const k of keysOf(obj)) {
     const v = obj[k];
-    if (v !== undefined && !names.includes(k)) addMember(out, k, cx.fromValue ? cx.at(k, (c) => c.checkJson(v)) : v);
+    if (v !== undefined && !names.includes(k)) out.add(k, cx.fromValue ? cx.at(k, (c) => c.checkJson(v)) : v);
   }
-  return out;
+  return out.finish();
 }
 
 /**
  * Collects an unknown member `k` of a known object into `extra` (created on first
- * use), checked as free JSON when the input is a value; returns `extra`.
+ * use; `finish()` it at the end), checked as free JSON when the input is a value.
  */
-export function addExtra(extra: JsonObject | undefined, k: string, v: Json, cx: Cx): JsonObject {
-  const out = extra ?? {};
-  addMember(out, k, cx.fromValue ? cx.at(k, (c) => {
-    c.checkString(k);
-    return c.checkJson(v);
-  }) : v);
-  return out;
+export function addExtra(extra: ObjectBuilder | undefined, k: string, v: Json, cx: Cx): ObjectBuilder {
+  const out = extra ?? new ObjectBuilder();
+  return out.add(
+    k,
+    cx.fromValue
+      ? cx.at(k, (c) => {
+          c.checkString(k);
+          return c.checkJson(v);
+        })
+      : v,
+  );
 }
 
 // --- entry points ---
@@ -563,7 +567,8 @@ export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> 
     if (e instanceof DecodeError) return { ok: false, error: e.problem };
     throw e;
   }
-  return decodeValue(value, decode);
+  // Our parser's output already meets the text rules: no second check.
+  return run(value, decode, new Cx(false));
 }
 
 /**
@@ -584,9 +589,13 @@ export function decodeValue<T>(value: unknown, decode: Decoder<T>): ParseResult<
       },
     };
   }
-  const cx = new Cx(true);
+  return run(value as Json, decode, new Cx(true));
+}
+
+/** Decodes `value` with `cx` into a result. */
+function run<T>(value: Json, decode: Decoder<T>, cx: Cx): ParseResult<T> {
   try {
-    return { ok: true, value: decode(value as Json, cx), warnings: cx.warnings };
+    return { ok: true, value: decode(value, cx), warnings: cx.warnings };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.problem };
     throw e;

@@ -66,9 +66,10 @@ export function getMember(o: JsonObject, key: string): Json | undefined {
 }
 
 /**
- * Appends member `key` to `o`, a plain object being built in member order (`key` must
- * be new): a member named `__proto__` stays an ordinary member, and an integer-like key
- * that JavaScript would list out of place starts the hidden order record.
+ * Appends member `key` to an existing object `o` (`key` must be new): a member named
+ * `__proto__` stays an ordinary member, and an integer-like key that JavaScript would
+ * list out of place starts or extends the hidden order record. Each integer-like key
+ * costs a pass over `o`'s keys: to build an object, use `ObjectBuilder`.
  */
 export function addMember(o: JsonObject, key: string, value: Json): void {
   if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
@@ -87,11 +88,46 @@ export function addMember(o: JsonObject, key: string, value: Json): void {
   }
 }
 
-/** A new plain object with `entries`, in their order (see `addMember`). */
+/**
+ * Builds a plain object member by member in linear time: members are added in order
+ * (each name once), and `finish` attaches the order record when JavaScript's order
+ * differs (an integer-like name after another name, or after a larger integer-like one).
+ */
+export class ObjectBuilder {
+  private readonly o: JsonObject = {};
+  private order: string[] | undefined;
+  private sawName = false;
+  private lastIndex = -1;
+
+  /** Adds member `key` (a name not added before). */
+  add(key: string, value: Json): this {
+    const o = this.o;
+    if (this.order === undefined) {
+      if (!isIndexKey(key)) this.sawName = true;
+      else {
+        const index = Number(key);
+        if (this.sawName || index < this.lastIndex) this.order = Object.keys(o);
+        else this.lastIndex = index;
+      }
+    }
+    if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+    else o[key] = value;
+    this.order?.push(key);
+    return this;
+  }
+
+  /** The object, with its order record when it needs one. */
+  finish(): JsonObject {
+    if (this.order !== undefined) Object.defineProperty(this.o, ORDER, { value: this.order, enumerable: false, writable: true, configurable: true });
+    return this.o;
+  }
+}
+
+/** A new plain object with `entries`, in their order. */
 export function objectOf(entries: Iterable<readonly [string, Json]>): JsonObject {
-  const o: JsonObject = {};
-  for (const [k, v] of entries) addMember(o, k, v);
-  return o;
+  const b = new ObjectBuilder();
+  for (const [k, v] of entries) b.add(k, v);
+  return b.finish();
 }
 
 /**
@@ -223,8 +259,11 @@ class Parser {
       this.depth--;
       return out;
     }
-    // The input order, once an integer-like key makes JavaScript's order differ from it.
+    // The input order, once an integer-like key makes JavaScript's order differ from it:
+    // one comes after a non-integer-like key, or after a larger integer-like key.
     let order: string[] | undefined;
+    let sawName = false;
+    let lastIndex = -1;
     for (;;) {
       if (t.charCodeAt(this.pos) !== QUOTE) this.fail("expected a member name in double quotes");
       const key = this.string();
@@ -240,16 +279,18 @@ class Parser {
       this.skipWhitespace();
       const value = this.value();
       if (!repeated) {
+        if (order === undefined) {
+          if (!isIndexKey(key)) sawName = true;
+          else {
+            const index = Number(key);
+            // Until now JavaScript's order is the input order, so `Object.keys` is that order.
+            if (sawName || index < lastIndex) order = Object.keys(out);
+            else lastIndex = index;
+          }
+        }
         if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
         else out[key] = value;
         if (order !== undefined) order.push(key);
-        else if (isIndexKey(key)) {
-          const keys = Object.keys(out);
-          if (keys[keys.length - 1] !== key) {
-            order = keys.filter((k) => k !== key);
-            order.push(key);
-          }
-        }
       }
       this.skipWhitespace();
       const c = t.charCodeAt(this.pos);

@@ -2,7 +2,7 @@
 // What generated types share: the symbols that hold unknown members and mark unknown variants.
 
 import { addExtra, type Cx, membersExcept } from "./decode.js";
-import { type JsonObject, keysOf } from "./json.js";
+import { type JsonObject, keysOf, type ObjectBuilder } from "./json.js";
 
 /** The key of a known object's unknown members (kept in input order, written after the known ones). */
 export const EXTRA: unique symbol = Symbol.for("acp-terminal.extra");
@@ -40,10 +40,10 @@ export function isUnknownVariant(v: object): v is UnknownVariant {
 
 /** The payload of a tag-only variant: just its unknown members (all but the tag). */
 export function noPayload(obj: JsonObject, tagName: string, cx: Cx): WithExtra {
-  let extra: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const v = obj[k];
     if (v !== undefined && k !== tagName) extra = addExtra(extra, k, v, cx);
   }
-  return extra === undefined ? {} : { [EXTRA]: extra };
+  return extra === undefined ? {} : { [EXTRA]: extra.finish() };
 }
