@@ -142,7 +142,22 @@ pub fn consumer() -> Result<(), String> {
     run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).arg(SDK).current_dir(&app.0))?;
     run(Command::new(tsc()).args(["-p", "tsconfig.json"]).current_dir(&app.0))?;
     run(Command::new("node").arg("dist/main.js").current_dir(&app.0))?;
+    api_reference(&app)?;
     readme_snippets(&app)
+}
+
+/// The API reference is the declaration files: the entry's opens with an overview that
+/// names the store and the transcript, and every public module has its own overview.
+fn api_reference(app: &Scratch) -> Result<(), String> {
+    let dist = app.0.join("node_modules/acp-terminal/dist");
+    for (file, must) in [("index.d.ts", &["`TerminalStore`", "`Transcript`", "`v2`", "acp-terminal/internal"][..]), ("v2.d.ts", &["parse<Name>", "serialize<Name>"][..]), ("internal.d.ts", &["semver"][..])] {
+        let text = std::fs::read_to_string(dist.join(file)).map_err(|e| format!("dist/{file}: {e}"))?;
+        let overview = text.split("*/").next().unwrap_or_default();
+        if let Some(m) = must.iter().find(|m| !overview.contains(*m)) {
+            return Err(format!("the overview of dist/{file} does not mention {m}:\n{overview}"));
+        }
+    }
+    Ok(())
 }
 
 /// The SDK the README's example and `tests/typescript/sdk.test.ts` use.
