@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { runInNewContext } from "node:vm";
 import { EXTRA, isUnknownVariant, keysOf, ORDER, type Json, type JsonObject } from "../../generated/typescript/src/index.js";
 import * as v2 from "../../generated/typescript/src/v2.js";
 import { MAX_DEPTH } from "../../generated/typescript/src/runtime/json.js";
@@ -35,6 +36,11 @@ describe("parse functions take plain values", () => {
     if (isUnknownVariant(u) || u.sessionUpdate !== "terminal_update") return assert.fail("wrong variant");
     assert.deepEqual(u._meta, { trace: { id: 7 } });
     assert.equal(Object.getPrototypeOf(u._meta), Object.prototype);
+  });
+
+  test("a plain object from another realm (a vm context) is a plain object", () => {
+    const foreign: unknown = runInNewContext('({ terminalId: "t", data: "aGk=", _meta: { a: [1] } })');
+    assert.equal(v2.serializeTerminalOutputChunk(value(v2.parseTerminalOutputChunk(foreign))), '{"terminalId":"t","data":"aGk=","_meta":{"a":[1]}}');
   });
 
   test("a member set to undefined counts as absent, as JSON.stringify has it", () => {

@@ -48,8 +48,8 @@ export function describe(v: unknown): string {
       return "a function";
     default: {
       if (Array.isArray(v)) return "an array";
+      if (isPlainObject(v)) return "an object";
       const proto: unknown = Object.getPrototypeOf(v);
-      if (proto === Object.prototype || proto === null) return "an object";
       const ctor: unknown = (proto as { constructor?: unknown }).constructor;
       const name = typeof ctor === "function" && ctor.name !== "" ? ctor.name : "";
       if (name === "") return "an object with a prototype (not a plain object)";
@@ -75,11 +75,14 @@ function isJsonType(v: unknown): boolean {
   }
 }
 
-/** Whether `v` is a plain object (`{}` or `Object.create(null)`): what `JSON.parse` makes. */
+/**
+ * Whether `v` is a plain object (`{}` or `Object.create(null)`): what `JSON.parse`
+ * makes, in this realm or another one (a `vm` context, an iframe).
+ */
 export function isPlainObject(v: unknown): v is JsonObject {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return proto === Object.prototype || proto === null || (typeof proto === "object" && Object.getPrototypeOf(proto) === null);
 }
 
 /**
