@@ -218,7 +218,7 @@ describe("building values by hand", () => {
     assert.equal(stringifyTerminalUpdate({ terminalId: "t" }), '{"terminalId":"t"}');
     assert.equal(stringifyTerminalUpdate({ terminalId: "t", command: null }), '{"terminalId":"t","command":null}');
     assert.equal(
-      stringifyTerminalUpdate({ terminalId: "t", output: { data: new Uint8Array([104, 105]) }, _meta: new Map([["1", 1]]) }),
+      stringifyTerminalUpdate({ terminalId: "t", output: { data: new Uint8Array([104, 105]) }, _meta: { "1": 1 } }),
       '{"terminalId":"t","output":{"data":"aGk="},"_meta":{"1":1}}',
     );
   });

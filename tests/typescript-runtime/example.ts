@@ -13,6 +13,7 @@
 // - an unknown tag of an open union keeps the whole object (`unknownVariant`, model.ts).
 
 import {
+  addExtra,
   Cx,
   type Decoder,
   type MemberOptions,
@@ -26,7 +27,7 @@ import {
   encodeText,
 } from "../../templates/typescript/runtime/decode.js";
 import type { ParseResult } from "../../templates/typescript/runtime/errors.js";
-import type { Json, JsonObject } from "../../templates/typescript/runtime/json.js";
+import { type Json, type JsonObject, keysOf, type ObjectBuilder } from "../../templates/typescript/runtime/json.js";
 import {
   EXTRA,
   type UnknownVariant,
@@ -61,8 +62,10 @@ export const decodeTerminalOutput: Decoder<TerminalOutput> = (v, cx) => {
   const obj = cx.expectObject(v);
   let data: Uint8Array | undefined;
   let meta: JsonObject | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, m] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const m = obj[k];
+    if (m === undefined) continue;
     switch (k) {
       case "data":
         data = cx.required(k, m, decodeBytes);
@@ -71,13 +74,13 @@ export const decodeTerminalOutput: Decoder<TerminalOutput> = (v, cx) => {
         meta = cx.optional(k, m, decodeObject, LENIENT);
         break;
       default:
-        (extra ??= new Map()).set(k, m);
+        extra = addExtra(extra, k, m, cx);
     }
   }
   if (data === undefined) return cx.missing("data");
   const out: TerminalOutput = { data };
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -102,8 +105,10 @@ export interface TerminalExitStatus extends WithExtra {
 export const decodeTerminalExitStatus: Decoder<TerminalExitStatus> = (v, cx) => {
   const obj = cx.expectObject(v);
   const out: TerminalExitStatus = {};
-  let extra: JsonObject | undefined;
-  for (const [k, m] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const m = obj[k];
+    if (m === undefined) continue;
     switch (k) {
       case "exitCode": {
         const x = cx.optional(k, m, decodeUint32, LENIENT);
@@ -121,10 +126,10 @@ export const decodeTerminalExitStatus: Decoder<TerminalExitStatus> = (v, cx) => 
         break;
       }
       default:
-        (extra ??= new Map()).set(k, m);
+        extra = addExtra(extra, k, m, cx);
     }
   }
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -157,8 +162,10 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let output: TerminalOutput | null | undefined;
   let exitStatus: TerminalExitStatus | null | undefined;
   let meta: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, m] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const m = obj[k];
+    if (m === undefined) continue;
     switch (k) {
       case "terminalId":
         terminalId = cx.required(k, m, decodeString);
@@ -179,7 +186,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         meta = cx.patch(k, m, decodeObject, LENIENT);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, m);
+        if (!skip.includes(k)) extra = addExtra(extra, k, m, cx);
     }
   }
   if (terminalId === undefined) return cx.missing("terminalId");
@@ -189,7 +196,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (output !== undefined) out.output = output;
   if (exitStatus !== undefined) out.exitStatus = exitStatus;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -229,8 +236,10 @@ export const decodeToolCallLocation: Decoder<ToolCallLocation> = (v, cx) => {
   let path: string | undefined;
   let line: number | undefined;
   let meta: JsonObject | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, m] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const m = obj[k];
+    if (m === undefined) continue;
     switch (k) {
       case "path":
         path = cx.required(k, m, decodeAbsolutePath);
@@ -242,14 +251,14 @@ export const decodeToolCallLocation: Decoder<ToolCallLocation> = (v, cx) => {
         meta = cx.optional(k, m, decodeObject, LENIENT);
         break;
       default:
-        (extra ??= new Map()).set(k, m);
+        extra = addExtra(extra, k, m, cx);
     }
   }
   if (path === undefined) return cx.missing("path");
   const out: ToolCallLocation = { path };
   if (line !== undefined) out.line = line;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 };
 
@@ -289,8 +298,10 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let rawInput: Json | undefined;
   let rawOutput: Json | undefined;
   let meta: JsonObject | null | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, m] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const m = obj[k];
+    if (m === undefined) continue;
     switch (k) {
       case "toolCallId":
         toolCallId = cx.required(k, m, decodeString);
@@ -314,7 +325,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         meta = cx.patch(k, m, decodeObject, LENIENT);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, m);
+        if (!skip.includes(k)) extra = addExtra(extra, k, m, cx);
     }
   }
   if (toolCallId === undefined) return cx.missing("toolCallId");
@@ -325,7 +336,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (rawInput !== undefined) out.rawInput = rawInput;
   if (rawOutput !== undefined) out.rawOutput = rawOutput;
   if (meta !== undefined) out._meta = meta;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -370,7 +381,7 @@ export const decodeSessionUpdate: Decoder<SessionUpdate | UnknownVariant> = (v, 
       return { sessionUpdate: tag, ...decodeToolCallUpdateMembers(obj, cx, SKIP_TAG) };
     default:
       // A closed union would instead: return cx.unknownTag(TAG, tag, "SessionUpdate", KNOWN);
-      return unknownVariant(tag, obj, TAG);
+      return unknownVariant(tag, obj, TAG, cx);
   }
 };
 

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type Json, MAX_DEPTH, fromJson, parseJson, toJson } from "../../templates/typescript/runtime/json.js";
+import { addMember, isIndexKey, type Json, type JsonObject, keysOf, MAX_DEPTH, ORDER, ObjectBuilder, objectOf, parseJson } from "../../templates/typescript/runtime/json.js";
 import { writeJson } from "../../templates/typescript/runtime/writer.js";
 import { json, jsonError } from "./helpers.js";
 
@@ -106,14 +106,14 @@ describe("RFC 8259 text parses", () => {
     ["false", false],
     ["null", null],
     ['""', ""],
-    [' \t\r\n[ 1 , { } , [ ] , "x" ] \n', [1, new Map(), [], "x"]],
+    [' \t\r\n[ 1 , { } , [ ] , "x" ] \n', [1, {}, [], "x"]],
     ['"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\/\b\f\n\r\t'],
     ['"\\u00e9\\u00E9\\u20ac"', "éé€"],
     ['"\\ud83d\\ude00"', "😀"],
     ['"😀 raw pair"', "😀 raw pair"],
     ['"\u007f"', "\u007f"],
     ['"\u2028\u2029"', "\u2028\u2029"],
-    ['{"a":{"b":[null]}}', new Map([["a", new Map<string, Json>([["b", [null]]])]])],
+    ['{"a":{"b":[null]}}', { a: { b: [null] } }],
   ];
   for (const [text, value] of cases) {
     test(JSON.stringify(text), () => {
@@ -224,12 +224,33 @@ describe("a repeated member name is duplicate_key at the second occurrence", () 
   });
 });
 
-describe("objects keep their input order", () => {
-  test("integer-like keys stay where they were", () => {
-    const v = json('{"b":1,"2":2,"a":3,"1":4,"0":5}');
-    assert.ok(v instanceof Map);
-    assert.deepEqual([...v.keys()], ["b", "2", "a", "1", "0"]);
+describe("objects are plain objects that keep their input order", () => {
+  test("integer-like keys stay where they were, through a hidden order record", () => {
+    const v = json('{"b":1,"2":2,"a":3,"1":4,"0":5}') as JsonObject;
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.deepEqual(Object.keys(v), ["0", "1", "2", "b", "a"]);
+    assert.deepEqual(keysOf(v), ["b", "2", "a", "1", "0"]);
+    assert.equal(Object.getOwnPropertyDescriptor(v, ORDER)?.enumerable, false);
     assert.equal(writeJson(v), '{"b":1,"2":2,"a":3,"1":4,"0":5}');
+  });
+
+  test("no record when JavaScript's order is the input order", () => {
+    for (const text of ['{"a":1,"b":2}', '{"0":1,"1":2,"a":3}', '{"4294967295":1,"a":2}', '{"01":1,"a":2}', "{}"]) {
+      assert.deepEqual(Object.getOwnPropertySymbols(json(text) as object), [], text);
+    }
+    // 4294967294 is the largest array index: JavaScript lists it first.
+    assert.deepEqual(keysOf(json('{"a":1,"4294967294":2}') as JsonObject), ["a", "4294967294"]);
+  });
+
+  test("isIndexKey is JavaScript's array-index rule", () => {
+    for (const k of ["0", "7", "10", "4294967294"]) assert.ok(isIndexKey(k), k);
+    for (const k of ["", "01", "-1", "1.5", "4294967295", "99999999999", "a", " 1", "1e3"]) assert.ok(!isIndexKey(k), k);
+    // Checked against the engine: an index key is listed before a non-index key added earlier.
+    for (const k of ["0", "10", "4294967294", "4294967295", "01", "-1"]) {
+      const o: Record<string, number> = { a: 1 };
+      o[k] = 2;
+      assert.equal(Object.keys(o)[0] === k, isIndexKey(k), k);
+    }
   });
 
   test("at every depth", () => {
@@ -238,22 +259,32 @@ describe("objects keep their input order", () => {
   });
 
   test("__proto__ and constructor are ordinary members", () => {
-    const v = json('{"__proto__":{"x":1},"constructor":2}');
-    assert.ok(v instanceof Map);
-    assert.deepEqual([...v.keys()], ["__proto__", "constructor"]);
-  });
-});
-
-describe("plain-object conversions", () => {
-  test("toJson turns objects into Maps in key order", () => {
-    const v = toJson({ b: 1, a: [true, null, { c: "x" }] });
-    assert.deepEqual(v, new Map<string, Json>([["b", 1], ["a", [true, null, new Map([["c", "x"]])]]]));
+    const v = json('{"__proto__":{"x":1},"constructor":2}') as JsonObject;
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.deepEqual(Object.keys(v), ["__proto__", "constructor"]);
+    assert.deepEqual(v["__proto__"], { x: 1 });
+    assert.equal(writeJson(v), '{"__proto__":{"x":1},"constructor":2}');
   });
 
-  test("fromJson turns Maps into objects, __proto__ included", () => {
-    const plain = fromJson(json('{"__proto__":{"x":1},"a":[1,{"b":null}]}'));
-    assert.deepEqual(Object.keys(plain as object), ["__proto__", "a"]);
-    assert.equal(JSON.stringify(plain), '{"__proto__":{"x":1},"a":[1,{"b":null}]}');
+  test("objectOf and addMember build objects that write in insertion order", () => {
+    const o = objectOf([["b", 1], ["3", [true, null]], ["__proto__", "p"], ["1", {}]]);
+    assert.equal(writeJson(o), '{"b":1,"3":[true,null],"__proto__":"p","1":{}}');
+    addMember(o, "0", 0);
+    assert.equal(writeJson(o), '{"b":1,"3":[true,null],"__proto__":"p","1":{},"0":0}');
+  });
+
+  test("keysOf after edits: removed names go, added ones follow in Object.keys order", () => {
+    const o = json('{"b":1,"2":2,"a":3}') as JsonObject;
+    delete o["2"];
+    o["z"] = 4;
+    o["0"] = 5;
+    assert.deepEqual(keysOf(o), ["b", "a", "0", "z"]);
+  });
+
+  test("the writer leaves out members set to undefined and refuses what JSON cannot hold", () => {
+    assert.equal(writeJson({ a: 1, b: undefined as unknown as Json }), '{"a":1}');
+    assert.throws(() => writeJson(Number.NaN), RangeError);
+    assert.throws(() => writeJson((() => 1) as unknown as Json), TypeError);
   });
 });
 
@@ -322,7 +353,7 @@ describe("agrees with JSON.parse", () => {
     for (let i = 0; i < 3000; i++) {
       const text = JSON.stringify(randomValue(r, 0), null, i % 3 === 0 ? 1 : undefined);
       const mine = parseJson(text);
-      assert.deepEqual(fromJson(mine), JSON.parse(text), text);
+      assert.deepEqual(mine, JSON.parse(text), text);
       // Keys like "k12" are not integer-like, so JSON.stringify keeps their order too.
       assert.equal(writeJson(mine), JSON.stringify(JSON.parse(text)), text);
     }
@@ -356,11 +387,57 @@ describe("agrees with JSON.parse", () => {
         assert.equal(mine[0], "duplicate_key", text);
         seen.repeated++;
       } else {
-        assert.deepEqual(fromJson(parseJson(text)), reference, text);
+        assert.deepEqual(parseJson(text), reference, text);
         seen.valid++;
       }
     }
     // Every branch is exercised.
     assert.ok(seen.invalid > 5000 && seen.valid > 2000 && seen.repeated > 0 && seen.engineAccepts > 50, JSON.stringify(seen));
+  });
+});
+
+describe("integer-like keys cost linear time", () => {
+  /** Runs `f`, counting the calls to `Object.keys` (the one whole-object pass the order record needs). */
+  const keysCalls = (f: () => void): number => {
+    const original = Object.keys;
+    let calls = 0;
+    Object.keys = ((o: object) => {
+      calls++;
+      return original(o);
+    }) as typeof Object.keys;
+    try {
+      f();
+    } finally {
+      Object.keys = original;
+    }
+    return calls;
+  };
+  const object = (n: number, reversed: boolean): string => {
+    const keys = Array.from({ length: n }, (_, i) => (reversed ? n - i : i));
+    return `{"name":0,${keys.map((k) => `"${k}":${k}`).join(",")}}`;
+  };
+
+  for (const reversed of [false, true]) {
+    test(`parsing n or 8n integer-like keys (${reversed ? "descending" : "ascending"}) takes one pass over the object's keys`, () => {
+      for (const n of [100, 800]) {
+        const text = object(n, reversed);
+        let v: Json = null;
+        assert.equal(keysCalls(() => (v = parseJson(text))), 1, `parse, n = ${n}`);
+        assert.equal(keysCalls(() => writeJson(v)), 1, `write, n = ${n}`);
+        assert.equal(writeJson(v), text);
+      }
+    });
+  }
+
+  test("ObjectBuilder: one pass over the keys, however many integer-like keys come out of order", () => {
+    for (const n of [100, 800]) {
+      const calls = keysCalls(() => {
+        const b = new ObjectBuilder().add("name", 0);
+        for (let i = n; i > 0; i--) b.add(String(i), i);
+        b.finish();
+      });
+      assert.equal(calls, 1, `n = ${n}`);
+    }
+    assert.equal(keysCalls(() => objectOf([["0", 0], ["1", 1], ["2", 2]])), 0);
   });
 });

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Json } from "../../templates/typescript/runtime/json.js";
+import { type Json, objectOf } from "../../templates/typescript/runtime/json.js";
 import { Writer, encodeNumber, encodeString, writeJson } from "../../templates/typescript/runtime/writer.js";
 import { json } from "./helpers.js";
 
@@ -81,9 +81,11 @@ describe("compact output in the value's order", () => {
     }
   });
 
-  test("Maps are written in their order, integer-like keys included", () => {
-    const v: Json = new Map<string, Json>([["b", 1], ["1", 2], ["a", new Map<string, Json>([["0", 0], ["z", 0]])]]);
+  test("objects are written in their member order, integer-like keys included", () => {
+    const v: Json = objectOf([["b", 1], ["1", 2], ["a", objectOf([["0", 0], ["z", 0]])]]);
     assert.equal(writeJson(v), '{"b":1,"1":2,"a":{"0":0,"z":0}}');
+    // A plain object literal has JavaScript's order: integer-like keys first.
+    assert.equal(writeJson({ b: 1, 1: 2 }), '{"1":2,"b":1}');
   });
 });
 
@@ -111,7 +113,7 @@ describe("the writer places commas itself", () => {
     w.key("d");
     w.raw('{"x":1}');
     w.key("e");
-    w.value(new Map<string, Json>([["y", [1, "2"]]]));
+    w.value({ y: [1, "2"] });
     w.endObject();
     assert.equal(w.finish(), '{"a":[1,{},[],null],"b":true,"c":"aGk=","d":{"x":1},"e":{"y":[1,"2"]}}');
   });

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { EXTRA, isUnknownVariant, toJson } from "../../generated/typescript/src/index.js";
+import { EXTRA, isUnknownVariant, keysOf } from "../../generated/typescript/src/index.js";
 import * as v2 from "../../generated/typescript/src/v2.js";
 import * as v1 from "../../generated/typescript/src/v1.js";
 
@@ -53,7 +53,8 @@ test("a known tag with a bad payload is an error, never unknown", () => {
 
 test("unknown members are kept in input order after the known ones", () => {
   const t = ok(v2.parseTerminal('{"b":1,"terminalId":"t","a":2}'));
-  assert.deepEqual([...(t[EXTRA]?.keys() ?? [])], ["b", "a"]);
+  assert.deepEqual(t[EXTRA], { b: 1, a: 2 });
+  assert.deepEqual(keysOf(t[EXTRA] ?? {}), ["b", "a"]);
   assert.equal(v2.serializeTerminal(t), '{"terminalId":"t","b":1,"a":2}');
 });
 
@@ -74,7 +75,7 @@ test("an unknown permission outcome is never treated as approval", () => {
 });
 
 test("parse accepts an already parsed value as well as text", () => {
-  const r = ok(v2.parseCommandPermissionSubject(toJson({ command: "cargo test", cwd: "/workspace/project" })));
+  const r = ok(v2.parseCommandPermissionSubject({ command: "cargo test", cwd: "/workspace/project" }));
   assert.equal(r.cwd, "/workspace/project");
 });
 
@@ -87,4 +88,20 @@ test("v1 unions stay closed", () => {
   const r = v1.parseToolCallContent('{"type":"_chart"}');
   assert.equal(r.ok, false);
   if (!r.ok) assert.deepEqual([r.error.kind, r.error.path], ["unknown_variant", "/type"]);
+});
+
+test("the package entry and its v1/v2 modules export the user API; the codec is in acp-terminal/internal", async () => {
+  const entry = await import("../../generated/typescript/src/index.js");
+  const internal = await import("../../generated/typescript/src/internal.js");
+  for (const [name, m] of [["index", entry], ["v2", v2], ["v1", v1], ["entry.v2", entry.v2]] as const) {
+    const codec = Object.keys(m).filter((k) => /^(decode|encode)[A-Z]/.test(k) && k !== "decodeBase64" && k !== "encodeBase64");
+    assert.deepEqual(codec, [], `${name} exports codec internals`);
+  }
+  for (const k of ["parseSessionUpdate", "serializeSessionUpdate", "isKnownSessionUpdate", "SESSION_UPDATE_TAGS", "TerminalId", "AbsolutePath", "EXTRA", "isUnknownVariant"]) {
+    assert.ok(k in v2, `v2 lacks ${k}`);
+  }
+  for (const k of ["TerminalStore", "Transcript", "v1", "v2", "keysOf", "ORDER", "EXTRA", "isUnknownVariant", "describeProblem"]) assert.ok(k in entry, `the entry lacks ${k}`);
+  for (const k of ["Cx", "Writer", "parseJson", "writeJson", "decodeText", "decodeValue", "CODECS"]) assert.ok(k in internal, `internal lacks ${k}`);
+  assert.equal(typeof internal.v2.decodeSessionUpdate, "function");
+  assert.equal(typeof internal.v2.encodeSessionUpdate, "function");
 });

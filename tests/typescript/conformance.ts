@@ -4,9 +4,9 @@
 
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CODECS } from "../../generated/typescript/src/registry.js";
+import { type Codec, CODECS } from "../../generated/typescript/src/registry.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
-import { type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
+import { getMember, type Json, type JsonObject, objectOf, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
@@ -28,7 +28,8 @@ function vectorFiles(paths: string[]): string[] {
   return out.sort();
 }
 
-const get = (o: Json | undefined, k: string): Json | undefined => (o instanceof Map ? o.get(k) : undefined);
+const isObject = (o: Json | undefined): o is JsonObject => typeof o === "object" && o !== null && !Array.isArray(o);
+const get = (o: Json | undefined, k: string): Json | undefined => (isObject(o) ? getMember(o, k) : undefined);
 const str = (o: Json | undefined): string | undefined => (typeof o === "string" ? o : undefined);
 
 function problems(v: Json | undefined): [string, string][] {
@@ -37,39 +38,41 @@ function problems(v: Json | undefined): [string, string][] {
 
 /** Evaluates one decode case: the canonical output when it passes, else throws the reason. */
 export function decodeCase(c: JsonObject): string | undefined {
-  const schema = str(c.get("schema")) ?? "v2";
-  const type = str(c.get("type"));
+  const schema = str(get(c, "schema")) ?? "v2";
+  const type = str(get(c, "type"));
   if (type === undefined) throw new Error("the case has no `type`");
   const codec = CODECS.get(schema)?.get(type);
   if (codec === undefined) throw new Error(`\`${type}\` is not a definition of schema ${JSON.stringify(schema)}`);
-  const inputText = str(c.get("inputText"));
-  const input = c.get("input");
+  const inputText = str(get(c, "inputText"));
+  const input = get(c, "input");
   let text: string;
   if (inputText !== undefined) text = inputText;
   else if (input !== undefined) text = writeJson(input);
   else throw new Error("the case has neither `input` nor `inputText`");
-  const expectValue = c.get("expect") ?? new Map<string, Json>();
-  if (!(expectValue instanceof Map)) throw new Error("`expect` must be an object");
+  const expectValue = get(c, "expect") ?? {};
+  if (!isObject(expectValue)) throw new Error("`expect` must be an object");
   const expect: JsonObject = expectValue;
   const got = codec.parse(text);
-  const wantError = expect.get("error");
+  const wantError = get(expect, "error");
   if (wantError !== undefined) {
     const want = [str(get(wantError, "kind")), str(get(wantError, "path"))];
     if (got.ok) throw new Error(`expected error ${JSON.stringify(want)}, got output ${codec.serialize(got.value)}`);
     if (got.error.kind !== want[0] || got.error.path !== want[1]) {
       throw new Error(`expected error ${want[0]} at ${JSON.stringify(want[1])}, got ${got.error.kind} at ${JSON.stringify(got.error.path)} (${got.error.message})`);
     }
+    if (input !== undefined && inputText === undefined) valueRoutes(codec, text, input, { error: [got.error.kind, got.error.path] });
     return undefined;
   }
   if (!got.ok) throw new Error(`unexpected error ${got.error.kind} at ${JSON.stringify(got.error.path)}: ${got.error.message}`);
   const out = codec.serialize(got.value);
-  const wantOutput = expect.get("output") ?? input;
+  const wantOutput = get(expect, "output") ?? input;
   if (wantOutput === undefined) throw new Error("no expected output (give `expect.output` with `inputText`)");
   const wantText = writeJson(wantOutput);
   if (out !== wantText) throw new Error(`output differs\n    expected ${wantText}\n    got      ${out}`);
   const gotW = got.warnings.map((w: Problem) => [w.kind, w.path]);
-  const wantW = problems(expect.get("warnings"));
+  const wantW = problems(get(expect, "warnings"));
   if (JSON.stringify(gotW) !== JSON.stringify(wantW)) throw new Error(`warnings differ: expected ${JSON.stringify(wantW)}, got ${JSON.stringify(gotW)}`);
+  if (input !== undefined && inputText === undefined) valueRoutes(codec, text, input, { out, warnings: gotW });
   const again = codec.parse(out);
   if (!again.ok) throw new Error(`the canonical output does not parse again: ${again.error.kind} at ${again.error.path}`);
   const out2 = codec.serialize(again.value);
@@ -77,10 +80,40 @@ export function decodeCase(c: JsonObject): string | undefined {
   return out;
 }
 
+/**
+ * The same case given as an already parsed value, as `JSON.parse` or an SDK hands it
+ * over: our parser's value (with its hidden member order) must give the identical
+ * result, bytes included; `JSON.parse`'s value the same outcome and warnings, and the
+ * same bytes unless an object has integer-like keys, whose order `JSON.parse` loses.
+ * (Not for a string: given to `parse`, a string is JSON text.)
+ */
+function valueRoutes(codec: Codec, text: string, input: Json, want: { error: string[] } | { out: string; warnings: string[][] }): void {
+  if (typeof input === "string") return; // a string given to `parse` is always JSON text
+  const orderLost = /"(?:0|[1-9][0-9]*)":/.test(text);
+  const routes: [string, unknown][] = [["our parser's value", input], ["JSON.parse's value", JSON.parse(text)]];
+  for (const [route, value] of routes) {
+    const viaJsonParse = route.startsWith("JSON");
+    const r = codec.parse(value);
+    if ("error" in want) {
+      if (r.ok) throw new Error(`${route}: accepted what the text route rejects (${want.error.join(" at ")})`);
+      const got = [r.error.kind, r.error.path];
+      if (JSON.stringify(got) !== JSON.stringify(want.error) && !(viaJsonParse && orderLost)) {
+        throw new Error(`${route}: expected error ${JSON.stringify(want.error)}, got ${JSON.stringify(got)} (${r.error.message})`);
+      }
+      continue;
+    }
+    if (!r.ok) throw new Error(`${route}: unexpected error ${r.error.kind} at ${JSON.stringify(r.error.path)}: ${r.error.message}`);
+    const w = JSON.stringify(r.warnings.map((p: Problem) => [p.kind, p.path]));
+    if (w !== JSON.stringify(want.warnings)) throw new Error(`${route}: warnings differ: ${w}`);
+    const bytes = codec.serialize(r.value);
+    if (bytes !== want.out && !(viaJsonParse && orderLost)) throw new Error(`${route}: output differs\n    expected ${want.out}\n    got      ${bytes}`);
+  }
+}
+
 /** Evaluates one transcript case; throws the reason when it fails. */
 export function transcriptCase(c: JsonObject): void {
-  const chunks = c.get("chunks");
-  const want = str(get(c.get("expect"), "text"));
+  const chunks = get(c, "chunks");
+  const want = str(get(get(c, "expect"), "text"));
   if (!Array.isArray(chunks)) throw new Error("the case has no `chunks` array");
   if (want === undefined) throw new Error("the case has no `expect.text`");
   const t = new Transcript();
@@ -92,35 +125,35 @@ export function transcriptCase(c: JsonObject): void {
 }
 
 /** The view of a store's terminals that replay cases compare; `size` only when known, `droppedBytes` only when a byte was dropped. */
-export function storeView(store: TerminalStore): Map<string, Json> {
-  const out = new Map<string, Json>();
+export function storeView(store: TerminalStore): JsonObject {
+  const out: [string, Json][] = [];
   for (const [id, t] of store.terminals()) {
     const e = t.exitStatus;
-    const view = new Map<string, Json>([
+    const view: [string, Json][] = [
       ["command", t.command],
       ["cwd", t.cwd],
       ["output", encodeBase64(t.output.toBytes())],
-      ["exitStatus", e === null ? null : new Map<string, Json>([["exitCode", e.exitCode ?? null], ["signal", e.signal ?? null]])],
+      ["exitStatus", e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null }],
       ["transcript", t.transcript],
       ["toolCallIds", t.sortedToolCalls()],
-    ]);
-    if (t.size !== null) view.set("size", new Map<string, Json>([["cols", t.size.cols], ["rows", t.size.rows]]));
-    if (t.droppedBytes > 0) view.set("droppedBytes", t.droppedBytes);
-    out.set(id, view);
+    ];
+    if (t.size !== null) view.push(["size", { cols: t.size.cols, rows: t.size.rows }]);
+    if (t.droppedBytes > 0) view.push(["droppedBytes", t.droppedBytes]);
+    out.push([id, objectOf(view)]);
   }
-  return out;
+  return objectOf(out);
 }
 
 /** The store's counters as replay cases compare them: `undefined` when all are zero. */
 function storeCounters(store: TerminalStore): Json | undefined {
   const c = store.counters;
   if (c.terminalsRefused === 0 && c.warningsDropped === 0) return undefined;
-  return new Map<string, Json>([["terminalsRefused", c.terminalsRefused], ["warningsDropped", c.warningsDropped]]);
+  return { terminalsRefused: c.terminalsRefused, warningsDropped: c.warningsDropped };
 }
 
 /** The limits of a replay case (`limits`, members optional). */
 function replayLimits(c: JsonObject): Partial<Limits> {
-  const l = c.get("limits");
+  const l = get(c, "limits");
   const out: { -readonly [K in keyof Limits]?: number } = {};
   if (l === undefined) return out;
   for (const name of ["maxTerminals", "maxRetainedBytes", "maxWarnings"] as const) {
@@ -134,19 +167,20 @@ function replayLimits(c: JsonObject): Partial<Limits> {
 
 /** JSON text with every object's members sorted, for order-insensitive comparison. */
 function sortedText(v: Json | undefined): string {
-  const sort = (x: Json): Json => (x instanceof Map ? new Map([...x.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, y]) => [k, sort(y)])) : Array.isArray(x) ? x.map(sort) : x);
+  const sort = (x: Json): Json =>
+    isObject(x) ? objectOf(Object.keys(x).sort().map((k) => [k, sort(x[k] as Json)] as const)) : Array.isArray(x) ? x.map(sort) : x;
   return v === undefined ? "undefined" : writeJson(sort(v));
 }
 
 /** Evaluates one replay case (`updates` or `notifications` applied as text); throws the reason when it fails. */
 export function replayCase(c: JsonObject): void {
-  const updates = c.get("updates");
-  const notifications = c.get("notifications");
-  const expect = c.get("expect");
+  const updates = get(c, "updates");
+  const notifications = get(c, "notifications");
+  const expect = get(c, "expect");
   const member = updates !== undefined ? "updates" : "notifications";
   const items = updates ?? notifications;
   if (!Array.isArray(items) || (updates !== undefined && notifications !== undefined)) throw new Error("the case needs one `updates` or `notifications` array");
-  if (!(expect instanceof Map)) throw new Error("the case has no `expect`");
+  if (!isObject(expect)) throw new Error("the case has no `expect`");
   const store = new TerminalStore(replayLimits(c));
   let error: [string, string] | undefined;
   for (let i = 0; i < items.length; i++) {
@@ -157,14 +191,14 @@ export function replayCase(c: JsonObject): void {
       break;
     }
   }
-  const wantErrorValue = expect.get("error");
+  const wantErrorValue = get(expect, "error");
   const wantError = wantErrorValue === undefined ? undefined : [str(get(wantErrorValue, "kind")), str(get(wantErrorValue, "path"))];
   if (JSON.stringify(error) !== JSON.stringify(wantError)) throw new Error(`expected error ${JSON.stringify(wantError)}, got ${JSON.stringify(error)}`);
   const got = sortedText(storeView(store));
-  const want = sortedText(expect.get("terminals"));
+  const want = sortedText(get(expect, "terminals"));
   if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
   const gotCounters = sortedText(storeCounters(store));
-  const wantCounters = sortedText(expect.get("counters"));
+  const wantCounters = sortedText(get(expect, "counters"));
   if (gotCounters !== wantCounters) throw new Error(`counters differ: expected ${wantCounters}, got ${gotCounters}`);
 }
 
@@ -202,7 +236,7 @@ function main(argv: string[]): number {
       const name = str(get(c, "name")) ?? "(unnamed)";
       const kind = str(get(c, "kind")) ?? "";
       try {
-        if (!(c instanceof Map)) throw new Error("a case must be an object");
+        if (!isObject(c)) throw new Error("a case must be an object");
         if (kind === "decode") {
           const out = decodeCase(c);
           if (out !== undefined) lines.push(JSON.stringify({ file, name, output: out }));

@@ -239,18 +239,29 @@ pub fn typescript_package(inputs: &[Input], prefix: &str, client: bool, files: &
     for input in inputs {
         let ir = input.ir()?;
         let module = typescript::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
-        let src = render(&env, "typescript/module.ts.jinja", minijinja::context! { source => input.source, title => ir.title, module => module })?;
-        files.add(format!("{prefix}/src/{}.ts", input.module), src);
+        let cx = minijinja::context! { source => input.source, title => ir.title, name => input.module, module => module };
+        files.add(format!("{prefix}/src/internal/{}.ts", input.module), render(&env, "typescript/module.ts.jinja", &cx)?);
+        files.add(format!("{prefix}/src/{}.ts", input.module), render(&env, "typescript/public.ts.jinja", &cx)?);
         modules.push(ModuleView {
             name: input.module.clone(),
             name_lit: format!("{:?}", input.module),
             names: name_lits(&ir),
         });
     }
-    for (template, out) in [("index.ts.jinja", "src/index.ts"), ("registry.ts.jinja", "src/registry.ts"), ("package.json.jinja", "package.json"), ("tsconfig.json.jinja", "tsconfig.json")] {
+    for (template, out) in [
+        ("index.ts.jinja", "src/index.ts"),
+        ("internal.ts.jinja", "src/internal.ts"),
+        ("registry.ts.jinja", "src/registry.ts"),
+        ("package.json.jinja", "package.json"),
+        ("tsconfig.json.jinja", "tsconfig.json"),
+        ("README.md.jinja", "README.md"),
+    ] {
         files.add(format!("{prefix}/{out}"), render(&env, &format!("typescript/{template}"), minijinja::context! { modules => &modules, client => client })?);
     }
     copy_runtime("typescript", &format!("{prefix}/src/runtime"), "//", files)?;
+    // The licence text, verbatim (no header: it is a legal text).
+    let licence = root().join("templates/typescript/LICENSE");
+    files.add(format!("{prefix}/LICENSE"), std::fs::read_to_string(&licence).map_err(|e| format!("{}: {e}", licence.display()))?);
     if client {
         copy_client("typescript", &format!("{prefix}/src"), "//", files)?;
     }

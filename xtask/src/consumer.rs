@@ -69,61 +69,9 @@ fn main() {{
     run(Command::new(cargo).args(["run", "--quiet"]).current_dir(&dir.0).env("CARGO_TARGET_DIR", root().join("target/consumer")))
 }
 
-/// The npm package packed with `npm pack` and installed into a new project that
-/// type-checks (strict) and runs code importing it.
+/// The npm package as users get it: see `node::consumer`.
 pub fn typescript() -> Result<(), String> {
-    node::install()?;
-    let tsc = root().join("tests/typescript/node_modules/.bin/tsc").display().to_string();
-    let pkg = root().join("generated/typescript");
-    let dir = TempDir::new("ts-consumer")?;
-    let build = dir.0.join("package");
-    // Build the package's dist from its own tsconfig, into a copy (generated/ stays clean).
-    run(Command::new(&tsc).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(build.join("dist")))?;
-    {
-        let f = "package.json";
-        std::fs::copy(pkg.join(f), build.join(f)).map_err(|e| e.to_string())?;
-    }
-    copy_dir(&pkg.join("src"), &build.join("src"))?;
-    run(Command::new(npm()).args(["pack", "--quiet", "--pack-destination"]).arg(&dir.0).current_dir(&build))?;
-    let app = dir.0.join("app");
-    write(&app, "package.json", r#"{ "name": "consumer", "private": true, "type": "module" }"#)?;
-    write(
-        &app,
-        "tsconfig.json",
-        r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
-             "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM"], "outDir": "dist" },
-           "include": ["main.ts"] }"#,
-    )?;
-    write(
-        &app,
-        "main.ts",
-        &format!(
-            r#"import {{ v2 }} from "acp-terminal";
-import {{ parseUpdateSessionNotification, serializeUpdateSessionNotification, isKnownSessionUpdate }} from "acp-terminal/v2";
-
-const text = {MESSAGE:?};
-const r = parseUpdateSessionNotification(text);
-if (!r.ok) throw new Error(r.error.message);
-const u = r.value.update;
-if (!isKnownSessionUpdate(u) || u.sessionUpdate !== "terminal_update") throw new Error("not a terminal update");
-if (u.command !== null || "cwd" in u) throw new Error("patch states lost");
-const bytes: Uint8Array | undefined = u.output?.data;
-if (new TextDecoder().decode(bytes) !== "running 123 tests\r\n") throw new Error("bytes");
-if (serializeUpdateSessionNotification(r.value) !== text) throw new Error("not byte-identical");
-const bad = v2.parseTerminalOutput('{{"data":"aGVsbG9="}}');
-if (bad.ok || bad.error.kind !== "invalid_base64" || bad.error.path !== "/data") throw new Error("strict base64");
-console.log("typescript consumer: ok");
-"#
-        ),
-    )?;
-    let tarball = std::fs::read_dir(&dir.0).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|e| e == "tgz")).ok_or("npm pack made no tarball")?;
-    run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).current_dir(&app))?;
-    run(Command::new(&tsc).args(["-p", "tsconfig.json"]).current_dir(&app))?;
-    run(Command::new("node").arg("dist/main.js").current_dir(&app))
-}
-
-fn npm() -> &'static str {
-    if cfg!(windows) { "npm.cmd" } else { "npm" }
+    node::consumer()
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {

@@ -26,7 +26,7 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
     typescript_package(&inputs, "ts", false, &mut files)?;
     python_package(&inputs, "py", false, &mut files)?;
     let get = |k: &str| files.0.get(k).cloned().ok_or_else(|| format!("no {k} generated"));
-    Ok((ir_text, get("out/src/golden.rs")?, get("ts/src/golden.ts")?, get("py/src/acp_terminal/golden.py")?))
+    Ok((ir_text, get("out/src/golden.rs")?, get("ts/src/internal/golden.ts")?, get("py/src/acp_terminal/golden.py")?))
 }
 
 #[test]

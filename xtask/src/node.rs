@@ -59,3 +59,216 @@ pub fn transcript_tests() -> Result<(), String> {
     install()?;
     run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/transcript")))
 }
+
+/// A folder under the system temp dir, removed on drop.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Result<Self, String> {
+        let p = std::env::temp_dir().join(format!("acp-terminal-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        Ok(Self(p))
+    }
+
+    fn write(&self, rel: &str, text: &str) -> Result<(), String> {
+        let p = self.0.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Files the tarball must hold (besides a `dist/*.js` and `.d.ts` for every source module).
+const PACKED: &[&str] = &["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/internal.js", "dist/v2.d.ts", "dist/store.js"];
+
+/// The npm package as users get it. In `generated/typescript`, `npm install` (its one
+/// dev dependency, TypeScript; no lock file written) and `npm pack`, whose `prepack`
+/// script builds `dist/`: exactly what a user or `npm publish` runs. The tarball must
+/// hold the build, README and LICENSE; the checkout must stay clean (`git status`);
+/// then the tarball is installed into a fresh project with the strictest compiler
+/// options, no DOM or Node types, that imports every entry point, type-checks (also
+/// that codec internals are *not* in the public entries) and runs.
+pub fn consumer() -> Result<(), String> {
+    install()?;
+    let pkg = root().join("generated/typescript");
+    // Installing and packing must change nothing git sees (dist/ and node_modules/ are ignored).
+    let before = git_status("generated/typescript");
+    run(Command::new(npm()).args(["install", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&pkg))?;
+    let dir = Scratch::new("ts-consumer")?;
+    eprintln!("$ npm pack --json --pack-destination {} (in generated/typescript)", dir.0.display());
+    let out = Command::new(npm()).args(["pack", "--json", "--loglevel=error", "--pack-destination"]).arg(&dir.0).current_dir(&pkg).output().map_err(|e| format!("npm pack: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!("npm pack failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    // Lifecycle scripts may print before the JSON report; it starts at a line `[`.
+    let json = stdout.find("\n[").map_or(stdout.as_ref(), |i| &stdout[i + 1..]);
+    let report: serde_json::Value = serde_json::from_str(json.trim_start()).map_err(|e| format!("npm pack --json printed no report ({e}):\n{stdout}"))?;
+    let entry = report.get(0).ok_or("npm pack reported no tarball")?;
+    let tarball = dir.0.join(entry.get("filename").and_then(|f| f.as_str()).ok_or("npm pack reported no filename")?);
+    let files: Vec<String> = entry.get("files").and_then(|f| f.as_array()).map(|a| a.iter().filter_map(|f| f.get("path")?.as_str().map(str::to_owned)).collect()).unwrap_or_default();
+    let mut missing: Vec<String> = PACKED.iter().map(|f| (*f).to_owned()).filter(|f| !files.contains(f)).collect();
+    for f in files.iter().filter(|f| f.starts_with("src/") && f.ends_with(".ts")) {
+        let stem = f.trim_start_matches("src/").trim_end_matches(".ts");
+        missing.extend([format!("dist/{stem}.js"), format!("dist/{stem}.d.ts")].into_iter().filter(|d| !files.contains(d)));
+    }
+    if !missing.is_empty() || files.iter().any(|f| f.starts_with("node_modules/")) {
+        return Err(format!("the npm tarball lacks {missing:?} (or holds node_modules); it holds {files:?}"));
+    }
+    let after = git_status("generated/typescript");
+    if after != before {
+        return Err(format!("building the npm package changed what git sees in generated/typescript:\nbefore:\n{}\nafter:\n{}", before.unwrap_or_default(), after.unwrap_or_default()));
+    }
+
+    let app = Scratch::new("ts-consumer-app")?;
+    app.write("package.json", r#"{ "name": "consumer", "private": true, "type": "module" }"#)?;
+    app.write(
+        "tsconfig.json",
+        r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "lib": ["ES2022"], "types": [],
+             "strict": true, "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "noPropertyAccessFromIndexSignature": true,
+             "noImplicitOverride": true, "noUnusedLocals": true, "skipLibCheck": false, "verbatimModuleSyntax": true, "outDir": "dist" },
+           "include": ["main.ts"] }"#,
+    )?;
+    app.write("main.ts", CONSUMER_MAIN)?;
+    // The SDK (pinned as in tests/typescript) for the README's SDK example.
+    run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).arg(SDK).current_dir(&app.0))?;
+    run(Command::new(tsc()).args(["-p", "tsconfig.json"]).current_dir(&app.0))?;
+    run(Command::new("node").arg("dist/main.js").current_dir(&app.0))?;
+    api_reference(&app)?;
+    readme_snippets(&app)
+}
+
+/// The API reference is the declaration files: the entry's opens with an overview that
+/// names the store and the transcript, and every public module has its own overview.
+fn api_reference(app: &Scratch) -> Result<(), String> {
+    let dist = app.0.join("node_modules/acp-terminal/dist");
+    for (file, must) in [("index.d.ts", &["`TerminalStore`", "`Transcript`", "`v2`", "acp-terminal/internal"][..]), ("v2.d.ts", &["parse<Name>", "serialize<Name>"][..]), ("internal.d.ts", &["semver"][..])] {
+        let text = std::fs::read_to_string(dist.join(file)).map_err(|e| format!("dist/{file}: {e}"))?;
+        let overview = text.split("*/").next().unwrap_or_default();
+        if let Some(m) = must.iter().find(|m| !overview.contains(*m)) {
+            return Err(format!("the overview of dist/{file} does not mention {m}:\n{overview}"));
+        }
+    }
+    Ok(())
+}
+
+/// The SDK the README's example and `tests/typescript/sdk.test.ts` use.
+const SDK: &str = "@agentclientprotocol/sdk@2.4.0";
+
+/// Every ```ts block of the README in the installed package is a complete program:
+/// each is compiled (strict, with DOM for `console` and `TextEncoder`, and the
+/// disposable symbols the SDK's declarations use) and run.
+fn readme_snippets(app: &Scratch) -> Result<(), String> {
+    let readme = std::fs::read_to_string(app.0.join("node_modules/acp-terminal/README.md")).map_err(|e| format!("the installed package has no README.md: {e}"))?;
+    let mut snippets = Vec::new();
+    let mut current: Option<String> = None;
+    for line in readme.lines() {
+        match (&mut current, line.trim_end()) {
+            (None, "```ts") => current = Some(String::new()),
+            (Some(_), "```") => snippets.extend(current.take()),
+            (Some(code), _) => {
+                code.push_str(line);
+                code.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    if snippets.is_empty() {
+        return Err("the package README has no ```ts examples".into());
+    }
+    for (i, code) in snippets.iter().enumerate() {
+        app.write(&format!("readme/snippet{i}.ts"), code)?;
+    }
+    app.write(
+        "tsconfig.readme.json",
+        r#"{ "extends": "./tsconfig.json", "compilerOptions": { "lib": ["ES2022", "DOM", "ESNext.Disposable"], "outDir": "dist", "rootDir": "." }, "include": ["readme/*.ts"] }"#,
+    )?;
+    run(Command::new(tsc()).args(["-p", "tsconfig.readme.json"]).current_dir(&app.0))?;
+    for i in 0..snippets.len() {
+        run(Command::new("node").arg(format!("dist/readme/snippet{i}.js")).current_dir(&app.0))?;
+    }
+    Ok(())
+}
+
+/// `git status` of the files under `rel` (`None` outside a git checkout).
+fn git_status(rel: &str) -> Option<String> {
+    let out = Command::new("git").args(["status", "--porcelain", "--untracked-files=all", "--"]).arg(rel).current_dir(root()).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The consumer program: every entry point, both input routes, the store, and (as type
+/// errors that must happen) codec internals missing from the public entries.
+const CONSUMER_MAIN: &str = r#"import { TerminalStore, Transcript, isUnknownVariant, keysOf, v2, type Json, type Problem } from "acp-terminal";
+import { TerminalId, isKnownSessionUpdate, parseUpdateSessionNotification, serializeUpdateSessionNotification, type TerminalOutputChunk } from "acp-terminal/v2";
+import { CODECS, parseJson, writeJson } from "acp-terminal/internal";
+
+// The codec is not part of the public modules, nor of the package entry (these must be type errors).
+// @ts-expect-error: no decoders in acp-terminal/v2
+export type NoDecoder = (typeof import("acp-terminal/v2"))["decodeSessionUpdate"];
+// @ts-expect-error: no Cx in acp-terminal
+export type NoCx = (typeof import("acp-terminal"))["Cx"];
+export type Internal = (typeof import("acp-terminal/internal"))["v2"]["decodeSessionUpdate"];
+
+// No DOM or Node types here (the package needs neither); just what this program prints with.
+declare const console: { log(message: string): void };
+const fail = (what: string): never => {
+  throw new Error(what);
+};
+const text = '{"sessionId":"s","update":{"sessionUpdate":"terminal_update","terminalId":"term_001","command":null,"output":{"data":"cnVubmluZyAxMjMgdGVzdHMNCg=="},"_meta":{"b":1,"2":2}}}';
+const inputs: unknown[] = [text, JSON.parse(text)];
+for (const input of inputs) {
+  const r = parseUpdateSessionNotification(input);
+  if (!r.ok) fail(r.error.message);
+  else {
+    const u = r.value.update;
+    if (!isKnownSessionUpdate(u) || u.sessionUpdate !== "terminal_update") fail("not a terminal update");
+    else {
+      if (u.command !== null || "cwd" in u) fail("patch states lost");
+      const bytes: Uint8Array | undefined = u.output?.data;
+      if (String.fromCharCode(...(bytes ?? [])) !== "running 123 tests\r\n") fail("bytes");
+      const meta: { [key: string]: Json } | null | undefined = u._meta;
+      if (meta?.["b"] !== 1) fail("_meta is a plain object");
+      if (typeof input === "string" && serializeUpdateSessionNotification(r.value) !== text) fail("not byte-identical");
+      if (typeof input === "string" && keysOf(meta ?? {}).join() !== "b,2") fail("member order");
+    }
+  }
+}
+const bad = v2.parseTerminalOutput('{"data":"aGVsbG9="}');
+if (bad.ok || bad.error.kind !== "invalid_base64" || bad.error.path !== "/data") fail("strict base64");
+const binary = v2.parseTerminalOutput(new Uint8Array([123, 125]));
+if (binary.ok || !binary.error.message.includes("Uint8Array")) fail("a Uint8Array is named");
+const chunk: TerminalOutputChunk = { terminalId: TerminalId("term_002"), data: new Uint8Array([104, 105]), _meta: { z: [true, null] } };
+if (v2.serializeTerminalOutputChunk(chunk) !== '{"terminalId":"term_002","data":"aGk=","_meta":{"z":[true,null]}}') fail("serialize by hand");
+const store = new TerminalStore();
+const applied = store.applyNotificationText(text);
+const warnings: Problem[] = applied.ok ? applied.warnings : fail(applied.error.message);
+if (warnings.length !== 0 || store.terminal("term_001")?.transcript !== "running 123 tests\n") fail("store");
+const t = new Transcript();
+t.push(new Uint8Array([27, 91, 51, 49, 109, 120, 27, 91, 48, 109]));
+if (t.text !== "x") fail("transcript");
+const unknown = v2.parseSessionUpdate('{"sessionUpdate":"_new","x":1}');
+if (!unknown.ok || !isUnknownVariant(unknown.value) || v2.serializeSessionUpdate(unknown.value) !== '{"sessionUpdate":"_new","x":1}') fail("open union");
+if (CODECS.get("v2")?.get("SessionUpdate") === undefined) fail("registry");
+if (writeJson(parseJson('{"2":1,"a":2,"1":3}')) !== '{"2":1,"a":2,"1":3}') fail("internal JSON");
+console.log("typescript consumer: ok");
+"#;
+
+#[cfg(test)]
+mod tests {
+    /// `cargo test -p xtask -- --ignored npm_consumer`: the npm consumer test alone.
+    #[test]
+    #[ignore = "needs npm and the registry; run by `cargo xtask test`"]
+    fn npm_consumer() {
+        if let Err(e) = super::consumer() {
+            panic!("{e}");
+        }
+    }
+}

@@ -220,6 +220,49 @@ pub struct Module {
     arrays: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
     skips: Vec<(String, String)>,
+    /// The names the public module (`src/<module>.ts`) re-exports: types only ...
+    public_types: Vec<String>,
+    /// ... and values (with a type of the same name, for branded-string constructors).
+    public_values: Vec<String>,
+}
+
+/// What a user of the package needs from one definition: its types, its constructor
+/// and known-value helpers, and `parse`/`serialize`; the `decode`/`encode` functions
+/// stay in the internal module.
+fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
+    let variants = |vs: &[TVariant], types: &mut Vec<String>| types.extend(vs.iter().map(|v| v.type_name.clone()));
+    let name = match d {
+        TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } => {
+            types.push(name.clone());
+            name
+        }
+        TDef::StringAlias { name, .. } => {
+            values.push(name.clone());
+            name
+        }
+        TDef::StringEnum { name, values_const, .. } => {
+            types.extend([format!("Known{name}"), name.clone()]);
+            values.extend([values_const.clone(), format!("isKnown{name}")]);
+            name
+        }
+        TDef::TaggedUnion { name, variants: vs, open, known_const, .. } => {
+            variants(vs, types);
+            types.extend([format!("Known{name}"), name.clone()]);
+            values.push(known_const.clone());
+            if *open {
+                values.push(format!("isKnown{name}"));
+            }
+            name
+        }
+        TDef::TaggedStruct { name, variants: vs, known_const, .. } => {
+            types.push(format!("{name}Common"));
+            variants(vs, types);
+            types.extend([format!("Known{name}"), name.clone()]);
+            values.extend([known_const.clone(), format!("isKnown{name}")]);
+            name
+        }
+    };
+    values.extend([format!("parse{name}"), format!("serialize{name}")]);
 }
 
 /// The TypeScript view of one schema document.
@@ -296,7 +339,13 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
             },
         });
     }
+    let (mut public_types, mut public_values) = (Vec::new(), Vec::new());
+    for d in &defs {
+        public_names(d, &mut public_types, &mut public_values);
+    }
     Ok(Module {
+        public_types,
+        public_values,
         defs,
         arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
         options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),

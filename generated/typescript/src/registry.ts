@@ -6,17 +6,16 @@
  */
 
 import type { ParseResult } from "./runtime/errors.js";
-import type { Json } from "./runtime/json.js";
 import * as v2 from "./v2.js";
 import * as v1 from "./v1.js";
 
 /** A parser and serializer pair for one definition. */
 export interface Codec {
-  parse(input: string | Json): ParseResult<unknown>;
+  parse(input: unknown): ParseResult<unknown>;
   serialize(value: unknown): string;
 }
 
-function codec<T>(parse: (input: string | Json) => ParseResult<T>, serialize: (value: T) => string): Codec {
+function codec<T>(parse: (input: unknown) => ParseResult<T>, serialize: (value: T) => string): Codec {
   return { parse, serialize: serialize as (value: unknown) => string };
 }
 

@@ -2,7 +2,7 @@
 
 import { Base64Error, decodeBase64 } from "./base64.js";
 import { DecodeError, type ErrorKind, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
-import { type Json, type JsonObject, parseJson } from "./json.js";
+import { getMember, type Json, type JsonObject, keysOf, MAX_DEPTH, ObjectBuilder, parseJson, wellFormed } from "./json.js";
 import { isAbsolutePath, whyNotAbsolute } from "./path.js";
 import { type Encoder, Writer } from "./writer.js";
 
@@ -24,19 +24,65 @@ export interface MemberOptions {
 /** The largest integer every binding reads exactly (2^53 - 1); the bound of the 64-bit formats. */
 export const MAX_SAFE_INTEGER = 9007199254740991;
 
-/** Describes a JSON value's type for messages. */
-export function describe(v: Json): string {
+/**
+ * Describes what a value is, for messages: a JSON type (`an object`), or, for what
+ * JSON cannot hold, exactly what it is (`a Uint8Array`, `a Map`, `an instance of class
+ * Foo`, `NaN`, `undefined`).
+ */
+export function describe(v: unknown): string {
   if (v === null) return "null";
   switch (typeof v) {
     case "boolean":
       return "a boolean";
     case "number":
-      return "a number";
+      return Number.isFinite(v) ? "a number" : String(v);
     case "string":
       return "a string";
-    default:
-      return Array.isArray(v) ? "an array" : "an object";
+    case "undefined":
+      return "undefined";
+    case "bigint":
+      return "a bigint";
+    case "symbol":
+      return "a symbol";
+    case "function":
+      return "a function";
+    default: {
+      if (Array.isArray(v)) return "an array";
+      if (isPlainObject(v)) return "an object";
+      const proto: unknown = Object.getPrototypeOf(v);
+      const ctor: unknown = (proto as { constructor?: unknown }).constructor;
+      const name = typeof ctor === "function" && ctor.name !== "" ? ctor.name : "";
+      if (name === "") return "an object with a prototype (not a plain object)";
+      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return `a ${name} (binary data, not JSON)`;
+      if (v instanceof Map || v instanceof Set || v instanceof Date || v instanceof RegExp) return `a ${name}`;
+      return `an instance of class ${name}`;
+    }
   }
+}
+
+/** Whether `v` has a JSON type at its top: `null`, a boolean, a finite number, a string, an array or a plain object. */
+function isJsonType(v: unknown): boolean {
+  switch (typeof v) {
+    case "boolean":
+    case "string":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object":
+      return v === null || Array.isArray(v) || isPlainObject(v);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether `v` is a plain object (`{}` or `Object.create(null)`): what `JSON.parse`
+ * makes, in this realm or another one (a `vm` context, an iframe).
+ */
+export function isPlainObject(v: unknown): v is JsonObject {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || (typeof proto === "object" && Object.getPrototypeOf(proto) === null);
 }
 
 /**
@@ -51,6 +97,13 @@ export class Cx {
   readonly warnings: Problem[] = [];
   /** Set by a member with `skipItems`; taken by the next `array` call. */
   private skipItemsNext = false;
+
+  /**
+   * @param fromValue the input is an already parsed value (not our parser's output), so
+   * the text rules are checked here: plain objects and arrays only, finite numbers,
+   * well-formed strings, nesting at most `MAX_DEPTH` deep.
+   */
+  constructor(readonly fromValue: boolean = false) {}
 
   /** The current JSON pointer (`""` at the root). */
   get path(): string {
@@ -92,7 +145,11 @@ export class Cx {
   }
 
   /** Fails with `wrong_type` at the current pointer. */
-  wrongType(expected: string, got: Json): never {
+  wrongType(expected: string, got: unknown): never {
+    if (this.fromValue && !isJsonType(got)) {
+      // Only a value input can hold this; JSON text cannot, so it is never absorbed as a warning.
+      return this.fail("invalid_json", `expected ${expected}, got ${describe(got)}, which JSON cannot hold; pass plain JSON values`);
+    }
     return this.fail("wrong_type", `expected ${expected}, got ${describe(got)}`);
   }
 
@@ -144,7 +201,7 @@ export class Cx {
     try {
       return fn(this);
     } catch (e) {
-      if (!(e instanceof DecodeError)) throw e;
+      if (!absorbable(e)) throw e;
       this.tokens.length = depth;
       this.skipItemsNext = false;
       this.warnings.push(e.problem);
@@ -154,22 +211,89 @@ export class Cx {
 
   // --- values ---
 
-  /** Expects an object. */
+  /** Expects an object (a plain one, when decoding a value). */
   expectObject(v: Json): JsonObject {
-    return v instanceof Map ? v : this.wrongType("an object", v);
+    if (!this.fromValue) return typeof v === "object" && v !== null && !Array.isArray(v) ? v : this.wrongType("an object", v);
+    if (!isPlainObject(v)) return this.wrongType("an object", v);
+    this.checkDepth();
+    return v;
   }
 
   /** Reads the string tag of a tagged union: `missing_field` when absent, `wrong_type` when not a string. */
   readTag(obj: JsonObject, tagName: string): string {
-    const tag = obj.get(tagName);
+    const tag = getMember(obj, tagName);
     if (tag === undefined) return this.missing(tagName);
     if (typeof tag !== "string") return this.at(tagName, (cx) => cx.wrongType("a string tag", tag));
+    if (this.fromValue) this.at(tagName, (cx) => cx.checkString(tag));
     return tag;
   }
 
   /** Expects a string. */
   str(v: Json): string {
-    return typeof v === "string" ? v : this.wrongType("a string", v);
+    if (typeof v !== "string") return this.wrongType("a string", v);
+    if (this.fromValue) this.checkString(v);
+    return v;
+  }
+
+  /** Fails when a value nested here would be deeper than `MAX_DEPTH` (value input only). */
+  private checkDepth(): void {
+    if (this.tokens.length >= MAX_DEPTH) {
+      this.fail("invalid_json", `arrays and objects are nested more than ${MAX_DEPTH} deep; JSON text this deep is rejected too`);
+    }
+  }
+
+  /** Fails on a lone surrogate (value input only: JSON text cannot hold one). */
+  checkString(s: string): void {
+    if (!wellFormed(s)) this.fail("invalid_json", "the string contains a lone surrogate, which JSON text cannot carry; fix the string's encoding");
+  }
+
+  /** Fails on `NaN` or an infinity (value input only: JSON text cannot hold them). */
+  private checkNumber(n: number): void {
+    if (!Number.isFinite(n)) this.fail("invalid_json", `${n} is not a JSON number; send a finite number`);
+  }
+
+  /**
+   * Checks free JSON from a value input, at any depth: only `null`, booleans, finite
+   * numbers, well-formed strings, arrays and plain objects, nested at most `MAX_DEPTH`
+   * deep. A member whose value is `undefined` counts as absent (as for
+   * `JSON.stringify`).
+   */
+  checkJson(v: unknown): Json {
+    switch (typeof v) {
+      case "boolean":
+        return v;
+      case "number":
+        this.checkNumber(v);
+        return v;
+      case "string":
+        this.checkString(v);
+        return v;
+      case "object": {
+        if (v === null) return null;
+        if (Array.isArray(v)) {
+          this.checkDepth();
+          const items: unknown[] = v;
+          for (let i = 0; i < items.length; i++) {
+            const x = items[i];
+            this.index(i, (cx) => (x === undefined ? cx.wrongType("a JSON value", x) : cx.checkJson(x)));
+          }
+          return v as Json[];
+        }
+        if (!isPlainObject(v)) return this.wrongType("a JSON value", v);
+        this.checkDepth();
+        for (const k of Object.keys(v)) {
+          const x: unknown = v[k];
+          if (x === undefined) continue;
+          this.at(k, (cx) => {
+            cx.checkString(k);
+            return cx.checkJson(x);
+          });
+        }
+        return v;
+      }
+      default:
+        return this.wrongType("a JSON value", v);
+    }
   }
 
   /** Expects a boolean. */
@@ -179,7 +303,9 @@ export class Cx {
 
   /** Expects a number (`format: double`). */
   num(v: Json): number {
-    return typeof v === "number" ? v : this.wrongType("a number", v);
+    if (typeof v !== "number") return this.wrongType("a number", v);
+    if (this.fromValue) this.checkNumber(v);
+    return v;
   }
 
   /**
@@ -189,6 +315,7 @@ export class Cx {
    */
   int(v: Json, min: number, max: number, what: string): number {
     if (typeof v !== "number") return this.wrongType(what, v);
+    if (this.fromValue) this.checkNumber(v);
     if (!Number.isInteger(v)) return this.fail("wrong_type", `expected ${what}, got ${v}, which has a fraction`);
     if (v < min || v > max) return this.fail("out_of_range", `${v} is outside the range of ${what} (${min} to ${max})`);
     return v + 0; // -0 -> 0
@@ -238,6 +365,7 @@ export class Cx {
   /** Expects an absolute path string (`AbsolutePath`): `relative_path` otherwise. */
   absolutePath(v: Json): string {
     if (typeof v !== "string") return this.wrongType("an absolute path string", v);
+    if (this.fromValue) this.checkString(v);
     return isAbsolutePath(v) ? v : this.fail("relative_path", whyNotAbsolute(v));
   }
 
@@ -250,6 +378,7 @@ export class Cx {
     const skip = skipInvalidItems ?? this.skipItemsNext;
     this.skipItemsNext = false;
     if (!Array.isArray(v)) return this.wrongType("an array", v);
+    if (this.fromValue) this.checkDepth();
     const n = v.length;
     const out: T[] = [];
     const tokens = this.tokens;
@@ -266,7 +395,7 @@ export class Cx {
         try {
           out.push(item(x, this));
         } catch (e) {
-          if (!(e instanceof DecodeError)) throw e;
+          if (!absorbable(e)) throw e;
           tokens.length = depth + 1;
           this.skipItemsNext = false;
           this.warnings.push(e.problem);
@@ -311,7 +440,7 @@ export class Cx {
       try {
         return this.checked(v, decode, opts);
       } catch (e) {
-        if (!(e instanceof DecodeError)) throw e;
+        if (!absorbable(e)) throw e;
         this.warnings.push(e.problem);
         return undefined;
       }
@@ -348,6 +477,15 @@ export class Cx {
   }
 }
 
+/**
+ * Whether a lenient member or item may absorb `e` as a warning: a decoding problem,
+ * but not `invalid_json` (a value input breaking a text rule, such as `NaN`), which
+ * the text route rejects outright.
+ */
+function absorbable(e: unknown): e is DecodeError {
+  return e instanceof DecodeError && e.problem.kind !== "invalid_json";
+}
+
 // --- ready-made decoders, for passing to `array` and the member helpers ---
 
 /** Any string. */
@@ -372,21 +510,48 @@ export const decodeInt64: Decoder<number> = (v, cx) => cx.int64(v);
 export const decodeBytes: Decoder<Uint8Array> = (v, cx) => cx.bytes(v);
 /** An absolute path (`AbsolutePath`). */
 export const decodeAbsolutePath: Decoder<string> = (v, cx) => cx.absolutePath(v);
-/** Free JSON (`rawInput`, `rawOutput`): any value, kept as is. */
-export const decodeJson: Decoder<Json> = (v) => v;
-/** A free-form object (`_meta`): any object, kept as is. */
-export const decodeObject: Decoder<JsonObject> = (v, cx) => cx.expectObject(v);
+/** Free JSON (`rawInput`, `rawOutput`): any value, kept as is (checked when the input is a value). */
+export const decodeJson: Decoder<Json> = (v, cx) => (cx.fromValue ? cx.checkJson(v) : v);
+/** A free-form object (`_meta`): any object, kept as is (checked when the input is a value). */
+export const decodeObject: Decoder<JsonObject> = (v, cx) => {
+  const o = cx.expectObject(v);
+  if (cx.fromValue) cx.checkJson(o);
+  return o;
+};
 
 /** An array of `item`s (hoist the result to module scope: it allocates a closure). */
 export function decodeArray<T>(item: Decoder<T>): Decoder<T[]> {
   return (v, cx) => cx.array(v, item);
 }
 
-/** The members of `obj` other than those named in `names`, in input order (an unknown variant's payload). */
-export function membersExcept(obj: JsonObject, names: readonly string[]): JsonObject {
-  const out: JsonObject = new Map();
-  for (const [k, v] of obj) if (!names.includes(k)) out.set(k, v);
-  return out;
+/**
+ * The members of `obj` other than those named in `names`, in input order (an unknown
+ * variant's payload), checked as free JSON when the input is a value.
+ */
+export function membersExcept(obj: JsonObject, names: readonly string[], cx: Cx): JsonObject {
+  const out = new ObjectBuilder();
+  for (const k of keysOf(obj)) {
+    const v = obj[k];
+    if (v !== undefined && !names.includes(k)) out.add(k, cx.fromValue ? cx.at(k, (c) => c.checkJson(v)) : v);
+  }
+  return out.finish();
+}
+
+/**
+ * Collects an unknown member `k` of a known object into `extra` (created on first
+ * use; `finish()` it at the end), checked as free JSON when the input is a value.
+ */
+export function addExtra(extra: ObjectBuilder | undefined, k: string, v: Json, cx: Cx): ObjectBuilder {
+  const out = extra ?? new ObjectBuilder();
+  return out.add(
+    k,
+    cx.fromValue
+      ? cx.at(k, (c) => {
+          c.checkString(k);
+          return c.checkJson(v);
+        })
+      : v,
+  );
 }
 
 // --- entry points ---
@@ -404,21 +569,44 @@ export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> 
     if (e instanceof DecodeError) return { ok: false, error: e.problem };
     throw e;
   }
-  return decodeValue(value, decode);
+  // Our parser's output already meets the text rules: no second check.
+  return run(value, decode, new Cx(false));
 }
 
 /**
- * Checks an already parsed JSON value as a `T` (repeated member names can no longer
- * be seen here: use `decodeText` on untrusted text).
+ * Checks an already parsed value (from `JSON.parse`, an SDK, or built by hand) as a
+ * `T`, with the rules JSON text has: plain objects and arrays only, finite numbers,
+ * well-formed strings, nesting at most `MAX_DEPTH` deep; a member set to `undefined`
+ * counts as absent. Repeated member names can no longer be seen here: use
+ * `decodeText` on untrusted text.
  */
-export function decodeValue<T>(value: Json, decode: Decoder<T>): ParseResult<T> {
-  const cx = new Cx();
+export function decodeValue<T>(value: unknown, decode: Decoder<T>): ParseResult<T> {
+  if (typeof value === "object" && value !== null && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
+    return {
+      ok: false,
+      error: {
+        kind: "invalid_json",
+        path: "",
+        message: `expected JSON text (a string) or a parsed JSON value, got ${describe(value)}; decode the bytes as UTF-8 text first (new TextDecoder().decode(bytes))`,
+      },
+    };
+  }
+  return run(value as Json, decode, new Cx(true));
+}
+
+/** Decodes `value` with `cx` into a result. */
+function run<T>(value: Json, decode: Decoder<T>, cx: Cx): ParseResult<T> {
   try {
     return { ok: true, value: decode(value, cx), warnings: cx.warnings };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.problem };
     throw e;
   }
+}
+
+/** Parses `input` as a `T`: a string is JSON text (`decodeText`), anything else a parsed value (`decodeValue`). */
+export function decodeInput<T>(input: unknown, decode: Decoder<T>): ParseResult<T> {
+  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }
 
 /** Writes the canonical JSON text of `value`. */

@@ -58,27 +58,34 @@ export type ParseResult<T> =
   | { readonly ok: true; readonly value: T; readonly warnings: Problem[] }
   | { readonly ok: false; readonly error: Problem };
 
-/** V8's (and other engines') knob for how many stack frames an `Error` captures. */
-const engine = Error as unknown as { stackTraceLimit?: number };
-
 /**
  * Thrown inside the runtime and generated decoders; the entry points catch it and
  * return it as a `ParseResult` error. Never escapes a `parse...` function.
+ *
+ * Deliberately not an `Error`: a lenient member turns each one into a warning, so a
+ * throw must cost no stack trace.
  */
-export class DecodeError extends Error {
+export class DecodeError {
   /** The problem, with its kind and pointer. */
   readonly problem: Problem;
 
   constructor(problem: Problem) {
-    // No stack trace: a DecodeError never escapes the parse functions, and lenient members
-    // can raise millions of them (V8 spends most of an error's cost capturing the stack).
-    const limit = engine.stackTraceLimit;
-    if (limit !== undefined) engine.stackTraceLimit = 0;
-    super(`${problem.kind} at ${problem.path === "" ? "the document root" : problem.path}: ${problem.message}`);
-    if (limit !== undefined) engine.stackTraceLimit = limit;
-    this.name = "DecodeError";
     this.problem = problem;
   }
+
+  /** `kind at pointer: message`. */
+  get message(): string {
+    return describeProblem(this.problem);
+  }
+
+  toString(): string {
+    return `DecodeError: ${this.message}`;
+  }
+}
+
+/** A problem as one line: `kind at /pointer: message` (`the document root` for `""`). */
+export function describeProblem(p: Problem): string {
+  return `${p.kind} at ${p.path === "" ? "the document root" : p.path}: ${p.message}`;
 }
 
 /** Throws a `DecodeError` for `kind` at `path`. */

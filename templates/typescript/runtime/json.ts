@@ -1,15 +1,133 @@
-// JSON text in: a strict RFC 8259 parser that keeps member order and rejects repeated member names.
+// JSON text in: a strict RFC 8259 parser into plain objects that keep member order, rejecting repeated member names.
 
 import { DecodeError, pointer } from "./errors.js";
 
 /**
- * Any JSON value. Objects are `Map`s so that member order is the input order for
- * every key (a plain object would move integer-like keys such as `"1"` to the front).
+ * Any JSON value, as `JSON.parse` gives it: objects are plain JavaScript objects.
+ *
+ * JavaScript lists integer-like keys (`"0"`, `"42"`) before the others, in ascending
+ * order, whatever order they were written in. Where that differs from the input, the
+ * parser attaches the input order to the object as a hidden record (a non-enumerable
+ * `ORDER` symbol, invisible to `Object.keys`, spread, `JSON.stringify` and
+ * `structuredClone`), and the writer follows it, so a parsed value serializes to the
+ * same bytes. A copy of the object does not carry the record.
  */
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 
-/** A JSON object: its members in input order. */
-export type JsonObject = Map<string, Json>;
+/** A JSON object: a plain object (member order: see `Json`). */
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+/**
+ * The hidden record of an object's member order, kept only where JavaScript's own key
+ * order differs from the input's (integer-like keys after other keys, or out of order).
+ */
+export const ORDER: unique symbol = Symbol.for("acp-terminal.order");
+
+interface Ordered {
+  [ORDER]?: string[];
+}
+
+/** Whether `key` is one JavaScript lists first, in numeric order (an array index: `0` to `2^32 - 2`). */
+export function isIndexKey(key: string): boolean {
+  const n = key.length;
+  if (n === 0 || n > 10) return false;
+  const c = key.charCodeAt(0);
+  if (c < 0x30 || c > 0x39 || (c === 0x30 && n > 1)) return false;
+  for (let i = 1; i < n; i++) {
+    const d = key.charCodeAt(i);
+    if (d < 0x30 || d > 0x39) return false;
+  }
+  return n < 10 || Number(key) < 4294967295;
+}
+
+/**
+ * The member names of `o` in their JSON order: the hidden order record where there is
+ * one (names no longer present are skipped, names added since come after, in
+ * `Object.keys` order), else `Object.keys`.
+ */
+export function keysOf(o: JsonObject): readonly string[] {
+  const order = (o as Ordered)[ORDER];
+  const keys = Object.keys(o);
+  if (order === undefined) return keys;
+  const out: string[] = [];
+  for (const k of order) if (Object.hasOwn(o, k)) out.push(k);
+  if (out.length === keys.length) return out;
+  const seen = new Set(out);
+  for (const k of keys) if (!seen.has(k)) out.push(k);
+  return out;
+}
+
+/** The own member `key` of `o` (never an inherited property such as `toString`). */
+export function getMember(o: JsonObject, key: string): Json | undefined {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+/**
+ * Appends member `key` to an existing object `o` (`key` must be new): a member named
+ * `__proto__` stays an ordinary member, and an integer-like key that JavaScript would
+ * list out of place starts or extends the hidden order record. Each integer-like key
+ * costs a pass over `o`'s keys: to build an object, use `ObjectBuilder`.
+ */
+export function addMember(o: JsonObject, key: string, value: Json): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+  const ordered = o as Ordered;
+  const order = ordered[ORDER];
+  if (order !== undefined) order.push(key);
+  else if (isIndexKey(key)) {
+    const keys = Object.keys(o);
+    // `keys` is the insertion order until now; `key` sits where JavaScript puts it.
+    if (keys[keys.length - 1] !== key) {
+      const prior = keys.filter((k) => k !== key);
+      prior.push(key);
+      Object.defineProperty(o, ORDER, { value: prior, enumerable: false, writable: true, configurable: true });
+    }
+  }
+}
+
+/**
+ * Builds a plain object member by member in linear time: members are added in order
+ * (each name once), and `finish` attaches the order record when JavaScript's order
+ * differs (an integer-like name after another name, or after a larger integer-like one).
+ */
+export class ObjectBuilder {
+  private readonly o: JsonObject = {};
+  private order: string[] | undefined;
+  private sawName = false;
+  private lastIndex = -1;
+
+  /** Adds member `key` (a name not added before). */
+  add(key: string, value: Json): this {
+    const o = this.o;
+    if (this.order === undefined) {
+      if (!isIndexKey(key)) this.sawName = true;
+      else {
+        const index = Number(key);
+        if (this.sawName || index < this.lastIndex) this.order = Object.keys(o);
+        else this.lastIndex = index;
+      }
+    }
+    if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+    else o[key] = value;
+    this.order?.push(key);
+    return this;
+  }
+
+  /** The object, with its order record when it needs one. */
+  finish(): JsonObject {
+    if (this.order !== undefined) Object.defineProperty(this.o, ORDER, { value: this.order, enumerable: false, writable: true, configurable: true });
+    return this.o;
+  }
+}
+
+/** A new plain object with `entries`, in their order. */
+export function objectOf(entries: Iterable<readonly [string, Json]>): JsonObject {
+  const b = new ObjectBuilder();
+  for (const [k, v] of entries) b.add(k, v);
+  return b.finish();
+}
 
 /**
  * The deepest nesting of arrays and objects accepted. The Rust binding parses with
@@ -55,7 +173,7 @@ const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether `s` is well-formed UTF-16 (every surrogate paired): `String.prototype.isWellFormed` where the engine has it. */
-function wellFormed(s: string): boolean {
+export function wellFormed(s: string): boolean {
   return nativeIsWellFormed !== undefined ? nativeIsWellFormed.call(s) : !LONE_SURROGATE.test(s);
 }
 
@@ -134,17 +252,23 @@ class Parser {
   private object(): JsonObject {
     const t = this.text;
     const depth = this.enter();
-    const out: JsonObject = new Map();
+    const out: JsonObject = {};
     if (t.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
       this.depth--;
       return out;
     }
+    // The input order, once an integer-like key makes JavaScript's order differ from it:
+    // one comes after a non-integer-like key, or after a larger integer-like key.
+    let order: string[] | undefined;
+    let sawName = false;
+    let lastIndex = -1;
     for (;;) {
       if (t.charCodeAt(this.pos) !== QUOTE) this.fail("expected a member name in double quotes");
       const key = this.string();
       this.tokens[depth - 1] = key;
-      if (this.duplicate === undefined && out.has(key)) {
+      const repeated = Object.hasOwn(out, key);
+      if (this.duplicate === undefined && repeated) {
         this.duplicate = pointer(this.tokens, depth);
         this.duplicateName = key;
       }
@@ -152,7 +276,21 @@ class Parser {
       if (t.charCodeAt(this.pos) !== 0x3a) this.fail("expected `:` after a member name");
       this.pos++;
       this.skipWhitespace();
-      out.set(key, this.value());
+      const value = this.value();
+      if (!repeated) {
+        if (order === undefined) {
+          if (!isIndexKey(key)) sawName = true;
+          else {
+            const index = Number(key);
+            // Until now JavaScript's order is the input order, so `Object.keys` is that order.
+            if (sawName || index < lastIndex) order = Object.keys(out);
+            else lastIndex = index;
+          }
+        }
+        if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        else out[key] = value;
+        if (order !== undefined) order.push(key);
+      }
       this.skipWhitespace();
       const c = t.charCodeAt(this.pos);
       if (c === 0x2c) {
@@ -161,6 +299,7 @@ class Parser {
       } else if (c === 0x7d) {
         this.pos++;
         this.depth--;
+        if (order !== undefined) Object.defineProperty(out, ORDER, { value: order, enumerable: false, writable: true, configurable: true });
         return out;
       } else {
         this.fail("expected `,` or `}` after a member");
@@ -362,35 +501,4 @@ class Parser {
     if ((a | b | c | d) < 0) this.fail("a `\\u` escape needs four hex digits", i - 2);
     return (a << 12) | (b << 8) | (c << 4) | d;
   }
-}
-
-/** A JSON value written with plain JavaScript objects (for building `_meta` and such by hand). */
-export type PlainJson = null | boolean | number | string | readonly PlainJson[] | { readonly [key: string]: PlainJson };
-
-/**
- * Converts a plain JavaScript JSON value into `Json` (objects become `Map`s, in the
- * object's own key order, which puts integer-like keys first).
- */
-export function toJson(value: PlainJson): Json {
-  if (value === null || typeof value !== "object") return value;
-  if (isArray(value)) return value.map(toJson);
-  const out: JsonObject = new Map();
-  for (const key of Object.keys(value)) out.set(key, toJson(value[key] as PlainJson));
-  return out;
-}
-
-/** Converts `Json` into plain JavaScript values (`Map`s become objects). */
-export function fromJson(value: Json): PlainJson {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(fromJson);
-  const out: { [key: string]: PlainJson } = {};
-  for (const [key, v] of value) {
-    // defineProperty so that a member named `__proto__` stays an ordinary member.
-    Object.defineProperty(out, key, { value: fromJson(v), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
-function isArray(v: object): v is readonly PlainJson[] {
-  return Array.isArray(v);
 }

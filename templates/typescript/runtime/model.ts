@@ -1,7 +1,7 @@
 // What generated types share: the symbols that hold unknown members and mark unknown variants.
 
-import { membersExcept } from "./decode.js";
-import type { JsonObject } from "./json.js";
+import { addExtra, type Cx, membersExcept } from "./decode.js";
+import { type JsonObject, keysOf, type ObjectBuilder } from "./json.js";
 
 /** The key of a known object's unknown members (kept in input order, written after the known ones). */
 export const EXTRA: unique symbol = Symbol.for("acp-terminal.extra");
@@ -28,8 +28,8 @@ export interface UnknownVariant {
 }
 
 /** Builds an unknown variant from an object, leaving out its tag member. */
-export function unknownVariant(tag: string, obj: JsonObject, tagName: string): UnknownVariant {
-  return { [UNKNOWN_VARIANT]: true, tag, members: membersExcept(obj, [tagName]) };
+export function unknownVariant(tag: string, obj: JsonObject, tagName: string, cx: Cx): UnknownVariant {
+  return { [UNKNOWN_VARIANT]: true, tag, members: membersExcept(obj, [tagName], cx) };
 }
 
 /** Whether a union value is a variant this version does not know. */
@@ -38,8 +38,11 @@ export function isUnknownVariant(v: object): v is UnknownVariant {
 }
 
 /** The payload of a tag-only variant: just its unknown members (all but the tag). */
-export function noPayload(obj: JsonObject, tagName: string): WithExtra {
-  let extra: JsonObject | undefined;
-  for (const [k, v] of obj) if (k !== tagName) (extra ??= new Map()).set(k, v);
-  return extra === undefined ? {} : { [EXTRA]: extra };
+export function noPayload(obj: JsonObject, tagName: string, cx: Cx): WithExtra {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const v = obj[k];
+    if (v !== undefined && k !== tagName) extra = addExtra(extra, k, v, cx);
+  }
+  return extra === undefined ? {} : { [EXTRA]: extra.finish() };
 }

@@ -1,7 +1,7 @@
-// JSON text out: the canonical writer (compact; ECMAScript number and string forms; Maps in their order).
+// JSON text out: the canonical writer (compact; ECMAScript number and string forms; objects in their member order).
 
 import { encodeBase64 } from "./base64.js";
-import type { Json, JsonObject } from "./json.js";
+import { type Json, type JsonObject, keysOf } from "./json.js";
 
 /**
  * Writes canonical JSON: no insignificant whitespace, strings as `JSON.stringify`
@@ -109,16 +109,23 @@ export class Writer {
         this.value(x);
       }
       this.endArray();
-    } else {
+    } else if (typeof v === "object") {
       this.beginObject();
       this.members(v);
       this.endObject();
+    } else {
+      throw new TypeError(`${typeof v} cannot be written as JSON`);
     }
   }
 
-  /** Writes every member of `o`, in its order, into the object being written. */
+  /**
+   * Writes every member of `o`, in its member order (`keysOf`), into the object being
+   * written. A member set to `undefined` is left out, as `JSON.stringify` does.
+   */
   members(o: JsonObject): void {
-    for (const [k, v] of o) {
+    for (const k of keysOf(o)) {
+      const v = o[k];
+      if (v === undefined) continue;
       this.key(k);
       this.value(v);
     }

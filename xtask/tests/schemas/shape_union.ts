@@ -2,18 +2,18 @@
 /**
  * Shape unions.
  *
- * The types of `xtask/tests/schemas/shape_union.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/shape_union.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -29,8 +29,10 @@ export interface Words extends WithExtra {
 export function decodeWordsMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Words {
   let m0: string | undefined;
   let m1: string | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "words":
         if (skip.includes(k)) break;
@@ -41,13 +43,13 @@ export function decodeWordsMembers(obj: JsonObject, cx: Cx, skip: readonly strin
         m1 = cx.required(k, x, decodeString);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("words");
   if (m1 === undefined) return cx.missing("uri");
   const out: Words = { words: m0, uri: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -81,8 +83,10 @@ export interface Blob extends WithExtra {
 export function decodeBlobMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Blob {
   let m0: Uint8Array | undefined;
   let m1: string | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "blob":
         if (skip.includes(k)) break;
@@ -93,13 +97,13 @@ export function decodeBlobMembers(obj: JsonObject, cx: Cx, skip: readonly string
         m1 = cx.required(k, x, decodeString);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("blob");
   if (m1 === undefined) return cx.missing("uri");
   const out: Blob = { blob: m0, uri: m1, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -129,8 +133,8 @@ export type Payload = Words | Blob;
 /** Checks a JSON value as a `Payload`: the first alternative whose selecting member is present. */
 export function decodePayload(v: Json, cx: Cx): Payload {
   const obj = cx.expectObject(v);
-  if (obj.has("words")) return decodeWords(v, cx);
-  if (obj.has("blob")) return decodeBlob(v, cx);
+  if (getMember(obj, "words") !== undefined) return decodeWords(v, cx);
+  if (getMember(obj, "blob") !== undefined) return decodeBlob(v, cx);
   return cx.missingOneOf(["words", "blob"]);
 }
 
@@ -140,9 +144,12 @@ export function encodePayload(w: Writer, v: Payload): void {
   encodeBlob(w, v);
 }
 
-/** Parses JSON text (or a parsed value) as a `Words`. */
-export function parseWords(input: string | Json): ParseResult<Words> {
-  return parseWith(input, decodeWords);
+/**
+ * Parses a `Words`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseWords(input: unknown): ParseResult<Words> {
+  return decodeInput(input, decodeWords);
 }
 
 /** The canonical JSON text of a `Words`. */
@@ -150,9 +157,12 @@ export function serializeWords(value: Words): string {
   return encodeText(value, encodeWords);
 }
 
-/** Parses JSON text (or a parsed value) as a `Blob`. */
-export function parseBlob(input: string | Json): ParseResult<Blob> {
-  return parseWith(input, decodeBlob);
+/**
+ * Parses a `Blob`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseBlob(input: unknown): ParseResult<Blob> {
+  return decodeInput(input, decodeBlob);
 }
 
 /** The canonical JSON text of a `Blob`. */
@@ -160,17 +170,15 @@ export function serializeBlob(value: Blob): string {
   return encodeText(value, encodeBlob);
 }
 
-/** Parses JSON text (or a parsed value) as a `Payload`. */
-export function parsePayload(input: string | Json): ParseResult<Payload> {
-  return parseWith(input, decodePayload);
+/**
+ * Parses a `Payload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePayload(input: unknown): ParseResult<Payload> {
+  return decodeInput(input, decodePayload);
 }
 
 /** The canonical JSON text of a `Payload`. */
 export function serializePayload(value: Payload): string {
   return encodeText(value, encodePayload);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

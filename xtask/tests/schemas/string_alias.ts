@@ -2,18 +2,18 @@
 /**
  * Named strings.
  *
- * The types of `xtask/tests/schemas/string_alias.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/string_alias.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -64,8 +64,10 @@ export interface Place extends WithExtra {
 export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Place {
   let m0: ThingId | undefined;
   let m1: AbsolutePath | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "thing":
         if (skip.includes(k)) break;
@@ -76,13 +78,13 @@ export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
         m1 = cx.optional(k, x, decodeAbsolutePath);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("thing");
   const out: Place = { thing: m0, };
   if (m1 !== undefined) out.at = m1;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -106,9 +108,12 @@ export function encodePlace(w: Writer, v: Place): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `ThingId`. */
-export function parseThingId(input: string | Json): ParseResult<ThingId> {
-  return parseWith(input, decodeThingId);
+/**
+ * Parses a `ThingId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseThingId(input: unknown): ParseResult<ThingId> {
+  return decodeInput(input, decodeThingId);
 }
 
 /** The canonical JSON text of a `ThingId`. */
@@ -116,9 +121,12 @@ export function serializeThingId(value: ThingId): string {
   return encodeText(value, encodeThingId);
 }
 
-/** Parses JSON text (or a parsed value) as a `AbsolutePath`. */
-export function parseAbsolutePath(input: string | Json): ParseResult<AbsolutePath> {
-  return parseWith(input, decodeAbsolutePath);
+/**
+ * Parses a `AbsolutePath`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
+  return decodeInput(input, decodeAbsolutePath);
 }
 
 /** The canonical JSON text of a `AbsolutePath`. */
@@ -126,17 +134,15 @@ export function serializeAbsolutePath(value: AbsolutePath): string {
   return encodeText(value, encodeAbsolutePath);
 }
 
-/** Parses JSON text (or a parsed value) as a `Place`. */
-export function parsePlace(input: string | Json): ParseResult<Place> {
-  return parseWith(input, decodePlace);
+/**
+ * Parses a `Place`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePlace(input: unknown): ParseResult<Place> {
+  return decodeInput(input, decodePlace);
 }
 
 /** The canonical JSON text of a `Place`. */
 export function serializePlace(value: Place): string {
   return encodeText(value, encodePlace);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

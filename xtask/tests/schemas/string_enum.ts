@@ -2,18 +2,18 @@
 /**
  * String enums.
  *
- * The types of `xtask/tests/schemas/string_enum.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/string_enum.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -64,9 +64,12 @@ export function decodeSide(v: Json, cx: Cx): Side {
 /** Writes a `Side`. */
 export const encodeSide: Encoder<Side> = encodeString;
 
-/** Parses JSON text (or a parsed value) as a `Color`. */
-export function parseColor(input: string | Json): ParseResult<Color> {
-  return parseWith(input, decodeColor);
+/**
+ * Parses a `Color`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseColor(input: unknown): ParseResult<Color> {
+  return decodeInput(input, decodeColor);
 }
 
 /** The canonical JSON text of a `Color`. */
@@ -74,17 +77,15 @@ export function serializeColor(value: Color): string {
   return encodeText(value, encodeColor);
 }
 
-/** Parses JSON text (or a parsed value) as a `Side`. */
-export function parseSide(input: string | Json): ParseResult<Side> {
-  return parseWith(input, decodeSide);
+/**
+ * Parses a `Side`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSide(input: unknown): ParseResult<Side> {
+  return decodeInput(input, decodeSide);
 }
 
 /** The canonical JSON text of a `Side`. */
 export function serializeSide(value: Side): string {
   return encodeText(value, encodeSide);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

@@ -2,18 +2,18 @@
 /**
  * Objects: every member form.
  *
- * The types of `xtask/tests/schemas/struct_fields.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/struct_fields.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -78,8 +78,10 @@ export function decodeRecordMembers(obj: JsonObject, cx: Cx, skip: readonly stri
   let m8: string | null | undefined;
   let m9: Json | null | undefined;
   let m10: JsonObject | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "id":
         if (skip.includes(k)) break;
@@ -126,7 +128,7 @@ export function decodeRecordMembers(obj: JsonObject, cx: Cx, skip: readonly stri
         m10 = cx.optional(k, x, decodeObject);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("id");
@@ -141,7 +143,7 @@ export function decodeRecordMembers(obj: JsonObject, cx: Cx, skip: readonly stri
   if (m8 !== undefined) out.note = m8;
   if (m9 !== undefined) out.raw = m9;
   if (m10 !== undefined) out._meta = m10;
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -174,17 +176,15 @@ export function encodeRecord(w: Writer, v: Record): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Record`. */
-export function parseRecord(input: string | Json): ParseResult<Record> {
-  return parseWith(input, decodeRecord);
+/**
+ * Parses a `Record`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRecord(input: unknown): ParseResult<Record> {
+  return decodeInput(input, decodeRecord);
 }
 
 /** The canonical JSON text of a `Record`. */
 export function serializeRecord(value: Record): string {
   return encodeText(value, encodeRecord);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

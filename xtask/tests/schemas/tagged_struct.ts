@@ -2,18 +2,18 @@
 /**
  * Tagged objects with common members.
  *
- * The types of `xtask/tests/schemas/tagged_struct.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/tagged_struct.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -29,20 +29,22 @@ export interface One extends WithExtra {
 /** Decodes the members of `obj` as a `One`, skipping those named in `skip`. */
 export function decodeOneMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): One {
   let m0: string | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "path":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeString);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("path");
   const out: One = { path: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -97,9 +99,11 @@ export function decodeChange(v: Json, cx: Cx): Change {
       out = Object.assign(decodeOneMembers(obj, cx, SKIP_1), { op: "add" as const });
       break;
     default:
-      return unknownVariant(tag, obj, "op");
+      return unknownVariant(tag, obj, "op", cx);
   }
-  for (const [k, x] of obj) {
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "size": {
         const m0 = cx.optional(k, x, decodeUint64, OPTIONS_0);
@@ -133,9 +137,12 @@ export function encodeChange(w: Writer, v: Change): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `One`. */
-export function parseOne(input: string | Json): ParseResult<One> {
-  return parseWith(input, decodeOne);
+/**
+ * Parses a `One`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseOne(input: unknown): ParseResult<One> {
+  return decodeInput(input, decodeOne);
 }
 
 /** The canonical JSON text of a `One`. */
@@ -143,17 +150,15 @@ export function serializeOne(value: One): string {
   return encodeText(value, encodeOne);
 }
 
-/** Parses JSON text (or a parsed value) as a `Change`. */
-export function parseChange(input: string | Json): ParseResult<Change> {
-  return parseWith(input, decodeChange);
+/**
+ * Parses a `Change`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChange(input: unknown): ParseResult<Change> {
+  return decodeInput(input, decodeChange);
 }
 
 /** The canonical JSON text of a `Change`. */
 export function serializeChange(value: Change): string {
   return encodeText(value, encodeChange);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }

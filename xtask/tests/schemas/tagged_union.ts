@@ -2,18 +2,18 @@
 /**
  * Tagged unions.
  *
- * The types of `xtask/tests/schemas/tagged_union.json`, each with `parse<Name>` (text or JSON value in; value
- * plus warnings, or one problem, out) and `serialize<Name>` (canonical JSON text).
- * The rules: docs/WIRE.md in the acp-terminal project.
+ * The codec of `xtask/tests/schemas/tagged_union.json`: the types, and for each the checked `decode<Name>`
+ * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */
 
-import { Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeText, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeValue, encodeText } from "./runtime/decode.js";
-import type { ParseResult } from "./runtime/errors.js";
-import type { Json, JsonObject } from "./runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
-import { isAbsolutePath, whyNotAbsolute } from "./runtime/path.js";
-import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "./runtime/writer.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
+import type { ParseResult } from "../runtime/errors.js";
+import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
+import { EXTRA, isUnknownVariant, noPayload, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
+import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
@@ -28,20 +28,22 @@ export interface Circle extends WithExtra {
 /** Decodes the members of `obj` as a `Circle`, skipping those named in `skip`. */
 export function decodeCircleMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Circle {
   let m0: number | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "r":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeNumber);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("r");
   const out: Circle = { r: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -72,20 +74,22 @@ export interface Square extends WithExtra {
 /** Decodes the members of `obj` as a `Square`, skipping those named in `skip`. */
 export function decodeSquareMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Square {
   let m0: number | undefined;
-  let extra: JsonObject | undefined;
-  for (const [k, x] of obj) {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
     switch (k) {
       case "side":
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeNumber);
         break;
       default:
-        if (!skip.includes(k)) (extra ??= new Map()).set(k, x);
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("side");
   const out: Square = { side: m0, };
-  if (extra !== undefined) out[EXTRA] = extra;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
 
@@ -135,9 +139,9 @@ export function decodeShape(v: Json, cx: Cx): Shape {
     case "circle":
       return Object.assign(decodeCircleMembers(obj, cx, SKIP_1), { kind: "circle" as const });
     case "none":
-      return Object.assign(noPayload(obj, "kind"), { kind: "none" as const });
+      return Object.assign(noPayload(obj, "kind", cx), { kind: "none" as const });
     default:
-      return unknownVariant(tag, obj, "kind");
+      return unknownVariant(tag, obj, "kind", cx);
   }
 }
 
@@ -202,9 +206,12 @@ export function encodeClosedShape(w: Writer, v: ClosedShape): void {
   w.endObject();
 }
 
-/** Parses JSON text (or a parsed value) as a `Circle`. */
-export function parseCircle(input: string | Json): ParseResult<Circle> {
-  return parseWith(input, decodeCircle);
+/**
+ * Parses a `Circle`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseCircle(input: unknown): ParseResult<Circle> {
+  return decodeInput(input, decodeCircle);
 }
 
 /** The canonical JSON text of a `Circle`. */
@@ -212,9 +219,12 @@ export function serializeCircle(value: Circle): string {
   return encodeText(value, encodeCircle);
 }
 
-/** Parses JSON text (or a parsed value) as a `Square`. */
-export function parseSquare(input: string | Json): ParseResult<Square> {
-  return parseWith(input, decodeSquare);
+/**
+ * Parses a `Square`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSquare(input: unknown): ParseResult<Square> {
+  return decodeInput(input, decodeSquare);
 }
 
 /** The canonical JSON text of a `Square`. */
@@ -222,9 +232,12 @@ export function serializeSquare(value: Square): string {
   return encodeText(value, encodeSquare);
 }
 
-/** Parses JSON text (or a parsed value) as a `Shape`. */
-export function parseShape(input: string | Json): ParseResult<Shape> {
-  return parseWith(input, decodeShape);
+/**
+ * Parses a `Shape`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseShape(input: unknown): ParseResult<Shape> {
+  return decodeInput(input, decodeShape);
 }
 
 /** The canonical JSON text of a `Shape`. */
@@ -232,17 +245,15 @@ export function serializeShape(value: Shape): string {
   return encodeText(value, encodeShape);
 }
 
-/** Parses JSON text (or a parsed value) as a `ClosedShape`. */
-export function parseClosedShape(input: string | Json): ParseResult<ClosedShape> {
-  return parseWith(input, decodeClosedShape);
+/**
+ * Parses a `ClosedShape`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseClosedShape(input: unknown): ParseResult<ClosedShape> {
+  return decodeInput(input, decodeClosedShape);
 }
 
 /** The canonical JSON text of a `ClosedShape`. */
 export function serializeClosedShape(value: ClosedShape): string {
   return encodeText(value, encodeClosedShape);
-}
-
-/** Parses `input` (JSON text, or an already parsed value) as `T` with `decode`. */
-function parseWith<T>(input: string | Json, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
 }
