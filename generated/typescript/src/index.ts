@@ -13,3 +13,4 @@ export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
 export { Transcript } from "./runtime/transcript.js";
 export { ByteLog, TerminalState, TerminalStore, type ApplyResult } from "./store.js";
+export { Bridge, type BridgeOptions, type BridgeResult, type ConvertResult, type ProtocolVersion, capText, convert, ingestV1 } from "./adapters.js";

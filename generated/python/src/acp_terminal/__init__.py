@@ -13,11 +13,14 @@ from . import v1, v2
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
+from .adapters import Bridge, Converted, cap_text, convert, ingest_v1
 from .store import ByteLog, TerminalState, TerminalStore
 
 __all__ = [
     "MISSING",
+    "Bridge",
     "ByteLog",
+    "Converted",
     "ParseError",
     "Parsed",
     "Problem",
@@ -25,6 +28,9 @@ __all__ = [
     "TerminalStore",
     "Transcript",
     "UnknownVariant",
+    "cap_text",
+    "convert",
+    "ingest_v1",
     "v1",
     "v2",
 ]
