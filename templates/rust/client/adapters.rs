@@ -209,6 +209,10 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
 
 const CHUNK: &str = "a v2 tool_call_content_chunk appends one item, but v1 can only replace a tool call's whole content, which needs the items sent before; use the v2-to-v1 Bridge, which keeps them";
 
+/// The patch members of v2 `ToolCallUpdate` (a `null` there clears; an unknown member's
+/// `null` is just a value).
+const PATCH_MEMBERS: &[&str] = &["title", "kind", "status", "content", "locations", "rawInput", "rawOutput", "_meta"];
+
 struct Converter {
     direction: Direction,
 }
@@ -275,7 +279,7 @@ impl Converter {
         let mut o = obj(v);
         if self.direction == Direction::V2ToV1 {
             for (k, x) in obj(v) {
-                if x.is_null() {
+                if x.is_null() && PATCH_MEMBERS.contains(&k.as_str()) {
                     if k == "content" || k == "locations" {
                         o.insert(k, Value::Array(Vec::new()));
                     } else {

@@ -169,6 +169,9 @@ function firstDifference(a: Json, b: Json, path: string): string | undefined {
   return a === b ? undefined : path;
 }
 
+/** The patch members of v2 ToolCallUpdate (a `null` there clears; an unknown member's `null` is just a value). */
+const PATCH_MEMBERS = ["title", "kind", "status", "content", "locations", "rawInput", "rawOutput", "_meta"];
+
 class Converter {
   constructor(private readonly from: ProtocolVersion) {}
 
@@ -228,7 +231,7 @@ class Converter {
     const o = obj(v);
     if (this.from === "v2") {
       for (const [k, x] of obj(v)) {
-        if (x !== null) continue;
+        if (x !== null || !PATCH_MEMBERS.includes(k)) continue;
         if (k === "content" || k === "locations") o.set(k, []);
         else throw new Refused(at(p, k), `\`${k}: null\` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead`);
       }

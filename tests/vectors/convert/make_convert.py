@@ -95,6 +95,8 @@ for kind in ["read", "edit", "delete", "move", "search", "execute", "think", "fe
     pair(f"kind {kind}", "ToolCallUpdate", {"toolCallId": "c", "kind": kind}, {"toolCallId": "c", "kind": kind})
 pair("unknown member of a tool call update travels", "ToolCallUpdate",
      {"toolCallId": "c", "title": "t", "x-extra": {"b": 2, "a": 1}}, {"toolCallId": "c", "title": "t", "x-extra": {"b": 2, "a": 1}})
+pair("an unknown member with a null value travels (it is no patch clear)", "ToolCallUpdate",
+     {"toolCallId": "c", "x": None}, {"toolCallId": "c", "x": None})
 pair("location with a Windows path, _meta and an unknown member", "ToolCallUpdate",
      {"toolCallId": "c", "locations": [{"path": "C:\\w\\a.rs", "_meta": {"q": 1}, "col": 4}]},
      {"toolCallId": "c", "locations": [{"path": "C:\\w\\a.rs", "_meta": {"q": 1}, "col": 4}]})

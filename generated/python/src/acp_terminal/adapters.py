@@ -183,6 +183,10 @@ def _first_difference(a: Json, b: Json, path: str) -> str | None:
     return None if a == b else path
 
 
+# The patch members of v2 ToolCallUpdate (a null there clears; an unknown member's null is just a value).
+_PATCH_MEMBERS = ("title", "kind", "status", "content", "locations", "rawInput", "rawOutput", "_meta")
+
+
 class _Converter:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -235,7 +239,7 @@ class _Converter:
         o = _obj(v)
         if self.source == "v2":
             for k, x in _obj(v).items():
-                if x is not None:
+                if x is not None or k not in _PATCH_MEMBERS:
                     continue
                 if k in ("content", "locations"):
                     o[k] = []
