@@ -195,3 +195,45 @@ fn a_terminal_item_anywhere_is_refused_at_that_item_in_both_directions() {
         }
     }
 }
+
+/// The bridge's output size for a long command (figures in docs/ADAPTERS.md): 16 MiB of
+/// output in 4 KiB chunks with a flush every 64 chunks, without and with the cap, and
+/// with the `_meta` convention. Run with
+/// `cargo test --release -p acp-terminal-conformance --test adapter_properties -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check: prints the bridge's output size"]
+fn bridge_output_size_for_16_mib_in_4_kib_chunks() {
+    use acp_terminal::adapters::{Bridge, BridgeOptions};
+    let mut output = Vec::with_capacity(16 << 20);
+    let mut n = 0;
+    while output.len() < 16 << 20 {
+        output.extend_from_slice(format!("test module_{n:06}::case ... ok (compiled, ran, checked {n} assertions)\n").as_bytes());
+        n += 1;
+    }
+    output.truncate(16 << 20);
+    for options in [
+        BridgeOptions { cap: None, meta: false },
+        BridgeOptions { cap: Some(64 * 1024), meta: false },
+        BridgeOptions { cap: Some(64 * 1024), meta: true },
+    ] {
+        let mut bridge = Bridge::new(options);
+        let mut emitted = 0usize;
+        let mut updates = 0usize;
+        let mut count = |out: Vec<String>| {
+            updates += out.len();
+            emitted += out.iter().map(String::len).sum::<usize>();
+        };
+        count(bridge.push(r#"{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"cargo test","content":[{"type":"terminal","terminalId":"t"}]}"#).expect("tool call"));
+        for (i, chunk) in output.chunks(4096).enumerate() {
+            let text = format!(r#"{{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"{}"}}"#, wire::encode_base64(chunk));
+            count(bridge.push(&text).expect("chunk"));
+            if (i + 1) % 64 == 0 {
+                count(bridge.flush().expect("flush"));
+            }
+        }
+        count(bridge.push(r#"{"sessionUpdate":"terminal_update","terminalId":"t","exitStatus":{"exitCode":0}}"#).expect("exit"));
+        #[allow(clippy::cast_precision_loss)]
+        let ratio = emitted as f64 / output.len() as f64;
+        println!("cap {:?}, meta {}: {updates} v1 updates, {emitted} bytes of v1 JSON for {} bytes of output: {ratio:.3}x", options.cap, options.meta, output.len());
+    }
+}
