@@ -52,6 +52,9 @@ pub fn schema(version: Version) -> Value {
                 WaitForTerminalExitResponse,
                 KillTerminalRequest,
                 KillTerminalResponse,
+                SessionNotification,
+                RequestPermissionRequest,
+                RequestPermissionResponse,
             );
             "ACP v1 tool-call content and Client terminal methods"
         }

@@ -38,10 +38,13 @@ pub const V2_NAMES: &[&str] = &[
 pub const V1_NAMES: &[&str] = &[
     "Annotations", "AudioContent", "BlobResourceContents", "Content", "ContentBlock", "CreateTerminalRequest",
     "CreateTerminalResponse", "Diff", "EmbeddedResource", "EmbeddedResourceResource", "EnvVariable", "ImageContent",
-    "KillTerminalRequest", "KillTerminalResponse", "ReleaseTerminalRequest", "ReleaseTerminalResponse",
-    "ResourceLink", "Role", "SessionId", "Terminal", "TerminalExitStatus", "TerminalId", "TerminalOutputRequest",
-    "TerminalOutputResponse", "TextContent", "TextResourceContents", "ToolCallContent",
-    "WaitForTerminalExitRequest", "WaitForTerminalExitResponse",
+    "KillTerminalRequest", "KillTerminalResponse", "PermissionOption", "PermissionOptionId", "PermissionOptionKind",
+    "ReleaseTerminalRequest", "ReleaseTerminalResponse", "RequestPermissionOutcome", "RequestPermissionRequest",
+    "RequestPermissionResponse", "ResourceLink", "Role", "SelectedPermissionOutcome", "SessionId",
+    "SessionNotification", "SessionUpdate", "Terminal", "TerminalExitStatus", "TerminalId", "TerminalOutputRequest",
+    "TerminalOutputResponse", "TextContent", "TextResourceContents", "ToolCall", "ToolCallContent", "ToolCallId",
+    "ToolCallLocation", "ToolCallStatus", "ToolCallUpdate", "ToolKind", "WaitForTerminalExitRequest",
+    "WaitForTerminalExitResponse",
 ];
 
 /// Parses `text` as the definition `name` of `version` and writes it back canonically.
@@ -66,8 +69,11 @@ pub fn decode(version: Version, name: &str, text: &str) -> Option<Result<Decoded
             Annotations, AudioContent, BlobResourceContents, Content, ContentBlock, CreateTerminalRequest,
             CreateTerminalResponse, Diff, EmbeddedResource, EmbeddedResourceResource, EnvVariable, ImageContent,
             KillTerminalRequest, KillTerminalResponse, ReleaseTerminalRequest, ReleaseTerminalResponse,
-            ResourceLink, Role, SessionId, Terminal, TerminalExitStatus, TerminalId, TerminalOutputRequest,
-            TerminalOutputResponse, TextContent, TextResourceContents, ToolCallContent,
+            PermissionOption, PermissionOptionId, PermissionOptionKind, RequestPermissionOutcome,
+            RequestPermissionRequest, RequestPermissionResponse, ResourceLink, Role, SelectedPermissionOutcome,
+            SessionId, SessionNotification, SessionUpdate, Terminal, TerminalExitStatus, TerminalId,
+            TerminalOutputRequest, TerminalOutputResponse, TextContent, TextResourceContents, ToolCall,
+            ToolCallContent, ToolCallId, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind,
             WaitForTerminalExitRequest, WaitForTerminalExitResponse,
         ),
     }

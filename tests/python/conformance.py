@@ -16,6 +16,7 @@ from typing import Any
 from acp_terminal import ParseError, Transcript
 from acp_terminal._runtime.json import parse_json
 from acp_terminal._runtime.writer import Writer
+from acp_terminal.adapters import Bridge, convert, ingest_v1
 from acp_terminal.registry import CODECS
 from acp_terminal.store import Limits, TerminalStore
 
@@ -175,6 +176,108 @@ def replay_case(c: dict[str, Any]) -> None:
         raise CaseFailure(f"counters differ: expected {expect.get('counters')}, got {counters}")
 
 
+def case_input(c: dict[str, Any]) -> str:
+    if isinstance(c.get("inputText"), str):
+        return str(c["inputText"])
+    if "input" in c:
+        return write_json(c["input"])
+    raise CaseFailure("the case has neither `input` nor `inputText`")
+
+
+def convert_case(c: dict[str, Any]) -> str:
+    expect = c.get("expect")
+    if not isinstance(expect, dict):
+        raise CaseFailure("the case has no `expect`")
+    source, target, type_name = c.get("from"), c.get("to"), c.get("type")
+    if source not in ("v1", "v2") or target not in ("v1", "v2") or not isinstance(type_name, str):
+        raise CaseFailure("the case needs `from`, `to` and `type`")
+    want_error = expect.get("error")
+    try:
+        got = convert(source, target, type_name, case_input(c), c.get("toType"))
+    except ParseError as e:
+        if want_error is None:
+            raise CaseFailure(f"unexpected error {e.kind} at {e.path!r}: {e.message}") from None
+        if (e.kind, e.path) != (want_error.get("kind"), want_error.get("path")):
+            raise CaseFailure(f"expected error {want_error}, got {e.kind} at {e.path!r} ({e.message})") from None
+        return f"error {e.kind} {e.path}"
+    if want_error is not None:
+        raise CaseFailure(f"expected error {want_error}, got output {got.text}")
+    want = write_json(expect.get("output"))
+    if got.text != want:
+        raise CaseFailure(f"output differs\n    expected {want}\n    got      {got.text}")
+    got_w = [[w.kind, w.path] for w in got.warnings]
+    want_w = [[w.get("kind"), w.get("path")] for w in expect.get("warnings", [])]
+    if got_w != want_w:
+        raise CaseFailure(f"warnings differ: expected {want_w}, got {got_w}")
+    return got.text
+
+
+def bridge_case(c: dict[str, Any]) -> str:
+    options = c.get("options") or {}
+    bridge = Bridge(cap=options.get("cap"), meta=options.get("meta") is True)
+    steps = c.get("steps")
+    want = (c.get("expect") or {}).get("output")
+    if not isinstance(steps, list) or not isinstance(want, list):
+        raise CaseFailure("the case needs `steps` and `expect.output` arrays")
+    if len(steps) != len(want):
+        raise CaseFailure(f"`expect.output` has {len(want)} entries for {len(steps)} steps")
+    transcript = ""
+    for i, (step, w) in enumerate(zip(steps, want, strict=True)):
+        want_error = w.get("error") if isinstance(w, dict) else None
+        try:
+            if "update" in step:
+                out = bridge.push(write_json(step["update"]))
+            elif "flush" in step:
+                out = bridge.flush()
+            else:
+                raise CaseFailure(f"step {i} has neither `update` nor `flush`")
+        except ParseError as e:
+            path = f"/steps/{i}/update{e.path}"
+            if want_error is None:
+                raise CaseFailure(f"step {i}: unexpected error {e.kind} at {e.path!r}: {e.message}") from None
+            if (e.kind, path) != (want_error.get("kind"), want_error.get("path")):
+                raise CaseFailure(f"step {i}: expected error {want_error}, got {e.kind} at {path!r} ({e.message})") from None
+            transcript += f"error {e.kind} {path}\n"
+            continue
+        if want_error is not None:
+            raise CaseFailure(f"step {i}: expected error {want_error}, got {out}")
+        got = "[" + ",".join(out) + "]"
+        expected = write_json(w)
+        if got != expected:
+            raise CaseFailure(f"step {i}: output differs\n    expected {expected}\n    got      {got}")
+        transcript += "".join(u + "\n" for u in out)
+    return transcript
+
+
+def ingest_case(c: dict[str, Any]) -> None:
+    updates = c.get("updates")
+    expect = c.get("expect")
+    if not isinstance(updates, list) or not isinstance(expect, dict):
+        raise CaseFailure("the case needs `updates` and `expect`")
+    store = TerminalStore()
+    error: tuple[str, str] | None = None
+    warnings: list[list[str]] = []
+    for i, u in enumerate(updates):
+        prefix = f"/updates/{i}/update"
+        text = write_json(u.get("update"))
+        try:
+            ws = ingest_v1(store, text) if u.get("schema") == "v1" else store.apply_text(text)
+        except ParseError as e:
+            error = (e.kind, f"{prefix}{e.path}")
+            break
+        warnings.extend([w.kind, f"{prefix}{w.path}"] for w in ws)
+    want_error_value = expect.get("error")
+    want_error = None if want_error_value is None else (want_error_value.get("kind"), want_error_value.get("path"))
+    if error != want_error:
+        raise CaseFailure(f"expected error {want_error}, got {error}")
+    want_w = [[w.get("kind"), w.get("path")] for w in expect.get("warnings", [])]
+    if warnings != want_w:
+        raise CaseFailure(f"warnings differ: expected {want_w}, got {warnings}")
+    got = store_view(store)
+    if got != expect.get("terminals"):
+        raise CaseFailure(f"terminals differ\n    expected {json.dumps(expect.get('terminals'))}\n    got      {json.dumps(got)}")
+
+
 def main(argv: list[str]) -> int:
     emit: str | None = None
     paths: list[str] = []
@@ -215,6 +318,12 @@ def main(argv: list[str]) -> int:
                     transcript_case(c)
                 elif kind == "replay":
                     replay_case(c)
+                elif kind == "convert":
+                    lines.append(json.dumps({"file": file, "name": name, "output": convert_case(c)}, ensure_ascii=False))
+                elif kind == "bridge":
+                    lines.append(json.dumps({"file": file, "name": name, "output": bridge_case(c)}, ensure_ascii=False))
+                elif kind == "ingest":
+                    ingest_case(c)
                 else:
                     raise CaseFailure(f"this runner cannot evaluate cases of kind {kind!r}")
                 passed += 1

@@ -11,6 +11,7 @@ import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
 import { type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
+import { Bridge, type ProtocolVersion, convert, ingestV1 } from "../../generated/typescript/src/adapters.js";
 
 function vectorFiles(paths: string[]): string[] {
   const out: string[] = [];
@@ -202,6 +203,107 @@ export function replayCase(c: JsonObject): void {
   if (gotCounters !== wantCounters) throw new Error(`counters differ: expected ${wantCounters}, got ${gotCounters}`);
 }
 
+function caseInput(c: JsonObject): string {
+  const inputText = str(get(c, "inputText"));
+  const input = get(c, "input");
+  if (inputText !== undefined) return inputText;
+  if (input !== undefined) return writeJson(input);
+  throw new Error("the case has neither `input` nor `inputText`");
+}
+
+/** Evaluates one convert case: the canonical output (or error line) when it passes, else throws. */
+export function convertCase(c: JsonObject): string {
+  const from = str(get(c, "from"));
+  const to = str(get(c, "to"));
+  const type = str(get(c, "type"));
+  if ((from !== "v1" && from !== "v2") || (to !== "v1" && to !== "v2") || type === undefined) throw new Error("the case needs `from`, `to` and `type`");
+  const expect = get(c, "expect");
+  if (!isObject(expect)) throw new Error("the case has no `expect`");
+  const got = convert(from as ProtocolVersion, to as ProtocolVersion, type, caseInput(c), str(get(c, "toType")));
+  const wantError = get(expect, "error");
+  if (wantError !== undefined) {
+    const want = [str(get(wantError, "kind")), str(get(wantError, "path"))];
+    if (got.ok) throw new Error(`expected error ${JSON.stringify(want)}, got output ${got.text}`);
+    if (got.error.kind !== want[0] || got.error.path !== want[1]) {
+      throw new Error(`expected error ${want[0]} at ${JSON.stringify(want[1])}, got ${got.error.kind} at ${JSON.stringify(got.error.path)} (${got.error.message})`);
+    }
+    return `error ${got.error.kind} ${got.error.path}`;
+  }
+  if (!got.ok) throw new Error(`unexpected error ${got.error.kind} at ${JSON.stringify(got.error.path)}: ${got.error.message}`);
+  const want = writeJson(get(expect, "output") ?? null);
+  if (got.text !== want) throw new Error(`output differs\n    expected ${want}\n    got      ${got.text}`);
+  const gotW = got.warnings.map((w: Problem) => [w.kind, w.path]);
+  const wantW = problems(get(expect, "warnings"));
+  if (JSON.stringify(gotW) !== JSON.stringify(wantW)) throw new Error(`warnings differ: expected ${JSON.stringify(wantW)}, got ${JSON.stringify(gotW)}`);
+  return got.text;
+}
+
+/** Evaluates one bridge case: every emitted update (and error line), one per line, when it passes. */
+export function bridgeCase(c: JsonObject): string {
+  const options = get(c, "options");
+  const cap = get(options, "cap");
+  const bridge = new Bridge({ cap: typeof cap === "number" ? cap : null, meta: get(options, "meta") === true });
+  const steps = get(c, "steps");
+  const want = get(get(c, "expect"), "output");
+  if (!Array.isArray(steps) || !Array.isArray(want)) throw new Error("the case needs `steps` and `expect.output` arrays");
+  if (steps.length !== want.length) throw new Error(`\`expect.output\` has ${want.length} entries for ${steps.length} steps`);
+  let transcript = "";
+  steps.forEach((step, i) => {
+    const update = get(step, "update");
+    let r;
+    if (update !== undefined) r = bridge.push(writeJson(update));
+    else if (get(step, "flush") !== undefined) r = bridge.flush();
+    else throw new Error(`step ${i} has neither \`update\` nor \`flush\``);
+    const w = want[i];
+    const wantError = get(w, "error");
+    if (r.ok) {
+      if (wantError !== undefined) throw new Error(`step ${i}: expected error ${writeJson(wantError)}, got ${JSON.stringify(r.updates)}`);
+      const got = `[${r.updates.join(",")}]`;
+      const expected = writeJson(w ?? null);
+      if (got !== expected) throw new Error(`step ${i}: output differs\n    expected ${expected}\n    got      ${got}`);
+      for (const u of r.updates) transcript += `${u}\n`;
+    } else {
+      const path = `/steps/${i}/update${r.error.path}`;
+      if (wantError === undefined) throw new Error(`step ${i}: unexpected error ${r.error.kind} at ${JSON.stringify(r.error.path)}: ${r.error.message}`);
+      if (r.error.kind !== str(get(wantError, "kind")) || path !== str(get(wantError, "path"))) {
+        throw new Error(`step ${i}: expected error ${writeJson(wantError)}, got ${r.error.kind} at ${JSON.stringify(path)} (${r.error.message})`);
+      }
+      transcript += `error ${r.error.kind} ${path}\n`;
+    }
+  });
+  return transcript;
+}
+
+/** Evaluates one ingest case; throws the reason when it fails. */
+export function ingestCase(c: JsonObject): void {
+  const updates = get(c, "updates");
+  const expect = get(c, "expect");
+  if (!Array.isArray(updates)) throw new Error("the case has no `updates` array");
+  if (!isObject(expect)) throw new Error("the case has no `expect`");
+  const store = new TerminalStore();
+  let error: [string, string] | undefined;
+  const warnings: [string, string][] = [];
+  for (let i = 0; i < updates.length; i++) {
+    const u = updates[i] as Json;
+    const text = writeJson(get(u, "update") ?? null);
+    const prefix = `/updates/${i}/update`;
+    const r = str(get(u, "schema")) === "v1" ? ingestV1(store, text) : store.applyText(text);
+    if (!r.ok) {
+      error = [r.error.kind, `${prefix}${r.error.path}`];
+      break;
+    }
+    for (const w of r.warnings) warnings.push([w.kind, `${prefix}${w.path}`]);
+  }
+  const wantErrorValue = get(expect, "error");
+  const wantError = wantErrorValue === undefined ? undefined : [str(get(wantErrorValue, "kind")), str(get(wantErrorValue, "path"))];
+  if (JSON.stringify(error) !== JSON.stringify(wantError)) throw new Error(`expected error ${JSON.stringify(wantError)}, got ${JSON.stringify(error)}`);
+  const wantW = problems(get(expect, "warnings"));
+  if (JSON.stringify(warnings) !== JSON.stringify(wantW)) throw new Error(`warnings differ: expected ${JSON.stringify(wantW)}, got ${JSON.stringify(warnings)}`);
+  const got = sortedText(storeView(store));
+  const want = sortedText(get(expect, "terminals"));
+  if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
+}
+
 function main(argv: string[]): number {
   let emit: string | undefined;
   const paths: string[] = [];
@@ -244,6 +346,12 @@ function main(argv: string[]): number {
           transcriptCase(c);
         } else if (kind === "replay") {
           replayCase(c);
+        } else if (kind === "convert") {
+          lines.push(JSON.stringify({ file, name, output: convertCase(c) }));
+        } else if (kind === "bridge") {
+          lines.push(JSON.stringify({ file, name, output: bridgeCase(c) }));
+        } else if (kind === "ingest") {
+          ingestCase(c);
         } else {
           throw new Error(`this runner cannot evaluate cases of kind ${JSON.stringify(kind)}`);
         }

@@ -14,6 +14,7 @@
 //! assert_eq!(wire::to_string(&parsed.value), text);
 //! ```
 
+pub mod adapters;
 pub mod registry;
 pub mod store;
 pub mod v1;

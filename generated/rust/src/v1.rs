@@ -191,6 +191,39 @@ crate::acp_struct! {
 }
 
 crate::acp_struct! {
+    /// One choice a v1 permission request offers.
+    pub struct PermissionOption {
+        /// The choice's ID, sent back when picked.
+        pub option_id: req PermissionOptionId = "optionId" [],
+        /// The label.
+        pub name: req String = "name" [],
+        /// What the choice means.
+        pub kind: req PermissionOptionKind = "kind" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_string_newtype! {
+    /// Names one choice of a permission request.
+    pub struct PermissionOptionId;
+}
+
+crate::acp_string_enum! {
+    /// What choosing a permission option means (closed in v1).
+    pub enum PermissionOptionKind: closed {
+        /// Allow this once.
+        AllowOnce = "allow_once",
+        /// Allow this and remember the choice.
+        AllowAlways = "allow_always",
+        /// Refuse this once.
+        RejectOnce = "reject_once",
+        /// Refuse this and remember the choice.
+        RejectAlways = "reject_always",
+    }
+}
+
+crate::acp_struct! {
     /// `terminal/release`: the Agent lets the Client free a terminal.
     pub struct ReleaseTerminalRequest {
         /// The session.
@@ -205,6 +238,40 @@ crate::acp_struct! {
 crate::acp_struct! {
     /// The Client's answer to `terminal/release`.
     pub struct ReleaseTerminalResponse {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_tagged_union! {
+    /// How a v1 permission request ended (closed in v1).
+    pub enum RequestPermissionOutcome: tag "outcome", closed {
+        /// The turn was cancelled first.
+        Cancelled(NoPayload) = "cancelled",
+        /// The user picked an option.
+        Selected(SelectedPermissionOutcome) = "selected",
+    }
+}
+
+crate::acp_struct! {
+    /// The v1 permission request: always about one tool call.
+    pub struct RequestPermissionRequest {
+        /// The session.
+        pub session_id: req SessionId = "sessionId" [],
+        /// The tool call that needs permission, as a set of changes.
+        pub tool_call: req ToolCallUpdate = "toolCall" [],
+        /// The choices.
+        pub options: req Vec<PermissionOption> = "options" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// The Client's v1 answer to a permission request.
+    pub struct RequestPermissionResponse {
+        /// How it ended.
+        pub outcome: req RequestPermissionOutcome = "outcome" [],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -242,9 +309,42 @@ crate::acp_string_enum! {
     }
 }
 
+crate::acp_struct! {
+    /// The option the user picked in v1.
+    pub struct SelectedPermissionOutcome {
+        /// The picked option.
+        pub option_id: req PermissionOptionId = "optionId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 crate::acp_string_newtype! {
     /// Identifies one session between a Client and an Agent.
     pub struct SessionId;
+}
+
+crate::acp_struct! {
+    /// The v1 `session/update` notification from Agent to Client.
+    pub struct SessionNotification {
+        /// The session.
+        pub session_id: req SessionId = "sessionId" [],
+        /// The change.
+        pub update: req SessionUpdate = "update" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_tagged_union! {
+    /// One change to a v1 session. This toolkit knows the two tool-call updates; the
+    /// other v1 updates (message chunks, plans ...) are kept whole as unknown variants.
+    pub enum SessionUpdate: tag "sessionUpdate", open ("A v1 update outside the tool-call surface, kept whole so it can be forwarded unchanged.") {
+        /// Creates a tool call.
+        ToolCall(ToolCall) = "tool_call",
+        /// Changes a tool call.
+        ToolCallUpdate(ToolCallUpdate) = "tool_call_update",
+    }
 }
 
 crate::acp_struct! {
@@ -326,6 +426,30 @@ crate::acp_struct! {
     }
 }
 
+crate::acp_struct! {
+    /// A new tool call (v1 `tool_call`): its title is required, the rest optional.
+    pub struct ToolCall {
+        /// The tool call's ID.
+        pub tool_call_id: req ToolCallId = "toolCallId" [],
+        /// What the tool is doing, for people.
+        pub title: req String = "title" [],
+        /// The sort of tool.
+        pub kind: maybe ToolKind = "kind" [Lenient],
+        /// Where the call is in its life.
+        pub status: maybe ToolCallStatus = "status" [Lenient],
+        /// The output items.
+        pub content: maybe Vec<ToolCallContent> = "content" [Lenient, SkipItems],
+        /// The files involved.
+        pub locations: maybe Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
+        /// The tool's raw input, any JSON.
+        pub raw_input: opt Value = "rawInput" [Lenient],
+        /// The tool's raw output, any JSON.
+        pub raw_output: opt Value = "rawOutput" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 crate::acp_tagged_union! {
     /// One item of a tool call's output. Closed in v1.
     pub enum ToolCallContent: tag "type", closed {
@@ -335,6 +459,88 @@ crate::acp_tagged_union! {
         Diff(Diff) = "diff",
         /// A Client-owned terminal.
         Terminal(Terminal) = "terminal",
+    }
+}
+
+crate::acp_string_newtype! {
+    /// Names one tool call inside a session.
+    pub struct ToolCallId;
+}
+
+crate::acp_struct! {
+    /// A file (and maybe a line) a tool call touches; the path is a plain string in v1.
+    pub struct ToolCallLocation {
+        /// The file's path.
+        pub path: req String = "path" [],
+        /// The line, when known.
+        pub line: opt u32 = "line" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_string_enum! {
+    /// Where a tool call is in its life (closed in v1: there is no `cancelled`).
+    pub enum ToolCallStatus: closed {
+        /// Not started yet.
+        Pending = "pending",
+        /// Running.
+        InProgress = "in_progress",
+        /// Finished successfully.
+        Completed = "completed",
+        /// Finished with an error.
+        Failed = "failed",
+    }
+}
+
+crate::acp_struct! {
+    /// Changes to a tool call the Client already has (v1 `tool_call_update`): an omitted
+    /// or `null` member is unchanged; v1 has no way to clear a member.
+    pub struct ToolCallUpdate {
+        /// The tool call being changed.
+        pub tool_call_id: req ToolCallId = "toolCallId" [],
+        /// The new sort of tool.
+        pub kind: opt ToolKind = "kind" [Lenient],
+        /// The new status.
+        pub status: opt ToolCallStatus = "status" [Lenient],
+        /// The new title.
+        pub title: opt String = "title" [Lenient],
+        /// The new output items (the whole collection).
+        pub content: opt Vec<ToolCallContent> = "content" [Lenient, SkipItems],
+        /// The new locations (the whole collection).
+        pub locations: opt Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
+        /// The new raw input.
+        pub raw_input: opt Value = "rawInput" [Lenient],
+        /// The new raw output.
+        pub raw_output: opt Value = "rawOutput" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_string_enum! {
+    /// The sort of work a tool does (closed in v1), so a Client can pick an icon.
+    pub enum ToolKind: closed {
+        /// Reads files or data.
+        Read = "read",
+        /// Changes files or content.
+        Edit = "edit",
+        /// Removes files or data.
+        Delete = "delete",
+        /// Moves or renames files.
+        Move = "move",
+        /// Searches.
+        Search = "search",
+        /// Runs commands or code.
+        Execute = "execute",
+        /// Reasons or plans.
+        Think = "think",
+        /// Retrieves outside data.
+        Fetch = "fetch",
+        /// Switches the session's mode.
+        SwitchMode = "switch_mode",
+        /// Anything else.
+        Other = "other",
     }
 }
 

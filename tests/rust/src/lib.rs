@@ -202,6 +202,134 @@ pub fn replay_case(case: &Value) -> CaseResult {
     Ok(None)
 }
 
+fn problems(ws: &[acp_terminal::wire::Warning], prefix: &str) -> Vec<(String, String)> {
+    ws.iter().map(|w| (w.kind.as_str().to_owned(), format!("{prefix}{}", w.path))).collect()
+}
+
+fn same_json(got: &str, want: &Value) -> Result<(), String> {
+    let want_text = serde_json::to_string(want).map_err(|e| e.to_string())?;
+    let got_value: Value = serde_json::from_str(got).map_err(|e| format!("output is not JSON: {e}: {got}"))?;
+    if got_value != *want || serde_json::to_string(&got_value).ok().as_deref() != Some(want_text.as_str()) {
+        return Err(format!("output differs\n    expected {want_text}\n    got      {got}"));
+    }
+    Ok(())
+}
+
+/// Evaluates one `convert` case (docs/CONFORMANCE.md) with the generated adapters.
+pub fn convert_case(case: &Value) -> CaseResult {
+    use acp_terminal::adapters::{Direction, convert};
+    let from = case.get("from").and_then(Value::as_str).ok_or("the case has no `from`")?;
+    let to = case.get("to").and_then(Value::as_str).ok_or("the case has no `to`")?;
+    let direction = Direction::between(from, to).ok_or("`from`/`to` must be v1/v2 or v2/v1")?;
+    let ty = case.get("type").and_then(Value::as_str).ok_or("the case has no `type`")?;
+    let to_type = case.get("toType").and_then(Value::as_str);
+    let text = input_text(case)?;
+    let expect = case.get("expect").ok_or("the case has no `expect`")?;
+    match (convert(direction, ty, to_type, &text), expect.get("error")) {
+        (Err(e), Some(want)) => {
+            let want = (want["kind"].as_str().unwrap_or("?"), want["path"].as_str().unwrap_or("?"));
+            if (e.kind.as_str(), e.path.as_str()) == want {
+                Ok(Some(format!("error {} {}", e.kind.as_str(), e.path)))
+            } else {
+                Err(format!("expected error {} at {:?}, got {} at {:?} ({})", want.0, want.1, e.kind.as_str(), e.path, e.message))
+            }
+        }
+        (Err(e), None) => Err(format!("unexpected error {} at {:?}: {}", e.kind.as_str(), e.path, e.message)),
+        (Ok(c), Some(want)) => Err(format!("expected error {want}, got output {}", c.text)),
+        (Ok(c), None) => {
+            let want = expect.get("output").ok_or("no `expect.output`")?;
+            same_json(&c.text, want)?;
+            let got_w = problems(&c.warnings, "");
+            let want_w = expected_problems(expect.get("warnings"));
+            if got_w != want_w {
+                return Err(format!("warnings differ: expected {want_w:?}, got {got_w:?}"));
+            }
+            Ok(Some(c.text))
+        }
+    }
+}
+
+/// Evaluates one `bridge` case: the steps fed in order to a new bridge.
+pub fn bridge_case(case: &Value) -> CaseResult {
+    use acp_terminal::adapters::{Bridge, BridgeOptions};
+    let options = case.get("options");
+    let cap = options.and_then(|o| o.get("cap")).and_then(Value::as_u64).map(|c| usize::try_from(c).unwrap_or(usize::MAX));
+    let meta = options.and_then(|o| o.get("meta")).and_then(Value::as_bool).unwrap_or(false);
+    let mut bridge = Bridge::new(BridgeOptions { cap, meta });
+    let steps = case.get("steps").and_then(Value::as_array).ok_or("the case has no `steps` array")?;
+    let want = case.get("expect").and_then(|e| e.get("output")).and_then(Value::as_array).ok_or("the case has no `expect.output` array")?;
+    if want.len() != steps.len() {
+        return Err(format!("`expect.output` has {} entries for {} steps", want.len(), steps.len()));
+    }
+    let mut transcript = String::new();
+    for (i, (step, want)) in steps.iter().zip(want).enumerate() {
+        let result = if let Some(u) = step.get("update") {
+            bridge.push(&serde_json::to_string(u).map_err(|e| e.to_string())?)
+        } else if step.get("flush").is_some() {
+            bridge.flush()
+        } else {
+            return Err(format!("step {i} has neither `update` nor `flush`"));
+        };
+        match (result, want.get("error")) {
+            (Ok(out), None) => {
+                let want = want.as_array().ok_or_else(|| format!("expected output of step {i} is not an array"))?;
+                let got: Vec<Value> = out.iter().map(|t| serde_json::from_str(t).unwrap_or(Value::Null)).collect();
+                if &got != want || serde_json::to_string(&got).ok() != serde_json::to_string(want).ok() {
+                    return Err(format!("step {i}: output differs\n    expected {}\n    got      {}", Value::Array(want.clone()), Value::Array(got)));
+                }
+                for t in out {
+                    transcript.push_str(&t);
+                    transcript.push('\n');
+                }
+            }
+            (Err(e), Some(w)) => {
+                let path = format!("/steps/{i}/update{}", e.path);
+                if (e.kind.as_str(), path.as_str()) != (w["kind"].as_str().unwrap_or("?"), w["path"].as_str().unwrap_or("?")) {
+                    return Err(format!("step {i}: expected error {w}, got {} at {path:?} ({})", e.kind.as_str(), e.message));
+                }
+                transcript.push_str(&format!("error {} {path}\n", e.kind.as_str()));
+            }
+            (Err(e), None) => return Err(format!("step {i}: unexpected error {} at {:?}: {}", e.kind.as_str(), e.path, e.message)),
+            (Ok(out), Some(w)) => return Err(format!("step {i}: expected error {w}, got {out:?}")),
+        }
+    }
+    Ok(Some(transcript))
+}
+
+/// Evaluates one `ingest` case: v1 updates (through the `_meta` convention) and v2
+/// updates applied in order to one store.
+pub fn ingest_case(case: &Value) -> CaseResult {
+    let updates = case.get("updates").and_then(Value::as_array).ok_or("the case has no `updates` array")?;
+    let expect = case.get("expect").ok_or("the case has no `expect`")?;
+    let mut store = acp_terminal::store::TerminalStore::new();
+    let mut error: Option<(String, String)> = None;
+    let mut warnings = Vec::new();
+    for (i, u) in updates.iter().enumerate() {
+        let schema = u.get("schema").and_then(Value::as_str).unwrap_or("v2");
+        let text = serde_json::to_string(u.get("update").ok_or_else(|| format!("update {i} has no `update`"))?).map_err(|e| e.to_string())?;
+        let prefix = format!("/updates/{i}/update");
+        let result = if schema == "v1" { acp_terminal::adapters::ingest_v1(&mut store, &text) } else { store.apply_text(&text) };
+        match result {
+            Ok(ws) => warnings.extend(problems(&ws, &prefix)),
+            Err(e) => {
+                error = Some((e.kind.as_str().to_owned(), format!("{prefix}{}", e.path)));
+                break;
+            }
+        }
+    }
+    let want_error = expect.get("error").map(|e| (e["kind"].as_str().unwrap_or("?").to_owned(), e["path"].as_str().unwrap_or("?").to_owned()));
+    if error != want_error {
+        return Err(format!("expected error {want_error:?}, got {error:?}"));
+    }
+    let want_w = expected_problems(expect.get("warnings"));
+    if warnings != want_w {
+        return Err(format!("warnings differ: expected {want_w:?}, got {warnings:?}"));
+    }
+    let got = store_view(&store);
+    let want = expect.get("terminals").ok_or("the case has no `expect.terminals`")?;
+    if &got == want { Ok(None) } else { Err(format!("terminals differ\n    expected {want}\n    got      {got}")) }
+}
+
 /// One evaluated case.
 pub struct Outcome {
     /// File, relative to where it was found.
@@ -238,6 +366,9 @@ pub fn run_files(files: &[PathBuf]) -> Vec<Outcome> {
                 "decode" => decode_case(case, &generated_decoder),
                 "transcript" => transcript_case(case),
                 "replay" => replay_case(case),
+                "convert" => convert_case(case),
+                "bridge" => bridge_case(case),
+                "ingest" => ingest_case(case),
                 other => Err(format!("this runner cannot evaluate cases of kind {other:?} yet")),
             };
             out.push(Outcome { file: file.clone(), name, kind, result });

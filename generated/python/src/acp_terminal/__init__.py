@@ -27,11 +27,14 @@ from ._runtime.display import safe_display
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
+from .adapters import Bridge, Converted, cap_text, convert, ingest_v1
 from .store import ByteLog, Counters, Limits, TerminalState, TerminalStore
 
 __all__ = [
     "MISSING",
+    "Bridge",
     "ByteLog",
+    "Converted",
     "Counters",
     "Limits",
     "ParseError",
@@ -41,6 +44,9 @@ __all__ = [
     "TerminalStore",
     "Transcript",
     "UnknownVariant",
+    "cap_text",
+    "convert",
+    "ingest_v1",
     "safe_display",
     "v1",
     "v2",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
 
-from pydantic import Discriminator, Field, JsonValue, Tag
+from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -19,6 +19,7 @@ from ._runtime.decode import (
     decode_boolean,
     decode_input,
     decode_int64,
+    decode_json,
     decode_number,
     decode_object,
     decode_string,
@@ -29,15 +30,21 @@ from ._runtime.decode import (
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 from ._runtime.model import (
+    UNKNOWN_TAG,
+    UnknownVariant,
     WireModel,
     construct,
     discriminator,
+    no_payload,
     register_decoders,
+    unknown_from,
+    unknown_variant,
     wire_rules,
 )
 from ._runtime.writer import (
     Writer,
     encode_boolean,
+    encode_json,
     encode_number,
     encode_object,
     encode_string,
@@ -63,12 +70,28 @@ __all__ = [
     "ImageContent",
     "KillTerminalRequest",
     "KillTerminalResponse",
+    "KnownPermissionOptionKind",
     "KnownRole",
+    "KnownToolCallStatus",
+    "KnownToolKind",
+    "PermissionOption",
+    "PermissionOptionId",
+    "PermissionOptionKind",
     "ReleaseTerminalRequest",
     "ReleaseTerminalResponse",
+    "RequestPermissionOutcome",
+    "RequestPermissionOutcomeCancelled",
+    "RequestPermissionOutcomeSelected",
+    "RequestPermissionRequest",
+    "RequestPermissionResponse",
     "ResourceLink",
     "Role",
+    "SelectedPermissionOutcome",
     "SessionId",
+    "SessionNotification",
+    "SessionUpdate",
+    "SessionUpdateToolCall",
+    "SessionUpdateToolCallUpdate",
     "Terminal",
     "TerminalExitStatus",
     "TerminalId",
@@ -76,13 +99,22 @@ __all__ = [
     "TerminalOutputResponse",
     "TextContent",
     "TextResourceContents",
+    "ToolCall",
     "ToolCallContent",
     "ToolCallContentContent",
     "ToolCallContentDiff",
     "ToolCallContentTerminal",
+    "ToolCallId",
+    "ToolCallLocation",
+    "ToolCallStatus",
+    "ToolCallUpdate",
+    "ToolKind",
     "WaitForTerminalExitRequest",
     "WaitForTerminalExitResponse",
+    "is_known_permission_option_kind",
     "is_known_role",
+    "is_known_tool_call_status",
+    "is_known_tool_kind",
     "parse_annotations",
     "parse_audio_content",
     "parse_blob_resource_contents",
@@ -97,11 +129,20 @@ __all__ = [
     "parse_image_content",
     "parse_kill_terminal_request",
     "parse_kill_terminal_response",
+    "parse_permission_option",
+    "parse_permission_option_id",
+    "parse_permission_option_kind",
     "parse_release_terminal_request",
     "parse_release_terminal_response",
+    "parse_request_permission_outcome",
+    "parse_request_permission_request",
+    "parse_request_permission_response",
     "parse_resource_link",
     "parse_role",
+    "parse_selected_permission_outcome",
     "parse_session_id",
+    "parse_session_notification",
+    "parse_session_update",
     "parse_terminal",
     "parse_terminal_exit_status",
     "parse_terminal_id",
@@ -109,7 +150,13 @@ __all__ = [
     "parse_terminal_output_response",
     "parse_text_content",
     "parse_text_resource_contents",
+    "parse_tool_call",
     "parse_tool_call_content",
+    "parse_tool_call_id",
+    "parse_tool_call_location",
+    "parse_tool_call_status",
+    "parse_tool_call_update",
+    "parse_tool_kind",
     "parse_wait_for_terminal_exit_request",
     "parse_wait_for_terminal_exit_response",
     "serialize_annotations",
@@ -126,11 +173,20 @@ __all__ = [
     "serialize_image_content",
     "serialize_kill_terminal_request",
     "serialize_kill_terminal_response",
+    "serialize_permission_option",
+    "serialize_permission_option_id",
+    "serialize_permission_option_kind",
     "serialize_release_terminal_request",
     "serialize_release_terminal_response",
+    "serialize_request_permission_outcome",
+    "serialize_request_permission_request",
+    "serialize_request_permission_response",
     "serialize_resource_link",
     "serialize_role",
+    "serialize_selected_permission_outcome",
     "serialize_session_id",
+    "serialize_session_notification",
+    "serialize_session_update",
     "serialize_terminal",
     "serialize_terminal_exit_status",
     "serialize_terminal_id",
@@ -138,7 +194,13 @@ __all__ = [
     "serialize_terminal_output_response",
     "serialize_text_content",
     "serialize_text_resource_contents",
+    "serialize_tool_call",
     "serialize_tool_call_content",
+    "serialize_tool_call_id",
+    "serialize_tool_call_location",
+    "serialize_tool_call_status",
+    "serialize_tool_call_update",
+    "serialize_tool_kind",
     "serialize_wait_for_terminal_exit_request",
     "serialize_wait_for_terminal_exit_response",
 ]
@@ -146,11 +208,53 @@ __all__ = [
 _ABSENT: Final[Any] = object()
 _OPTIONS_1: Final = MemberOptions(lenient=True)
 _OPTIONS_0: Final = MemberOptions(lenient=True, skip_items=True)
+_SKIP_1: Final[frozenset[str]] = frozenset(("outcome",))
+_SKIP_2: Final[frozenset[str]] = frozenset(("sessionUpdate",))
 _SKIP_0: Final[frozenset[str]] = frozenset(("type",))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 
 # --- named strings and string enums ---
+
+
+def decode_PermissionOptionId(v: Json, cx: Cx) -> PermissionOptionId:
+    return PermissionOptionId(decode_string(v, cx))
+
+
+PermissionOptionId = NewType(
+    "PermissionOptionId",
+    Annotated[str, wire_rules("PermissionOptionId", decode_PermissionOptionId, python_values=True)],
+)
+"""Names one choice of a permission request."""
+
+
+encode_PermissionOptionId = encode_string
+
+
+PERMISSION_OPTION_KIND_VALUES: Final = ("allow_once", "allow_always", "reject_once", "reject_always")
+KnownPermissionOptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
+
+
+def is_known_permission_option_kind(v: str) -> bool:
+    """Whether ``v`` is a ``PermissionOptionKind`` value this version knows."""
+    return v in PERMISSION_OPTION_KIND_VALUES
+
+
+def decode_PermissionOptionKind(v: Json, cx: Cx) -> PermissionOptionKind:
+    s = decode_string(v, cx)
+    for known in PERMISSION_OPTION_KIND_VALUES:
+        if s == known:
+            return known
+    return cx.unknown_value(s, "PermissionOptionKind", PERMISSION_OPTION_KIND_VALUES)
+
+
+PermissionOptionKind: TypeAlias = Annotated[
+    KnownPermissionOptionKind,
+    wire_rules("PermissionOptionKind", decode_PermissionOptionKind, python_values=True),
+]
+"""What choosing a permission option means (closed in v1)."""
+
+encode_PermissionOptionKind = encode_string
 
 
 ROLE_VALUES: Final = ("assistant", "user")
@@ -196,6 +300,77 @@ TerminalId = NewType("TerminalId", Annotated[str, wire_rules("TerminalId", decod
 
 
 encode_TerminalId = encode_string
+
+
+def decode_ToolCallId(v: Json, cx: Cx) -> ToolCallId:
+    return ToolCallId(decode_string(v, cx))
+
+
+ToolCallId = NewType("ToolCallId", Annotated[str, wire_rules("ToolCallId", decode_ToolCallId, python_values=True)])
+"""Names one tool call inside a session."""
+
+
+encode_ToolCallId = encode_string
+
+
+TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "completed", "failed")
+KnownToolCallStatus = Literal["pending", "in_progress", "completed", "failed"]
+
+
+def is_known_tool_call_status(v: str) -> bool:
+    """Whether ``v`` is a ``ToolCallStatus`` value this version knows."""
+    return v in TOOL_CALL_STATUS_VALUES
+
+
+def decode_ToolCallStatus(v: Json, cx: Cx) -> ToolCallStatus:
+    s = decode_string(v, cx)
+    for known in TOOL_CALL_STATUS_VALUES:
+        if s == known:
+            return known
+    return cx.unknown_value(s, "ToolCallStatus", TOOL_CALL_STATUS_VALUES)
+
+
+ToolCallStatus: TypeAlias = Annotated[
+    KnownToolCallStatus,
+    wire_rules("ToolCallStatus", decode_ToolCallStatus, python_values=True),
+]
+"""Where a tool call is in its life (closed in v1: there is no `cancelled`)."""
+
+encode_ToolCallStatus = encode_string
+
+
+TOOL_KIND_VALUES: Final = (
+    "read",
+    "edit",
+    "delete",
+    "move",
+    "search",
+    "execute",
+    "think",
+    "fetch",
+    "switch_mode",
+    "other",
+)
+KnownToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]
+
+
+def is_known_tool_kind(v: str) -> bool:
+    """Whether ``v`` is a ``ToolKind`` value this version knows."""
+    return v in TOOL_KIND_VALUES
+
+
+def decode_ToolKind(v: Json, cx: Cx) -> ToolKind:
+    s = decode_string(v, cx)
+    for known in TOOL_KIND_VALUES:
+        if s == known:
+            return known
+    return cx.unknown_value(s, "ToolKind", TOOL_KIND_VALUES)
+
+
+ToolKind: TypeAlias = Annotated[KnownToolKind, wire_rules("ToolKind", decode_ToolKind, python_values=True)]
+"""The sort of work a tool does (closed in v1), so a Client can pick an icon."""
+
+encode_ToolKind = encode_string
 
 
 # --- objects ---
@@ -441,6 +616,26 @@ class KillTerminalResponse(WireModel):
     )
 
 
+class PermissionOption(WireModel):
+    """One choice a v1 permission request offers.
+
+    Attributes:
+        option_id: The choice's ID, sent back when picked.
+        name: The label.
+        kind: What the choice means.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    option_id: PermissionOptionId = Field(alias="optionId", description="The choice's ID, sent back when picked.")
+    name: str = Field(alias="name", description="The label.")
+    kind: PermissionOptionKind = Field(alias="kind", description="What the choice means.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class ReleaseTerminalRequest(WireModel):
     """`terminal/release`: the Agent lets the Client free a terminal.
 
@@ -473,6 +668,45 @@ class ReleaseTerminalResponse(WireModel):
     )
 
 
+class RequestPermissionRequest(WireModel):
+    """The v1 permission request: always about one tool call.
+
+    Attributes:
+        session_id: The session.
+        tool_call: The tool call that needs permission, as a set of changes.
+        options: The choices.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    tool_call: ToolCallUpdate = Field(
+        alias="toolCall",
+        description="The tool call that needs permission, as a set of changes.",
+    )
+    options: list[PermissionOption] = Field(alias="options", description="The choices.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class RequestPermissionResponse(WireModel):
+    """The Client's v1 answer to a permission request.
+
+    Attributes:
+        outcome: How it ended.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    outcome: RequestPermissionOutcome = Field(alias="outcome", description="How it ended.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class ResourceLink(WireModel):
     """A pointer to a resource, without its contents.
 
@@ -494,6 +728,40 @@ class ResourceLink(WireModel):
     size: int | None = Field(default=None, alias="size", description="The size in bytes.")
     title: str | None = Field(default=None, alias="title", description="A title to show instead of the name.")
     uri: str = Field(alias="uri", description="Where the resource is.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class SelectedPermissionOutcome(WireModel):
+    """The option the user picked in v1.
+
+    Attributes:
+        option_id: The picked option.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    option_id: PermissionOptionId = Field(alias="optionId", description="The picked option.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class SessionNotification(WireModel):
+    """The v1 `session/update` notification from Agent to Client.
+
+    Attributes:
+        session_id: The session.
+        update: The change.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session.")
+    update: SessionUpdate = Field(alias="update", description="The change.")
     meta: dict[str, JsonValue] | None = Field(
         default=None,
         alias="_meta",
@@ -618,6 +886,97 @@ class TextResourceContents(WireModel):
     )
 
 
+class ToolCall(WireModel):
+    """A new tool call (v1 `tool_call`): its title is required, the rest optional.
+
+    Attributes:
+        tool_call_id: The tool call's ID.
+        title: What the tool is doing, for people.
+        kind: The sort of tool.
+        status: Where the call is in its life.
+        content: The output items.
+        locations: The files involved.
+        raw_input: The tool's raw input, any JSON.
+        raw_output: The tool's raw output, any JSON.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call's ID.")
+    title: str = Field(alias="title", description="What the tool is doing, for people.")
+    kind: ToolKind | None = Field(default=None, alias="kind", description="The sort of tool.")
+    status: ToolCallStatus | None = Field(default=None, alias="status", description="Where the call is in its life.")
+    content: list[ToolCallContent] | None = Field(default=None, alias="content", description="The output items.")
+    locations: list[ToolCallLocation] | None = Field(default=None, alias="locations", description="The files involved.")
+    raw_input: JsonValue | None = Field(default=None, alias="rawInput", description="The tool's raw input, any JSON.")
+    raw_output: JsonValue | None = Field(
+        default=None,
+        alias="rawOutput",
+        description="The tool's raw output, any JSON.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class ToolCallLocation(WireModel):
+    """A file (and maybe a line) a tool call touches; the path is a plain string in v1.
+
+    Attributes:
+        path: The file's path.
+        line: The line, when known.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    path: str = Field(alias="path", description="The file's path.")
+    line: int | None = Field(default=None, alias="line", description="The line, when known.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class ToolCallUpdate(WireModel):
+    """Changes to a tool call the Client already has (v1 `tool_call_update`): an omitted
+    or `null` member is unchanged; v1 has no way to clear a member.
+
+    Attributes:
+        tool_call_id: The tool call being changed.
+        kind: The new sort of tool.
+        status: The new status.
+        title: The new title.
+        content: The new output items (the whole collection).
+        locations: The new locations (the whole collection).
+        raw_input: The new raw input.
+        raw_output: The new raw output.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call being changed.")
+    kind: ToolKind | None = Field(default=None, alias="kind", description="The new sort of tool.")
+    status: ToolCallStatus | None = Field(default=None, alias="status", description="The new status.")
+    title: str | None = Field(default=None, alias="title", description="The new title.")
+    content: list[ToolCallContent] | None = Field(
+        default=None,
+        alias="content",
+        description="The new output items (the whole collection).",
+    )
+    locations: list[ToolCallLocation] | None = Field(
+        default=None,
+        alias="locations",
+        description="The new locations (the whole collection).",
+    )
+    raw_input: JsonValue | None = Field(default=None, alias="rawInput", description="The new raw input.")
+    raw_output: JsonValue | None = Field(default=None, alias="rawOutput", description="The new raw output.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class WaitForTerminalExitRequest(WireModel):
     """`terminal/wait_for_exit`: the Agent waits for a terminal's command to end.
 
@@ -707,6 +1066,53 @@ EmbeddedResourceResource: TypeAlias = Annotated[
 """A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
 
 
+class RequestPermissionOutcomeCancelled(WireModel):
+    """The turn was cancelled first."""
+
+    outcome: Literal["cancelled"] = Field(default="cancelled", alias="outcome")
+
+
+class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
+    """The user picked an option."""
+
+    outcome: Literal["selected"] = Field(default="selected", alias="outcome")
+
+
+REQUEST_PERMISSION_OUTCOME_TAGS: Final = ("cancelled", "selected")
+RequestPermissionOutcome: TypeAlias = Annotated[
+    Annotated[RequestPermissionOutcomeCancelled, Tag("cancelled")]
+    | Annotated[RequestPermissionOutcomeSelected, Tag("selected")],
+    Discriminator(discriminator("outcome", "outcome", REQUEST_PERMISSION_OUTCOME_TAGS, open_union=False)),
+    wire_rules("RequestPermissionOutcome", lambda v, cx: decode_RequestPermissionOutcome(v, cx)),
+]
+"""How a v1 permission request ended (closed in v1)."""
+
+
+class SessionUpdateToolCall(ToolCall):
+    """Creates a tool call."""
+
+    session_update: Literal["tool_call"] = Field(default="tool_call", alias="sessionUpdate")
+
+
+class SessionUpdateToolCallUpdate(ToolCallUpdate):
+    """Changes a tool call."""
+
+    session_update: Literal["tool_call_update"] = Field(default="tool_call_update", alias="sessionUpdate")
+
+
+SESSION_UPDATE_TAGS: Final = ("tool_call", "tool_call_update")
+SessionUpdate: TypeAlias = Annotated[
+    Annotated[SessionUpdateToolCall, Tag("tool_call")]
+    | Annotated[SessionUpdateToolCallUpdate, Tag("tool_call_update")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("sessionUpdate")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("sessionUpdate", "session_update", SESSION_UPDATE_TAGS, open_union=True)),
+    wire_rules("SessionUpdate", lambda v, cx: decode_SessionUpdate(v, cx)),
+]
+"""One change to a v1 session. This toolkit knows the two tool-call updates; the
+other v1 updates (message chunks, plans ...) are kept whole as unknown variants.
+"""
+
+
 class ToolCallContentContent(Content):
     """A content block."""
 
@@ -747,6 +1153,14 @@ def encode_ArrayOfEnvVariable(w: Writer, v: list[EnvVariable]) -> None:
     w.array(v, encode_EnvVariable)
 
 
+def decode_ArrayOfPermissionOption(v: Json, cx: Cx) -> list[PermissionOption]:
+    return cx.array(v, decode_PermissionOption)
+
+
+def encode_ArrayOfPermissionOption(w: Writer, v: list[PermissionOption]) -> None:
+    w.array(v, encode_PermissionOption)
+
+
 def decode_ArrayOfRole(v: Json, cx: Cx) -> list[Role]:
     return cx.array(v, decode_Role)
 
@@ -761,6 +1175,22 @@ def decode_ArrayOfString(v: Json, cx: Cx) -> list[str]:
 
 def encode_ArrayOfString(w: Writer, v: list[str]) -> None:
     w.array(v, encode_string)
+
+
+def decode_ArrayOfToolCallContent(v: Json, cx: Cx) -> list[ToolCallContent]:
+    return cx.array(v, decode_ToolCallContent)
+
+
+def encode_ArrayOfToolCallContent(w: Writer, v: list[ToolCallContent]) -> None:
+    w.array(v, encode_ToolCallContent)
+
+
+def decode_ArrayOfToolCallLocation(v: Json, cx: Cx) -> list[ToolCallLocation]:
+    return cx.array(v, decode_ToolCallLocation)
+
+
+def encode_ArrayOfToolCallLocation(w: Writer, v: list[ToolCallLocation]) -> None:
+    w.array(v, encode_ToolCallLocation)
 
 
 def decode_Annotations_values(
@@ -1430,6 +1860,61 @@ def encode_KillTerminalResponse(w: Writer, v: KillTerminalResponse) -> None:
     w.end_object()
 
 
+def decode_PermissionOption_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``PermissionOption`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = _ABSENT
+    m3: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "optionId":
+            m0 = cx.required(k, x, decode_PermissionOptionId)
+        elif k == "name":
+            m1 = cx.required(k, x, decode_string)
+        elif k == "kind":
+            m2 = cx.required(k, x, decode_PermissionOptionKind)
+        elif k == "_meta":
+            m3 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("optionId")
+    if m1 is _ABSENT:
+        cx.missing("name")
+    if m2 is _ABSENT:
+        cx.missing("kind")
+    return {"option_id": m0, "name": m1, "kind": m2, "meta": m3}, extra
+
+
+def decode_PermissionOption(v: Json, cx: Cx) -> PermissionOption:
+    values, extra = decode_PermissionOption_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(PermissionOption, values, extra)
+
+
+def encode_PermissionOption_known(w: Writer, v: PermissionOption) -> None:
+    w.put("optionId", v.option_id, encode_PermissionOptionId)
+    w.put("name", v.name, encode_string)
+    w.put("kind", v.kind, encode_PermissionOptionKind)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_PermissionOption(w: Writer, v: PermissionOption) -> None:
+    w.begin_object()
+    encode_PermissionOption_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_ReleaseTerminalRequest_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -1516,6 +2001,127 @@ def encode_ReleaseTerminalResponse(w: Writer, v: ReleaseTerminalResponse) -> Non
     w.end_object()
 
 
+def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "outcome")
+    if tag == "cancelled":
+        return no_payload(RequestPermissionOutcomeCancelled, obj, "outcome")
+    elif tag == "selected":
+        values, extra = decode_SelectedPermissionOutcome_values(obj, cx, _SKIP_1)
+        values["outcome"] = "selected"
+        return construct(RequestPermissionOutcomeSelected, values, extra)
+    return cx.unknown_tag("outcome", tag, "RequestPermissionOutcome", REQUEST_PERMISSION_OUTCOME_TAGS)
+
+
+def encode_RequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome) -> None:
+    w.begin_object()
+    w.key("outcome")
+    w.string(v.outcome)
+    if isinstance(v, RequestPermissionOutcomeSelected):
+        encode_SelectedPermissionOutcome_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_RequestPermissionRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``RequestPermissionRequest`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = _ABSENT
+    m3: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "toolCall":
+            m1 = cx.required(k, x, decode_ToolCallUpdate)
+        elif k == "options":
+            m2 = cx.required(k, x, decode_ArrayOfPermissionOption)
+        elif k == "_meta":
+            m3 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    if m1 is _ABSENT:
+        cx.missing("toolCall")
+    if m2 is _ABSENT:
+        cx.missing("options")
+    return {"session_id": m0, "tool_call": m1, "options": m2, "meta": m3}, extra
+
+
+def decode_RequestPermissionRequest(v: Json, cx: Cx) -> RequestPermissionRequest:
+    values, extra = decode_RequestPermissionRequest_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(RequestPermissionRequest, values, extra)
+
+
+def encode_RequestPermissionRequest_known(w: Writer, v: RequestPermissionRequest) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put("toolCall", v.tool_call, encode_ToolCallUpdate)
+    w.put("options", v.options, encode_ArrayOfPermissionOption)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_RequestPermissionRequest(w: Writer, v: RequestPermissionRequest) -> None:
+    w.begin_object()
+    encode_RequestPermissionRequest_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_RequestPermissionResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``RequestPermissionResponse`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "outcome":
+            m0 = cx.required(k, x, decode_RequestPermissionOutcome)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("outcome")
+    return {"outcome": m0, "meta": m1}, extra
+
+
+def decode_RequestPermissionResponse(v: Json, cx: Cx) -> RequestPermissionResponse:
+    values, extra = decode_RequestPermissionResponse_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(RequestPermissionResponse, values, extra)
+
+
+def encode_RequestPermissionResponse_known(w: Writer, v: RequestPermissionResponse) -> None:
+    w.put("outcome", v.outcome, encode_RequestPermissionOutcome)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_RequestPermissionResponse(w: Writer, v: RequestPermissionResponse) -> None:
+    w.begin_object()
+    encode_RequestPermissionResponse_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_ResourceLink_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -1589,6 +2195,130 @@ def encode_ResourceLink_known(w: Writer, v: ResourceLink) -> None:
 def encode_ResourceLink(w: Writer, v: ResourceLink) -> None:
     w.begin_object()
     encode_ResourceLink_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SelectedPermissionOutcome_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SelectedPermissionOutcome`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "optionId":
+            m0 = cx.required(k, x, decode_PermissionOptionId)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("optionId")
+    return {"option_id": m0, "meta": m1}, extra
+
+
+def decode_SelectedPermissionOutcome(v: Json, cx: Cx) -> SelectedPermissionOutcome:
+    values, extra = decode_SelectedPermissionOutcome_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SelectedPermissionOutcome, values, extra)
+
+
+def encode_SelectedPermissionOutcome_known(w: Writer, v: SelectedPermissionOutcome) -> None:
+    w.put("optionId", v.option_id, encode_PermissionOptionId)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_SelectedPermissionOutcome(w: Writer, v: SelectedPermissionOutcome) -> None:
+    w.begin_object()
+    encode_SelectedPermissionOutcome_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SessionNotification_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SessionNotification`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "update":
+            m1 = cx.required(k, x, decode_SessionUpdate)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    if m1 is _ABSENT:
+        cx.missing("update")
+    return {"session_id": m0, "update": m1, "meta": m2}, extra
+
+
+def decode_SessionNotification(v: Json, cx: Cx) -> SessionNotification:
+    values, extra = decode_SessionNotification_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SessionNotification, values, extra)
+
+
+def encode_SessionNotification_known(w: Writer, v: SessionNotification) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put("update", v.update, encode_SessionUpdate)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_SessionNotification(w: Writer, v: SessionNotification) -> None:
+    w.begin_object()
+    encode_SessionNotification_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "sessionUpdate")
+    if tag == "tool_call":
+        values, extra = decode_ToolCall_values(obj, cx, _SKIP_2)
+        values["session_update"] = "tool_call"
+        return construct(SessionUpdateToolCall, values, extra)
+    elif tag == "tool_call_update":
+        values, extra = decode_ToolCallUpdate_values(obj, cx, _SKIP_2)
+        values["session_update"] = "tool_call_update"
+        return construct(SessionUpdateToolCallUpdate, values, extra)
+    return unknown_variant(tag, obj, "sessionUpdate")
+
+
+def encode_SessionUpdate(w: Writer, v: SessionUpdate) -> None:
+    w.begin_object()
+    w.key("sessionUpdate")
+    if isinstance(v, UnknownVariant):
+        w.string(v.tag)
+        w.members(v.members)
+        w.end_object()
+        return
+    w.string(v.session_update)
+    if isinstance(v, SessionUpdateToolCall):
+        encode_ToolCall_known(w, v)
+    elif isinstance(v, SessionUpdateToolCallUpdate):
+        encode_ToolCallUpdate_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
@@ -1884,6 +2614,89 @@ def encode_TextResourceContents(w: Writer, v: TextResourceContents) -> None:
     w.end_object()
 
 
+def decode_ToolCall_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ToolCall`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = None
+    m3: Any = None
+    m4: Any = None
+    m5: Any = None
+    m6: Any = None
+    m7: Any = None
+    m8: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "toolCallId":
+            m0 = cx.required(k, x, decode_ToolCallId)
+        elif k == "title":
+            m1 = cx.required(k, x, decode_string)
+        elif k == "kind":
+            m2 = cx.maybe(k, x, decode_ToolKind, _OPTIONS_1)
+        elif k == "status":
+            m3 = cx.maybe(k, x, decode_ToolCallStatus, _OPTIONS_1)
+        elif k == "content":
+            m4 = cx.maybe(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+        elif k == "locations":
+            m5 = cx.maybe(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+        elif k == "rawInput":
+            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "_meta":
+            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("toolCallId")
+    if m1 is _ABSENT:
+        cx.missing("title")
+    return {
+        "tool_call_id": m0,
+        "title": m1,
+        "kind": m2,
+        "status": m3,
+        "content": m4,
+        "locations": m5,
+        "raw_input": m6,
+        "raw_output": m7,
+        "meta": m8,
+    }, extra
+
+
+def decode_ToolCall(v: Json, cx: Cx) -> ToolCall:
+    values, extra = decode_ToolCall_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ToolCall, values, extra)
+
+
+def encode_ToolCall_known(w: Writer, v: ToolCall) -> None:
+    w.put("toolCallId", v.tool_call_id, encode_ToolCallId)
+    w.put("title", v.title, encode_string)
+    w.put_optional("kind", v.kind, encode_ToolKind)
+    w.put_optional("status", v.status, encode_ToolCallStatus)
+    w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
+    w.put_optional("locations", v.locations, encode_ArrayOfToolCallLocation)
+    w.put_optional("rawInput", v.raw_input, encode_json)
+    w.put_optional("rawOutput", v.raw_output, encode_json)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_ToolCall(w: Writer, v: ToolCall) -> None:
+    w.begin_object()
+    encode_ToolCall_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1912,6 +2725,134 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
         encode_Diff_known(w, v)
     elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ToolCallLocation_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ToolCallLocation`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    m2: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "path":
+            m0 = cx.required(k, x, decode_string)
+        elif k == "line":
+            m1 = cx.optional(k, x, decode_uint32, _OPTIONS_1)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("path")
+    return {"path": m0, "line": m1, "meta": m2}, extra
+
+
+def decode_ToolCallLocation(v: Json, cx: Cx) -> ToolCallLocation:
+    values, extra = decode_ToolCallLocation_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ToolCallLocation, values, extra)
+
+
+def encode_ToolCallLocation_known(w: Writer, v: ToolCallLocation) -> None:
+    w.put("path", v.path, encode_string)
+    w.put_optional("line", v.line, encode_number)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_ToolCallLocation(w: Writer, v: ToolCallLocation) -> None:
+    w.begin_object()
+    encode_ToolCallLocation_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ToolCallUpdate_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ToolCallUpdate`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    m2: Any = None
+    m3: Any = None
+    m4: Any = None
+    m5: Any = None
+    m6: Any = None
+    m7: Any = None
+    m8: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "toolCallId":
+            m0 = cx.required(k, x, decode_ToolCallId)
+        elif k == "kind":
+            m1 = cx.optional(k, x, decode_ToolKind, _OPTIONS_1)
+        elif k == "status":
+            m2 = cx.optional(k, x, decode_ToolCallStatus, _OPTIONS_1)
+        elif k == "title":
+            m3 = cx.optional(k, x, decode_string, _OPTIONS_1)
+        elif k == "content":
+            m4 = cx.optional(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+        elif k == "locations":
+            m5 = cx.optional(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+        elif k == "rawInput":
+            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "_meta":
+            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("toolCallId")
+    return {
+        "tool_call_id": m0,
+        "kind": m1,
+        "status": m2,
+        "title": m3,
+        "content": m4,
+        "locations": m5,
+        "raw_input": m6,
+        "raw_output": m7,
+        "meta": m8,
+    }, extra
+
+
+def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
+    values, extra = decode_ToolCallUpdate_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ToolCallUpdate, values, extra)
+
+
+def encode_ToolCallUpdate_known(w: Writer, v: ToolCallUpdate) -> None:
+    w.put("toolCallId", v.tool_call_id, encode_ToolCallId)
+    w.put_optional("kind", v.kind, encode_ToolKind)
+    w.put_optional("status", v.status, encode_ToolCallStatus)
+    w.put_optional("title", v.title, encode_string)
+    w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
+    w.put_optional("locations", v.locations, encode_ArrayOfToolCallLocation)
+    w.put_optional("rawInput", v.raw_input, encode_json)
+    w.put_optional("rawOutput", v.raw_output, encode_json)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_ToolCallUpdate(w: Writer, v: ToolCallUpdate) -> None:
+    w.begin_object()
+    encode_ToolCallUpdate_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
@@ -2151,6 +3092,36 @@ def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
     return encode_text(value, encode_KillTerminalResponse)
 
 
+def parse_permission_option(data: str | Json) -> Parsed[PermissionOption]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``."""
+    return decode_input(data, decode_PermissionOption)
+
+
+def serialize_permission_option(value: PermissionOption) -> str:
+    """The canonical JSON text of a ``PermissionOption``."""
+    return encode_text(value, encode_PermissionOption)
+
+
+def parse_permission_option_id(data: str | Json) -> Parsed[PermissionOptionId]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``."""
+    return decode_input(data, decode_PermissionOptionId)
+
+
+def serialize_permission_option_id(value: PermissionOptionId) -> str:
+    """The canonical JSON text of a ``PermissionOptionId``."""
+    return encode_text(value, encode_PermissionOptionId)
+
+
+def parse_permission_option_kind(data: str | Json) -> Parsed[PermissionOptionKind]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``."""
+    return decode_input(data, decode_PermissionOptionKind)
+
+
+def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
+    """The canonical JSON text of a ``PermissionOptionKind``."""
+    return encode_text(value, encode_PermissionOptionKind)
+
+
 def parse_release_terminal_request(data: str | Json) -> Parsed[ReleaseTerminalRequest]:
     """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``."""
     return decode_input(data, decode_ReleaseTerminalRequest)
@@ -2169,6 +3140,36 @@ def parse_release_terminal_response(data: str | Json) -> Parsed[ReleaseTerminalR
 def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
     """The canonical JSON text of a ``ReleaseTerminalResponse``."""
     return encode_text(value, encode_ReleaseTerminalResponse)
+
+
+def parse_request_permission_outcome(data: str | Json) -> Parsed[RequestPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``."""
+    return decode_input(data, decode_RequestPermissionOutcome)
+
+
+def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str:
+    """The canonical JSON text of a ``RequestPermissionOutcome``."""
+    return encode_text(value, encode_RequestPermissionOutcome)
+
+
+def parse_request_permission_request(data: str | Json) -> Parsed[RequestPermissionRequest]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``."""
+    return decode_input(data, decode_RequestPermissionRequest)
+
+
+def serialize_request_permission_request(value: RequestPermissionRequest) -> str:
+    """The canonical JSON text of a ``RequestPermissionRequest``."""
+    return encode_text(value, encode_RequestPermissionRequest)
+
+
+def parse_request_permission_response(data: str | Json) -> Parsed[RequestPermissionResponse]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``."""
+    return decode_input(data, decode_RequestPermissionResponse)
+
+
+def serialize_request_permission_response(value: RequestPermissionResponse) -> str:
+    """The canonical JSON text of a ``RequestPermissionResponse``."""
+    return encode_text(value, encode_RequestPermissionResponse)
 
 
 def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
@@ -2191,6 +3192,16 @@ def serialize_role(value: Role) -> str:
     return encode_text(value, encode_Role)
 
 
+def parse_selected_permission_outcome(data: str | Json) -> Parsed[SelectedPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``."""
+    return decode_input(data, decode_SelectedPermissionOutcome)
+
+
+def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> str:
+    """The canonical JSON text of a ``SelectedPermissionOutcome``."""
+    return encode_text(value, encode_SelectedPermissionOutcome)
+
+
 def parse_session_id(data: str | Json) -> Parsed[SessionId]:
     """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
     return decode_input(data, decode_SessionId)
@@ -2199,6 +3210,26 @@ def parse_session_id(data: str | Json) -> Parsed[SessionId]:
 def serialize_session_id(value: SessionId) -> str:
     """The canonical JSON text of a ``SessionId``."""
     return encode_text(value, encode_SessionId)
+
+
+def parse_session_notification(data: str | Json) -> Parsed[SessionNotification]:
+    """Parses JSON text (or an already parsed value) as ``SessionNotification``; raises ``ParseError``."""
+    return decode_input(data, decode_SessionNotification)
+
+
+def serialize_session_notification(value: SessionNotification) -> str:
+    """The canonical JSON text of a ``SessionNotification``."""
+    return encode_text(value, encode_SessionNotification)
+
+
+def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
+    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
+    return decode_input(data, decode_SessionUpdate)
+
+
+def serialize_session_update(value: SessionUpdate) -> str:
+    """The canonical JSON text of a ``SessionUpdate``."""
+    return encode_text(value, encode_SessionUpdate)
 
 
 def parse_terminal(data: str | Json) -> Parsed[Terminal]:
@@ -2271,6 +3302,16 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
     return encode_text(value, encode_TextResourceContents)
 
 
+def parse_tool_call(data: str | Json) -> Parsed[ToolCall]:
+    """Parses JSON text (or an already parsed value) as ``ToolCall``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolCall)
+
+
+def serialize_tool_call(value: ToolCall) -> str:
+    """The canonical JSON text of a ``ToolCall``."""
+    return encode_text(value, encode_ToolCall)
+
+
 def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
     """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
     return decode_input(data, decode_ToolCallContent)
@@ -2279,6 +3320,56 @@ def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
 def serialize_tool_call_content(value: ToolCallContent) -> str:
     """The canonical JSON text of a ``ToolCallContent``."""
     return encode_text(value, encode_ToolCallContent)
+
+
+def parse_tool_call_id(data: str | Json) -> Parsed[ToolCallId]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolCallId)
+
+
+def serialize_tool_call_id(value: ToolCallId) -> str:
+    """The canonical JSON text of a ``ToolCallId``."""
+    return encode_text(value, encode_ToolCallId)
+
+
+def parse_tool_call_location(data: str | Json) -> Parsed[ToolCallLocation]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolCallLocation)
+
+
+def serialize_tool_call_location(value: ToolCallLocation) -> str:
+    """The canonical JSON text of a ``ToolCallLocation``."""
+    return encode_text(value, encode_ToolCallLocation)
+
+
+def parse_tool_call_status(data: str | Json) -> Parsed[ToolCallStatus]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolCallStatus)
+
+
+def serialize_tool_call_status(value: ToolCallStatus) -> str:
+    """The canonical JSON text of a ``ToolCallStatus``."""
+    return encode_text(value, encode_ToolCallStatus)
+
+
+def parse_tool_call_update(data: str | Json) -> Parsed[ToolCallUpdate]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolCallUpdate)
+
+
+def serialize_tool_call_update(value: ToolCallUpdate) -> str:
+    """The canonical JSON text of a ``ToolCallUpdate``."""
+    return encode_text(value, encode_ToolCallUpdate)
+
+
+def parse_tool_kind(data: str | Json) -> Parsed[ToolKind]:
+    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``."""
+    return decode_input(data, decode_ToolKind)
+
+
+def serialize_tool_kind(value: ToolKind) -> str:
+    """The canonical JSON text of a ``ToolKind``."""
+    return encode_text(value, encode_ToolKind)
 
 
 def parse_wait_for_terminal_exit_request(data: str | Json) -> Parsed[WaitForTerminalExitRequest]:
@@ -2320,18 +3411,30 @@ register_decoders(
         ImageContent: decode_ImageContent,
         KillTerminalRequest: decode_KillTerminalRequest,
         KillTerminalResponse: decode_KillTerminalResponse,
+        PermissionOption: decode_PermissionOption,
         ReleaseTerminalRequest: decode_ReleaseTerminalRequest,
         ReleaseTerminalResponse: decode_ReleaseTerminalResponse,
+        RequestPermissionOutcomeCancelled: decode_RequestPermissionOutcome,
+        RequestPermissionOutcomeSelected: decode_RequestPermissionOutcome,
+        RequestPermissionRequest: decode_RequestPermissionRequest,
+        RequestPermissionResponse: decode_RequestPermissionResponse,
         ResourceLink: decode_ResourceLink,
+        SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
+        SessionNotification: decode_SessionNotification,
+        SessionUpdateToolCall: decode_SessionUpdate,
+        SessionUpdateToolCallUpdate: decode_SessionUpdate,
         Terminal: decode_Terminal,
         TerminalExitStatus: decode_TerminalExitStatus,
         TerminalOutputRequest: decode_TerminalOutputRequest,
         TerminalOutputResponse: decode_TerminalOutputResponse,
         TextContent: decode_TextContent,
         TextResourceContents: decode_TextResourceContents,
+        ToolCall: decode_ToolCall,
         ToolCallContentContent: decode_ToolCallContent,
         ToolCallContentDiff: decode_ToolCallContent,
         ToolCallContentTerminal: decode_ToolCallContent,
+        ToolCallLocation: decode_ToolCallLocation,
+        ToolCallUpdate: decode_ToolCallUpdate,
         WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,
         WaitForTerminalExitResponse: decode_WaitForTerminalExitResponse,
     }

@@ -19,6 +19,8 @@ export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
 const OPTIONS_1 = { lenient: true } as const;
 const OPTIONS_0 = { lenient: true, skipItems: true } as const;
+const SKIP_2: readonly string[] = ["outcome"];
+const SKIP_3: readonly string[] = ["sessionUpdate"];
 const SKIP_1: readonly string[] = ["type"];
 const SKIP_0: readonly string[] = [];
 
@@ -28,6 +30,14 @@ function decodeArrayOfEnvVariable(v: Json, cx: Cx): EnvVariable[] {
 
 function encodeArrayOfEnvVariable(w: Writer, v: readonly EnvVariable[]): void {
   w.array(v, encodeEnvVariable);
+}
+
+function decodeArrayOfPermissionOption(v: Json, cx: Cx): PermissionOption[] {
+  return cx.array(v, decodePermissionOption);
+}
+
+function encodeArrayOfPermissionOption(w: Writer, v: readonly PermissionOption[]): void {
+  w.array(v, encodePermissionOption);
 }
 
 function decodeArrayOfRole(v: Json, cx: Cx): Role[] {
@@ -44,6 +54,22 @@ function decodeArrayOfString(v: Json, cx: Cx): string[] {
 
 function encodeArrayOfString(w: Writer, v: readonly string[]): void {
   w.array(v, encodeString);
+}
+
+function decodeArrayOfToolCallContent(v: Json, cx: Cx): ToolCallContent[] {
+  return cx.array(v, decodeToolCallContent);
+}
+
+function encodeArrayOfToolCallContent(w: Writer, v: readonly ToolCallContent[]): void {
+  w.array(v, encodeToolCallContent);
+}
+
+function decodeArrayOfToolCallLocation(v: Json, cx: Cx): ToolCallLocation[] {
+  return cx.array(v, decodeToolCallLocation);
+}
+
+function encodeArrayOfToolCallLocation(w: Writer, v: readonly ToolCallLocation[]): void {
+  w.array(v, encodeToolCallLocation);
 }
 
 /** Hints for the Client about how content is meant to be used or shown. */
@@ -964,6 +990,120 @@ export function encodeKillTerminalResponse(w: Writer, v: KillTerminalResponse): 
   w.endObject();
 }
 
+/** One choice a v1 permission request offers. */
+export interface PermissionOption extends WithExtra {
+  /** The choice's ID, sent back when picked. */
+  optionId: PermissionOptionId;
+  /** The label. */
+  name: string;
+  /** What the choice means. */
+  kind: PermissionOptionKind;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `PermissionOption`, skipping those named in `skip`. */
+export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): PermissionOption {
+  let m0: PermissionOptionId | undefined;
+  let m1: string | undefined;
+  let m2: PermissionOptionKind | undefined;
+  let m3: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "optionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodePermissionOptionId);
+        break;
+      case "name":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeString);
+        break;
+      case "kind":
+        if (skip.includes(k)) break;
+        m2 = cx.required(k, x, decodePermissionOptionKind);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("optionId");
+  if (m1 === undefined) return cx.missing("name");
+  if (m2 === undefined) return cx.missing("kind");
+  const out: PermissionOption = { optionId: m0, name: m1, kind: m2, };
+  if (m3 !== undefined) out._meta = m3;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `PermissionOption`. */
+export function decodePermissionOption(v: Json, cx: Cx): PermissionOption {
+  return decodePermissionOptionMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `PermissionOption`, in schema order. */
+export function encodePermissionOptionKnown(w: Writer, v: PermissionOption): void {
+  w.put("optionId", v.optionId, encodePermissionOptionId);
+  w.put("name", v.name, encodeString);
+  w.put("kind", v.kind, encodePermissionOptionKind);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `PermissionOption` canonically. */
+export function encodePermissionOption(w: Writer, v: PermissionOption): void {
+  w.beginObject();
+  encodePermissionOptionKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+declare const PermissionOptionIdBrand: unique symbol;
+/** Names one choice of a permission request. */
+export type PermissionOptionId = string & { readonly [PermissionOptionIdBrand]: true };
+
+/** Brands `s` as a `PermissionOptionId`. */
+export function PermissionOptionId(s: string): PermissionOptionId {
+  return s as PermissionOptionId;
+}
+
+/** Checks a JSON value as a `PermissionOptionId`. */
+export function decodePermissionOptionId(v: Json, cx: Cx): PermissionOptionId {
+  return cx.str(v) as PermissionOptionId;
+}
+
+/** Writes a `PermissionOptionId`. */
+export const encodePermissionOptionId: Encoder<PermissionOptionId> = encodeString;
+
+/** The values of `PermissionOptionKind` this version knows, in schema order. */
+export const PERMISSION_OPTION_KIND_VALUES = ["allow_once", "allow_always", "reject_once", "reject_always"] as const;
+
+/** A `PermissionOptionKind` value this version knows. */
+export type KnownPermissionOptionKind = (typeof PERMISSION_OPTION_KIND_VALUES)[number];
+
+/** What choosing a permission option means (closed in v1). */
+export type PermissionOptionKind = KnownPermissionOptionKind;
+
+/** Whether `v` is a `PermissionOptionKind` value this version knows. */
+export function isKnownPermissionOptionKind(v: string): v is KnownPermissionOptionKind {
+  return (PERMISSION_OPTION_KIND_VALUES as readonly string[]).includes(v);
+}
+
+/** Checks a JSON value as a `PermissionOptionKind` (unknown values are `unknown_variant`). */
+export function decodePermissionOptionKind(v: Json, cx: Cx): PermissionOptionKind {
+  const s = cx.str(v);
+  return isKnownPermissionOptionKind(s) ? s : cx.unknownValue(s, "PermissionOptionKind", PERMISSION_OPTION_KIND_VALUES);
+}
+
+/** Writes a `PermissionOptionKind`. */
+export const encodePermissionOptionKind: Encoder<PermissionOptionKind> = encodeString;
+
 /** `terminal/release`: the Agent lets the Client free a terminal. */
 export interface ReleaseTerminalRequest extends WithExtra {
   /** The session. */
@@ -1071,6 +1211,181 @@ export function encodeReleaseTerminalResponseKnown(w: Writer, v: ReleaseTerminal
 export function encodeReleaseTerminalResponse(w: Writer, v: ReleaseTerminalResponse): void {
   w.beginObject();
   encodeReleaseTerminalResponseKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The turn was cancelled first. */
+export type RequestPermissionOutcomeCancelled = { outcome: "cancelled" } & WithExtra;
+/** The user picked an option. */
+export type RequestPermissionOutcomeSelected = { outcome: "selected" } & SelectedPermissionOutcome;
+
+/** The variants of `RequestPermissionOutcome` this version knows. */
+export type KnownRequestPermissionOutcome = RequestPermissionOutcomeCancelled | RequestPermissionOutcomeSelected;
+
+/** How a v1 permission request ended (closed in v1). */
+export type RequestPermissionOutcome = KnownRequestPermissionOutcome;
+
+/** The tags of `RequestPermissionOutcome` this version knows, in schema order. */
+export const REQUEST_PERMISSION_OUTCOME_TAGS = ["cancelled", "selected"] as const;
+
+/** Checks a JSON value as a `RequestPermissionOutcome`: the tag first, then that variant's members. */
+export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissionOutcome {
+  const obj = cx.expectObject(v);
+  const tag = cx.readTag(obj, "outcome");
+  switch (tag) {
+    case "cancelled":
+      return Object.assign(noPayload(obj, "outcome", cx), { outcome: "cancelled" as const });
+    case "selected":
+      return Object.assign(decodeSelectedPermissionOutcomeMembers(obj, cx, SKIP_2), { outcome: "selected" as const });
+    default:
+      return cx.unknownTag("outcome", tag, "RequestPermissionOutcome", REQUEST_PERMISSION_OUTCOME_TAGS);
+  }
+}
+
+/** Writes a `RequestPermissionOutcome` canonically: the tag first. */
+export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome): void {
+  w.beginObject();
+  w.key("outcome");
+  w.string(v.outcome);
+  switch (v.outcome) {
+    case "cancelled":
+      break;
+    case "selected":
+      encodeSelectedPermissionOutcomeKnown(w, v);
+      break;
+  }
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The v1 permission request: always about one tool call. */
+export interface RequestPermissionRequest extends WithExtra {
+  /** The session. */
+  sessionId: SessionId;
+  /** The tool call that needs permission, as a set of changes. */
+  toolCall: ToolCallUpdate;
+  /** The choices. */
+  options: PermissionOption[];
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `RequestPermissionRequest`, skipping those named in `skip`. */
+export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): RequestPermissionRequest {
+  let m0: SessionId | undefined;
+  let m1: ToolCallUpdate | undefined;
+  let m2: PermissionOption[] | undefined;
+  let m3: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeSessionId);
+        break;
+      case "toolCall":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeToolCallUpdate);
+        break;
+      case "options":
+        if (skip.includes(k)) break;
+        m2 = cx.required(k, x, decodeArrayOfPermissionOption);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m3 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  if (m1 === undefined) return cx.missing("toolCall");
+  if (m2 === undefined) return cx.missing("options");
+  const out: RequestPermissionRequest = { sessionId: m0, toolCall: m1, options: m2, };
+  if (m3 !== undefined) out._meta = m3;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `RequestPermissionRequest`. */
+export function decodeRequestPermissionRequest(v: Json, cx: Cx): RequestPermissionRequest {
+  return decodeRequestPermissionRequestMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `RequestPermissionRequest`, in schema order. */
+export function encodeRequestPermissionRequestKnown(w: Writer, v: RequestPermissionRequest): void {
+  w.put("sessionId", v.sessionId, encodeSessionId);
+  w.put("toolCall", v.toolCall, encodeToolCallUpdate);
+  w.put("options", v.options, encodeArrayOfPermissionOption);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `RequestPermissionRequest` canonically. */
+export function encodeRequestPermissionRequest(w: Writer, v: RequestPermissionRequest): void {
+  w.beginObject();
+  encodeRequestPermissionRequestKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The Client's v1 answer to a permission request. */
+export interface RequestPermissionResponse extends WithExtra {
+  /** How it ended. */
+  outcome: RequestPermissionOutcome;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `RequestPermissionResponse`, skipping those named in `skip`. */
+export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): RequestPermissionResponse {
+  let m0: RequestPermissionOutcome | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "outcome":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeRequestPermissionOutcome);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("outcome");
+  const out: RequestPermissionResponse = { outcome: m0, };
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `RequestPermissionResponse`. */
+export function decodeRequestPermissionResponse(v: Json, cx: Cx): RequestPermissionResponse {
+  return decodeRequestPermissionResponseMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `RequestPermissionResponse`, in schema order. */
+export function encodeRequestPermissionResponseKnown(w: Writer, v: RequestPermissionResponse): void {
+  w.put("outcome", v.outcome, encodeRequestPermissionOutcome);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `RequestPermissionResponse` canonically. */
+export function encodeRequestPermissionResponse(w: Writer, v: RequestPermissionResponse): void {
+  w.beginObject();
+  encodeRequestPermissionResponseKnown(w, v);
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
@@ -1209,6 +1524,62 @@ export function decodeRole(v: Json, cx: Cx): Role {
 /** Writes a `Role`. */
 export const encodeRole: Encoder<Role> = encodeString;
 
+/** The option the user picked in v1. */
+export interface SelectedPermissionOutcome extends WithExtra {
+  /** The picked option. */
+  optionId: PermissionOptionId;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `SelectedPermissionOutcome`, skipping those named in `skip`. */
+export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SelectedPermissionOutcome {
+  let m0: PermissionOptionId | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "optionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodePermissionOptionId);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("optionId");
+  const out: SelectedPermissionOutcome = { optionId: m0, };
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SelectedPermissionOutcome`. */
+export function decodeSelectedPermissionOutcome(v: Json, cx: Cx): SelectedPermissionOutcome {
+  return decodeSelectedPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `SelectedPermissionOutcome`, in schema order. */
+export function encodeSelectedPermissionOutcomeKnown(w: Writer, v: SelectedPermissionOutcome): void {
+  w.put("optionId", v.optionId, encodePermissionOptionId);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `SelectedPermissionOutcome` canonically. */
+export function encodeSelectedPermissionOutcome(w: Writer, v: SelectedPermissionOutcome): void {
+  w.beginObject();
+  encodeSelectedPermissionOutcomeKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 declare const SessionIdBrand: unique symbol;
 /** Identifies one session between a Client and an Agent. */
 export type SessionId = string & { readonly [SessionIdBrand]: true };
@@ -1225,6 +1596,131 @@ export function decodeSessionId(v: Json, cx: Cx): SessionId {
 
 /** Writes a `SessionId`. */
 export const encodeSessionId: Encoder<SessionId> = encodeString;
+
+/** The v1 `session/update` notification from Agent to Client. */
+export interface SessionNotification extends WithExtra {
+  /** The session. */
+  sessionId: SessionId;
+  /** The change. */
+  update: SessionUpdate;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `SessionNotification`, skipping those named in `skip`. */
+export function decodeSessionNotificationMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SessionNotification {
+  let m0: SessionId | undefined;
+  let m1: SessionUpdate | undefined;
+  let m2: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeSessionId);
+        break;
+      case "update":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeSessionUpdate);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  if (m1 === undefined) return cx.missing("update");
+  const out: SessionNotification = { sessionId: m0, update: m1, };
+  if (m2 !== undefined) out._meta = m2;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SessionNotification`. */
+export function decodeSessionNotification(v: Json, cx: Cx): SessionNotification {
+  return decodeSessionNotificationMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `SessionNotification`, in schema order. */
+export function encodeSessionNotificationKnown(w: Writer, v: SessionNotification): void {
+  w.put("sessionId", v.sessionId, encodeSessionId);
+  w.put("update", v.update, encodeSessionUpdate);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `SessionNotification` canonically. */
+export function encodeSessionNotification(w: Writer, v: SessionNotification): void {
+  w.beginObject();
+  encodeSessionNotificationKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** Creates a tool call. */
+export type SessionUpdateToolCall = { sessionUpdate: "tool_call" } & ToolCall;
+/** Changes a tool call. */
+export type SessionUpdateToolCallUpdate = { sessionUpdate: "tool_call_update" } & ToolCallUpdate;
+
+/** The variants of `SessionUpdate` this version knows. */
+export type KnownSessionUpdate = SessionUpdateToolCall | SessionUpdateToolCallUpdate;
+
+/**
+ * One change to a v1 session. This toolkit knows the two tool-call updates; the
+ * other v1 updates (message chunks, plans ...) are kept whole as unknown variants.
+ */
+export type SessionUpdate = KnownSessionUpdate | UnknownVariant;
+
+/** The tags of `SessionUpdate` this version knows, in schema order. */
+export const SESSION_UPDATE_TAGS = ["tool_call", "tool_call_update"] as const;
+
+/** Whether `v` is a variant this version knows (then `switch` on `sessionUpdate` narrows). */
+export function isKnownSessionUpdate(v: SessionUpdate): v is KnownSessionUpdate {
+  return !isUnknownVariant(v);
+}
+
+/** Checks a JSON value as a `SessionUpdate`: the tag first, then that variant's members. */
+export function decodeSessionUpdate(v: Json, cx: Cx): SessionUpdate {
+  const obj = cx.expectObject(v);
+  const tag = cx.readTag(obj, "sessionUpdate");
+  switch (tag) {
+    case "tool_call":
+      return Object.assign(decodeToolCallMembers(obj, cx, SKIP_3), { sessionUpdate: "tool_call" as const });
+    case "tool_call_update":
+      return Object.assign(decodeToolCallUpdateMembers(obj, cx, SKIP_3), { sessionUpdate: "tool_call_update" as const });
+    default:
+      return unknownVariant(tag, obj, "sessionUpdate", cx);
+  }
+}
+
+/** Writes a `SessionUpdate` canonically: the tag first. */
+export function encodeSessionUpdate(w: Writer, v: SessionUpdate): void {
+  w.beginObject();
+  w.key("sessionUpdate");
+  if (isUnknownVariant(v)) {
+    w.string(v.tag);
+    w.members(v.members);
+    w.endObject();
+    return;
+  }
+  w.string(v.sessionUpdate);
+  switch (v.sessionUpdate) {
+    case "tool_call":
+      encodeToolCallKnown(w, v);
+      break;
+    case "tool_call_update":
+      encodeToolCallUpdateKnown(w, v);
+      break;
+  }
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
 
 /** Tool-call content that embeds a terminal the Client created and controls. */
 export interface Terminal extends WithExtra {
@@ -1642,6 +2138,125 @@ export function encodeTextResourceContents(w: Writer, v: TextResourceContents): 
   w.endObject();
 }
 
+/** A new tool call (v1 `tool_call`): its title is required, the rest optional. */
+export interface ToolCall extends WithExtra {
+  /** The tool call's ID. */
+  toolCallId: ToolCallId;
+  /** What the tool is doing, for people. */
+  title: string;
+  /** The sort of tool. */
+  kind?: ToolKind;
+  /** Where the call is in its life. */
+  status?: ToolCallStatus;
+  /** The output items. */
+  content?: ToolCallContent[];
+  /** The files involved. */
+  locations?: ToolCallLocation[];
+  /** The tool's raw input, any JSON. */
+  rawInput?: Json;
+  /** The tool's raw output, any JSON. */
+  rawOutput?: Json;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `ToolCall`, skipping those named in `skip`. */
+export function decodeToolCallMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCall {
+  let m0: ToolCallId | undefined;
+  let m1: string | undefined;
+  let m2: ToolKind | undefined;
+  let m3: ToolCallStatus | undefined;
+  let m4: ToolCallContent[] | undefined;
+  let m5: ToolCallLocation[] | undefined;
+  let m6: Json | undefined;
+  let m7: Json | undefined;
+  let m8: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "toolCallId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeToolCallId);
+        break;
+      case "title":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeString);
+        break;
+      case "kind":
+        if (skip.includes(k)) break;
+        m2 = cx.maybe(k, x, decodeToolKind, OPTIONS_1);
+        break;
+      case "status":
+        if (skip.includes(k)) break;
+        m3 = cx.maybe(k, x, decodeToolCallStatus, OPTIONS_1);
+        break;
+      case "content":
+        if (skip.includes(k)) break;
+        m4 = cx.maybe(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
+        break;
+      case "locations":
+        if (skip.includes(k)) break;
+        m5 = cx.maybe(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
+        break;
+      case "rawInput":
+        if (skip.includes(k)) break;
+        m6 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        break;
+      case "rawOutput":
+        if (skip.includes(k)) break;
+        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m8 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("toolCallId");
+  if (m1 === undefined) return cx.missing("title");
+  const out: ToolCall = { toolCallId: m0, title: m1, };
+  if (m2 !== undefined) out.kind = m2;
+  if (m3 !== undefined) out.status = m3;
+  if (m4 !== undefined) out.content = m4;
+  if (m5 !== undefined) out.locations = m5;
+  if (m6 !== undefined) out.rawInput = m6;
+  if (m7 !== undefined) out.rawOutput = m7;
+  if (m8 !== undefined) out._meta = m8;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ToolCall`. */
+export function decodeToolCall(v: Json, cx: Cx): ToolCall {
+  return decodeToolCallMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ToolCall`, in schema order. */
+export function encodeToolCallKnown(w: Writer, v: ToolCall): void {
+  w.put("toolCallId", v.toolCallId, encodeToolCallId);
+  w.put("title", v.title, encodeString);
+  w.putOptional("kind", v.kind, encodeToolKind);
+  w.putOptional("status", v.status, encodeToolCallStatus);
+  w.putOptional("content", v.content, encodeArrayOfToolCallContent);
+  w.putOptional("locations", v.locations, encodeArrayOfToolCallLocation);
+  w.putOptional("rawInput", v.rawInput, encodeJson);
+  w.putOptional("rawOutput", v.rawOutput, encodeJson);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `ToolCall` canonically. */
+export function encodeToolCall(w: Writer, v: ToolCall): void {
+  w.beginObject();
+  encodeToolCallKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** A content block. */
 export type ToolCallContentContent = { type: "content" } & Content;
 /** A text diff. */
@@ -1694,6 +2309,256 @@ export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
   if (extra !== undefined) w.members(extra);
   w.endObject();
 }
+
+declare const ToolCallIdBrand: unique symbol;
+/** Names one tool call inside a session. */
+export type ToolCallId = string & { readonly [ToolCallIdBrand]: true };
+
+/** Brands `s` as a `ToolCallId`. */
+export function ToolCallId(s: string): ToolCallId {
+  return s as ToolCallId;
+}
+
+/** Checks a JSON value as a `ToolCallId`. */
+export function decodeToolCallId(v: Json, cx: Cx): ToolCallId {
+  return cx.str(v) as ToolCallId;
+}
+
+/** Writes a `ToolCallId`. */
+export const encodeToolCallId: Encoder<ToolCallId> = encodeString;
+
+/** A file (and maybe a line) a tool call touches; the path is a plain string in v1. */
+export interface ToolCallLocation extends WithExtra {
+  /** The file's path. */
+  path: string;
+  /** The line, when known. */
+  line?: number;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `ToolCallLocation`, skipping those named in `skip`. */
+export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallLocation {
+  let m0: string | undefined;
+  let m1: number | undefined;
+  let m2: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "path":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "line":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeUint32, OPTIONS_1);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("path");
+  const out: ToolCallLocation = { path: m0, };
+  if (m1 !== undefined) out.line = m1;
+  if (m2 !== undefined) out._meta = m2;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ToolCallLocation`. */
+export function decodeToolCallLocation(v: Json, cx: Cx): ToolCallLocation {
+  return decodeToolCallLocationMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ToolCallLocation`, in schema order. */
+export function encodeToolCallLocationKnown(w: Writer, v: ToolCallLocation): void {
+  w.put("path", v.path, encodeString);
+  w.putOptional("line", v.line, encodeNumber);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `ToolCallLocation` canonically. */
+export function encodeToolCallLocation(w: Writer, v: ToolCallLocation): void {
+  w.beginObject();
+  encodeToolCallLocationKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The values of `ToolCallStatus` this version knows, in schema order. */
+export const TOOL_CALL_STATUS_VALUES = ["pending", "in_progress", "completed", "failed"] as const;
+
+/** A `ToolCallStatus` value this version knows. */
+export type KnownToolCallStatus = (typeof TOOL_CALL_STATUS_VALUES)[number];
+
+/** Where a tool call is in its life (closed in v1: there is no `cancelled`). */
+export type ToolCallStatus = KnownToolCallStatus;
+
+/** Whether `v` is a `ToolCallStatus` value this version knows. */
+export function isKnownToolCallStatus(v: string): v is KnownToolCallStatus {
+  return (TOOL_CALL_STATUS_VALUES as readonly string[]).includes(v);
+}
+
+/** Checks a JSON value as a `ToolCallStatus` (unknown values are `unknown_variant`). */
+export function decodeToolCallStatus(v: Json, cx: Cx): ToolCallStatus {
+  const s = cx.str(v);
+  return isKnownToolCallStatus(s) ? s : cx.unknownValue(s, "ToolCallStatus", TOOL_CALL_STATUS_VALUES);
+}
+
+/** Writes a `ToolCallStatus`. */
+export const encodeToolCallStatus: Encoder<ToolCallStatus> = encodeString;
+
+/**
+ * Changes to a tool call the Client already has (v1 `tool_call_update`): an omitted
+ * or `null` member is unchanged; v1 has no way to clear a member.
+ */
+export interface ToolCallUpdate extends WithExtra {
+  /** The tool call being changed. */
+  toolCallId: ToolCallId;
+  /** The new sort of tool. */
+  kind?: ToolKind;
+  /** The new status. */
+  status?: ToolCallStatus;
+  /** The new title. */
+  title?: string;
+  /** The new output items (the whole collection). */
+  content?: ToolCallContent[];
+  /** The new locations (the whole collection). */
+  locations?: ToolCallLocation[];
+  /** The new raw input. */
+  rawInput?: Json;
+  /** The new raw output. */
+  rawOutput?: Json;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `ToolCallUpdate`, skipping those named in `skip`. */
+export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallUpdate {
+  let m0: ToolCallId | undefined;
+  let m1: ToolKind | undefined;
+  let m2: ToolCallStatus | undefined;
+  let m3: string | undefined;
+  let m4: ToolCallContent[] | undefined;
+  let m5: ToolCallLocation[] | undefined;
+  let m6: Json | undefined;
+  let m7: Json | undefined;
+  let m8: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "toolCallId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeToolCallId);
+        break;
+      case "kind":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeToolKind, OPTIONS_1);
+        break;
+      case "status":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeToolCallStatus, OPTIONS_1);
+        break;
+      case "title":
+        if (skip.includes(k)) break;
+        m3 = cx.optional(k, x, decodeString, OPTIONS_1);
+        break;
+      case "content":
+        if (skip.includes(k)) break;
+        m4 = cx.optional(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
+        break;
+      case "locations":
+        if (skip.includes(k)) break;
+        m5 = cx.optional(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
+        break;
+      case "rawInput":
+        if (skip.includes(k)) break;
+        m6 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        break;
+      case "rawOutput":
+        if (skip.includes(k)) break;
+        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m8 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("toolCallId");
+  const out: ToolCallUpdate = { toolCallId: m0, };
+  if (m1 !== undefined) out.kind = m1;
+  if (m2 !== undefined) out.status = m2;
+  if (m3 !== undefined) out.title = m3;
+  if (m4 !== undefined) out.content = m4;
+  if (m5 !== undefined) out.locations = m5;
+  if (m6 !== undefined) out.rawInput = m6;
+  if (m7 !== undefined) out.rawOutput = m7;
+  if (m8 !== undefined) out._meta = m8;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ToolCallUpdate`. */
+export function decodeToolCallUpdate(v: Json, cx: Cx): ToolCallUpdate {
+  return decodeToolCallUpdateMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ToolCallUpdate`, in schema order. */
+export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
+  w.put("toolCallId", v.toolCallId, encodeToolCallId);
+  w.putOptional("kind", v.kind, encodeToolKind);
+  w.putOptional("status", v.status, encodeToolCallStatus);
+  w.putOptional("title", v.title, encodeString);
+  w.putOptional("content", v.content, encodeArrayOfToolCallContent);
+  w.putOptional("locations", v.locations, encodeArrayOfToolCallLocation);
+  w.putOptional("rawInput", v.rawInput, encodeJson);
+  w.putOptional("rawOutput", v.rawOutput, encodeJson);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `ToolCallUpdate` canonically. */
+export function encodeToolCallUpdate(w: Writer, v: ToolCallUpdate): void {
+  w.beginObject();
+  encodeToolCallUpdateKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The values of `ToolKind` this version knows, in schema order. */
+export const TOOL_KIND_VALUES = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"] as const;
+
+/** A `ToolKind` value this version knows. */
+export type KnownToolKind = (typeof TOOL_KIND_VALUES)[number];
+
+/** The sort of work a tool does (closed in v1), so a Client can pick an icon. */
+export type ToolKind = KnownToolKind;
+
+/** Whether `v` is a `ToolKind` value this version knows. */
+export function isKnownToolKind(v: string): v is KnownToolKind {
+  return (TOOL_KIND_VALUES as readonly string[]).includes(v);
+}
+
+/** Checks a JSON value as a `ToolKind` (unknown values are `unknown_variant`). */
+export function decodeToolKind(v: Json, cx: Cx): ToolKind {
+  const s = cx.str(v);
+  return isKnownToolKind(s) ? s : cx.unknownValue(s, "ToolKind", TOOL_KIND_VALUES);
+}
+
+/** Writes a `ToolKind`. */
+export const encodeToolKind: Encoder<ToolKind> = encodeString;
 
 /** `terminal/wait_for_exit`: the Agent waits for a terminal's command to end. */
 export interface WaitForTerminalExitRequest extends WithExtra {
@@ -2008,6 +2873,45 @@ export function serializeKillTerminalResponse(value: KillTerminalResponse): stri
 }
 
 /**
+ * Parses a `PermissionOption`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOption(input: unknown): ParseResult<PermissionOption> {
+  return decodeInput(input, decodePermissionOption);
+}
+
+/** The canonical JSON text of a `PermissionOption`. */
+export function serializePermissionOption(value: PermissionOption): string {
+  return encodeText(value, encodePermissionOption);
+}
+
+/**
+ * Parses a `PermissionOptionId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOptionId(input: unknown): ParseResult<PermissionOptionId> {
+  return decodeInput(input, decodePermissionOptionId);
+}
+
+/** The canonical JSON text of a `PermissionOptionId`. */
+export function serializePermissionOptionId(value: PermissionOptionId): string {
+  return encodeText(value, encodePermissionOptionId);
+}
+
+/**
+ * Parses a `PermissionOptionKind`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parsePermissionOptionKind(input: unknown): ParseResult<PermissionOptionKind> {
+  return decodeInput(input, decodePermissionOptionKind);
+}
+
+/** The canonical JSON text of a `PermissionOptionKind`. */
+export function serializePermissionOptionKind(value: PermissionOptionKind): string {
+  return encodeText(value, encodePermissionOptionKind);
+}
+
+/**
  * Parses a `ReleaseTerminalRequest`: from JSON text (a string), or from a value already parsed
  * (`JSON.parse`, an SDK), checked with the same rules.
  */
@@ -2031,6 +2935,45 @@ export function parseReleaseTerminalResponse(input: unknown): ParseResult<Releas
 /** The canonical JSON text of a `ReleaseTerminalResponse`. */
 export function serializeReleaseTerminalResponse(value: ReleaseTerminalResponse): string {
   return encodeText(value, encodeReleaseTerminalResponse);
+}
+
+/**
+ * Parses a `RequestPermissionOutcome`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionOutcome(input: unknown): ParseResult<RequestPermissionOutcome> {
+  return decodeInput(input, decodeRequestPermissionOutcome);
+}
+
+/** The canonical JSON text of a `RequestPermissionOutcome`. */
+export function serializeRequestPermissionOutcome(value: RequestPermissionOutcome): string {
+  return encodeText(value, encodeRequestPermissionOutcome);
+}
+
+/**
+ * Parses a `RequestPermissionRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionRequest(input: unknown): ParseResult<RequestPermissionRequest> {
+  return decodeInput(input, decodeRequestPermissionRequest);
+}
+
+/** The canonical JSON text of a `RequestPermissionRequest`. */
+export function serializeRequestPermissionRequest(value: RequestPermissionRequest): string {
+  return encodeText(value, encodeRequestPermissionRequest);
+}
+
+/**
+ * Parses a `RequestPermissionResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseRequestPermissionResponse(input: unknown): ParseResult<RequestPermissionResponse> {
+  return decodeInput(input, decodeRequestPermissionResponse);
+}
+
+/** The canonical JSON text of a `RequestPermissionResponse`. */
+export function serializeRequestPermissionResponse(value: RequestPermissionResponse): string {
+  return encodeText(value, encodeRequestPermissionResponse);
 }
 
 /**
@@ -2060,6 +3003,19 @@ export function serializeRole(value: Role): string {
 }
 
 /**
+ * Parses a `SelectedPermissionOutcome`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSelectedPermissionOutcome(input: unknown): ParseResult<SelectedPermissionOutcome> {
+  return decodeInput(input, decodeSelectedPermissionOutcome);
+}
+
+/** The canonical JSON text of a `SelectedPermissionOutcome`. */
+export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutcome): string {
+  return encodeText(value, encodeSelectedPermissionOutcome);
+}
+
+/**
  * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
  * (`JSON.parse`, an SDK), checked with the same rules.
  */
@@ -2070,6 +3026,32 @@ export function parseSessionId(input: unknown): ParseResult<SessionId> {
 /** The canonical JSON text of a `SessionId`. */
 export function serializeSessionId(value: SessionId): string {
   return encodeText(value, encodeSessionId);
+}
+
+/**
+ * Parses a `SessionNotification`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSessionNotification(input: unknown): ParseResult<SessionNotification> {
+  return decodeInput(input, decodeSessionNotification);
+}
+
+/** The canonical JSON text of a `SessionNotification`. */
+export function serializeSessionNotification(value: SessionNotification): string {
+  return encodeText(value, encodeSessionNotification);
+}
+
+/**
+ * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSessionUpdate(input: unknown): ParseResult<SessionUpdate> {
+  return decodeInput(input, decodeSessionUpdate);
+}
+
+/** The canonical JSON text of a `SessionUpdate`. */
+export function serializeSessionUpdate(value: SessionUpdate): string {
+  return encodeText(value, encodeSessionUpdate);
 }
 
 /**
@@ -2164,6 +3146,19 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
 }
 
 /**
+ * Parses a `ToolCall`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCall(input: unknown): ParseResult<ToolCall> {
+  return decodeInput(input, decodeToolCall);
+}
+
+/** The canonical JSON text of a `ToolCall`. */
+export function serializeToolCall(value: ToolCall): string {
+  return encodeText(value, encodeToolCall);
+}
+
+/**
  * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
  * (`JSON.parse`, an SDK), checked with the same rules.
  */
@@ -2174,6 +3169,71 @@ export function parseToolCallContent(input: unknown): ParseResult<ToolCallConten
 /** The canonical JSON text of a `ToolCallContent`. */
 export function serializeToolCallContent(value: ToolCallContent): string {
   return encodeText(value, encodeToolCallContent);
+}
+
+/**
+ * Parses a `ToolCallId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallId(input: unknown): ParseResult<ToolCallId> {
+  return decodeInput(input, decodeToolCallId);
+}
+
+/** The canonical JSON text of a `ToolCallId`. */
+export function serializeToolCallId(value: ToolCallId): string {
+  return encodeText(value, encodeToolCallId);
+}
+
+/**
+ * Parses a `ToolCallLocation`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallLocation(input: unknown): ParseResult<ToolCallLocation> {
+  return decodeInput(input, decodeToolCallLocation);
+}
+
+/** The canonical JSON text of a `ToolCallLocation`. */
+export function serializeToolCallLocation(value: ToolCallLocation): string {
+  return encodeText(value, encodeToolCallLocation);
+}
+
+/**
+ * Parses a `ToolCallStatus`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallStatus(input: unknown): ParseResult<ToolCallStatus> {
+  return decodeInput(input, decodeToolCallStatus);
+}
+
+/** The canonical JSON text of a `ToolCallStatus`. */
+export function serializeToolCallStatus(value: ToolCallStatus): string {
+  return encodeText(value, encodeToolCallStatus);
+}
+
+/**
+ * Parses a `ToolCallUpdate`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolCallUpdate(input: unknown): ParseResult<ToolCallUpdate> {
+  return decodeInput(input, decodeToolCallUpdate);
+}
+
+/** The canonical JSON text of a `ToolCallUpdate`. */
+export function serializeToolCallUpdate(value: ToolCallUpdate): string {
+  return encodeText(value, encodeToolCallUpdate);
+}
+
+/**
+ * Parses a `ToolKind`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToolKind(input: unknown): ParseResult<ToolKind> {
+  return decodeInput(input, decodeToolKind);
+}
+
+/** The canonical JSON text of a `ToolKind`. */
+export function serializeToolKind(value: ToolKind): string {
+  return encodeText(value, encodeToolKind);
 }
 
 /**
