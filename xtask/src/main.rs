@@ -1,5 +1,7 @@
 //! `cargo xtask`: the project's commands (see README.md).
 
+mod bench;
+mod bench_inputs;
 mod codegen;
 mod conformance;
 mod consumer;
@@ -45,6 +47,16 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
+    /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
+    /// to BENCHMARKS.md.
+    Bench {
+        /// Small inputs: under a minute once the bench builds are done.
+        #[arg(long)]
+        quick: bool,
+        /// Write the report here instead of BENCHMARKS.md.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -78,6 +90,7 @@ fn test() -> Result<(), String> {
     consumer::rust()?;
     consumer::typescript()?;
     consumer::python()?;
+    bench::smoke()?;
     Ok(())
 }
 
@@ -88,6 +101,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test => test(),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
+        Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
