@@ -205,8 +205,8 @@ def speed(d: str, rounds: int, models_path: str) -> None:
         flush=True,
     )
     peer = make_peer(load_models(models_path))
-    with open(f"{d}/pty.bin", "rb") as f:
-        pty = f.read()
+    with open(f"{d}/pty.bin", "rb") as raw:
+        pty = raw.read()
     with open(f"{d}/updates.jsonl", encoding="utf-8") as f:
         text = f.read()
     lines = text.splitlines()
@@ -216,9 +216,9 @@ def speed(d: str, rounds: int, models_path: str) -> None:
     check = ours(lines)
     h = hand(lines)
     p = peer(lines)
-    for tid, t in check.terminals():
+    for tid, state in check.terminals():
         want = bytes(h[tid].out)
-        if t.output.to_bytes() != want:
+        if state.output.to_bytes() != want:
             raise SystemExit(f"ours and hand-written differ on {tid}")
         if bytes(p[tid].out) != want:
             raise SystemExit(f"upstream and hand-written differ on {tid}")
@@ -262,20 +262,20 @@ def speed(d: str, rounds: int, models_path: str) -> None:
     report("equal", n, duel(rounds, ours_text, hand_text), "hand-written ingest + regex stream")
 
     texts = [pybase64.b64encode_as_string(c) for c in chunks]
-    for t, c in zip(texts, chunks, strict=True):
-        if decode_base64(t) != c:
+    for b64text, c in zip(texts, chunks, strict=True):
+        if decode_base64(b64text) != c:
             raise SystemExit("decode_base64 is wrong")
 
     def strict() -> None:
-        for t in texts:
-            decode_base64(t)
+        for b64text in texts:
+            decode_base64(b64text)
 
     def lenient() -> None:
         b64 = pybase64.b64decode
-        for t in texts:
-            b64(t, validate=True)
+        for b64text in texts:
+            b64(b64text, validate=True)
 
-    report("base64", sum(len(t) for t in texts), duel(rounds, strict, lenient), "pybase64.b64decode(validate=True)")
+    report("base64", sum(len(x) for x in texts), duel(rounds, strict, lenient), "pybase64.b64decode(validate=True)")
 
 
 def mem(d: str, which: str) -> None:
@@ -283,15 +283,14 @@ def mem(d: str, which: str) -> None:
     with open(f"{d}/updates.jsonl", encoding="utf-8") as f:
         if which == "ours":
             store = ours(line.rstrip("\n") for line in f)
-            for _, t in store.terminals():
-                retained += len(t.output)
-                cap = getattr(t.output, "capacity", None)
-                held += cap() if callable(cap) else cap if isinstance(cap, int) else len(t.output)
+            for _, state in store.terminals():
+                retained += len(state.output)
+                cap = getattr(state.output, "capacity", None)
+                held += cap() if callable(cap) else cap if isinstance(cap, int) else len(state.output)
         elif which == "hand":
-            terminals = hand(f)
-            for t in terminals.values():
-                retained += len(t.out)
-                held += len(t.out)
+            for plain in hand(f).values():
+                retained += len(plain.out)
+                held += len(plain.out)
         else:
             raise SystemExit(f"mem: unknown client {which} (ours or hand)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

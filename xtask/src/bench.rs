@@ -149,6 +149,12 @@ pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
 /// `cargo xtask test`'s step: `bench --quick` once, into `target/`, without judging
 /// speed (a benchmark that crashes or disagrees with its baseline fails the step).
 pub fn smoke() -> Result<(), String> {
+    // The Python bench is held to the project's lint and type rules, with the test venv's tools.
+    crate::pyenv::install()?;
+    let py = crate::pyenv::python();
+    let src = root().join("generated/python/src");
+    run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "bench/python"]))?;
+    run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "bench/python/bench.py"]).env("PYTHONPATH", src))?;
     bench(true, Some(&root().join("target/bench/BENCHMARKS.quick.md")))
 }
 
