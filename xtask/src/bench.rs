@@ -77,6 +77,13 @@ struct Plan {
 }
 
 pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
+    run_bench(quick, true, out)
+}
+
+/// `release`: the Rust side built optimised (the numbers mean something) into
+/// `target/bench/cargo`, or in debug into the root `target/` (a smoke run: it reuses the
+/// dependencies `cargo test --workspace` compiled).
+fn run_bench(quick: bool, release: bool, out: Option<&Path>) -> Result<(), String> {
     let started = Instant::now();
     let load_before = load_average();
     let plan = if quick {
@@ -91,7 +98,7 @@ pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
     let mut versions = vec![tool_version("rustc", &["-V"]), tool_version("node", &["-v"])];
 
     // Build every side first, so a broken one fails before anything is measured.
-    let rust_bin = build_rust()?;
+    let rust_bin = build_rust(release)?;
     let ts_dist = build_node()?;
     let py = build_python()?;
     versions.push(tool_version(&py.display().to_string(), &["-V"]));
@@ -146,7 +153,7 @@ pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
     Ok(())
 }
 
-/// `cargo xtask test`'s step: `bench --quick` once, into `target/`, without judging
+/// `cargo xtask test`'s step: `bench --quick` once (the Rust side in debug), into `target/`, without judging
 /// speed (a benchmark that crashes or disagrees with its baseline fails the step).
 pub fn smoke() -> Result<(), String> {
     // The Python bench is held to the project's lint and type rules, with the test venv's tools.
@@ -155,19 +162,22 @@ pub fn smoke() -> Result<(), String> {
     let src = root().join("generated/python/src");
     run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "bench/python"]))?;
     run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "bench/python/bench.py"]).env("PYTHONPATH", src))?;
-    bench(true, Some(&root().join("target/bench/BENCHMARKS.quick.md")))
+    run_bench(true, false, Some(&root().join("target/bench/BENCHMARKS.quick.md")))
 }
 
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-fn build_rust() -> Result<PathBuf, String> {
-    let target = root().join("target/bench/cargo");
-    run(Command::new(cargo())
-        .args(["build", "--release", "--locked", "--quiet", "--manifest-path", "bench/rust/Cargo.toml"])
-        .env("CARGO_TARGET_DIR", &target))?;
-    Ok(target.join("release/acp-terminal-bench"))
+fn build_rust(release: bool) -> Result<PathBuf, String> {
+    let (target, profile) = if release { (root().join("target/bench/cargo"), "release") } else { (root().join("target"), "debug") };
+    let mut cmd = Command::new(cargo());
+    cmd.args(["build", "--locked", "--quiet", "--manifest-path", "bench/rust/Cargo.toml"]).env("CARGO_TARGET_DIR", &target);
+    if release {
+        cmd.arg("--release");
+    }
+    run(&mut cmd)?;
+    Ok(target.join(profile).join("acp-terminal-bench"))
 }
 
 /// Compiles the generated TypeScript package into `target/bench/ts` and installs the
