@@ -6,6 +6,16 @@ import { Base64Error, decodeBase64, encodeBase64 } from "../../templates/typescr
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
+// On Node the bulk path decodes with `Buffer` after strictness checks; elsewhere (no
+// `Buffer`) it decodes in JavaScript. A second instance of the module, loaded while
+// `Buffer` is hidden, runs the pure path, and both must agree on every text. (Loaded
+// before any test is declared: the runner starts tests at the first `await`.)
+const modulePath = "../../templates/typescript/runtime/base64.js";
+const savedBuffer = Object.getOwnPropertyDescriptor(globalThis, "Buffer");
+Reflect.deleteProperty(globalThis, "Buffer");
+const pure = (await import(`${modulePath}?without-buffer`)) as typeof import("../../templates/typescript/runtime/base64.js");
+if (savedBuffer !== undefined) Object.defineProperty(globalThis, "Buffer", savedBuffer);
+
 /** The reason `text` is rejected; fails the test when it is accepted. */
 function reason(text: string): string {
   try {
@@ -154,5 +164,50 @@ describe("every other form is rejected", () => {
       }
     }
     assert.ok(accepted > 1000, `${accepted} accepted`);
+  });
+});
+
+describe("long texts: the Buffer path and the pure path agree", () => {
+  test("the pure instance really ran without Buffer, and both decode valid texts alike", () => {
+    assert.notEqual(pure.decodeBase64, decodeBase64);
+    for (const n of [193, 194, 195, 4096, 49152, 100001]) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i * 131 + n) & 0xff);
+      const text = encodeBase64(data);
+      assert.deepEqual(decodeBase64(text), data, `length ${n}`);
+      assert.deepEqual(pure.decodeBase64(text), data, `length ${n}`);
+    }
+  });
+
+  test("one changed character anywhere in a long text: accepted exactly when canonical, same message on both paths", () => {
+    const swaps = ["-", "_", " ", "\n", "=", "é", "\u0141", "\u0161", "\u00ff", "\u0000", "*", "A", "/", "+", "\ud800", "😀"];
+    let seed = 11;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    let rejected = 0;
+    for (let i = 0; i < 3000; i++) {
+      const n = 193 + (next() % 3000);
+      const data = Uint8Array.from({ length: n }, () => next() & 0xff);
+      const good = encodeBase64(data);
+      const at = next() % good.length;
+      const swap = swaps[next() % swaps.length] as string;
+      const text = good.slice(0, at) + swap + good.slice(at + 1);
+      const outcome = (decode: (t: string) => Uint8Array): Uint8Array | string => {
+        try {
+          return decode(text);
+        } catch (e) {
+          assert.ok(e instanceof Error && e.name === "Base64Error", String(e));
+          return e.message;
+        }
+      };
+      const native = outcome(decodeBase64);
+      const js = outcome(pure.decodeBase64);
+      assert.deepEqual(native, js, JSON.stringify({ at, swap }));
+      const canonical = Buffer.from(Buffer.from(text, "base64")).toString("base64") === text;
+      assert.equal(typeof native !== "string", canonical, JSON.stringify({ at, swap }));
+      if (typeof native === "string") rejected++;
+    }
+    assert.ok(rejected > 1500, `${rejected} rejected`);
   });
 });

@@ -1,5 +1,7 @@
 //! `cargo xtask`: the project's commands (see README.md).
 
+mod bench;
+mod bench_inputs;
 mod codegen;
 mod conformance;
 mod consumer;
@@ -56,6 +58,16 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
+    /// to BENCHMARKS.md.
+    Bench {
+        /// Small inputs: under a minute once the bench builds are done.
+        #[arg(long)]
+        quick: bool,
+        /// Write the report here instead of BENCHMARKS.md.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -91,6 +103,7 @@ fn test() -> Result<(), String> {
     consumer::typescript()?;
     consumer::python()?;
     pyenv::package()?;
+    bench::smoke()?;
     Ok(())
 }
 
@@ -102,6 +115,7 @@ fn main() -> ExitCode {
         Cmd::Test => test(),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
+        Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

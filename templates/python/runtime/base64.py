@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from binascii import a2b_base64, b2a_base64
 from collections.abc import Callable
+from functools import partial
 from typing import Final
 
 try:  # Optional: SIMD base64 when the `pybase64` package is installed; the checks around it are the same.
@@ -14,6 +15,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 _ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _VALUE: Final[dict[str, int]] = {c: i for i, c in enumerate(_ALPHABET)}
 _WHITESPACE: Final = frozenset(" \t\n\r\f\v")
+_SYMBOLS: Final = (_ALPHABET + "=").encode("ascii")
 
 
 class Base64Error(ValueError):
@@ -67,11 +69,8 @@ def _encode_binascii(data: bytes | bytearray | memoryview) -> str:
 
 
 if _pybase64 is not None:
-
-    def _decode_pybase64(text: str) -> bytes:
-        """As ``_decode_binascii``, about ten times faster on long texts."""
-        out: bytes = _pybase64.b64decode(text, validate=True)
-        return out
+    _decode_pybase64: Callable[[str], bytes] = partial(_pybase64.b64decode, validate=True)
+    """As ``_decode_binascii``, about ten times faster on long texts (called without a Python frame)."""
 
     def _encode_pybase64(data: bytes | bytearray | memoryview) -> str:
         out: str = _pybase64.b64encode_as_string(data)
@@ -89,12 +88,30 @@ _encode: Callable[[bytes | bytearray | memoryview], str] = (
 )
 
 
+def _first_outside(text: str) -> int:
+    """The offset of the first character that is neither a symbol nor ``=``, or -1.
+
+    Bulk operations in C only (a 50 MB text takes a fraction of a second): the first
+    character outside ASCII from the encoder's error, the other characters from
+    ``bytes.translate``, then the first occurrence of each of those."""
+    try:
+        raw = text.encode("ascii")
+        first = -1
+    except UnicodeEncodeError as e:
+        first = e.start
+        raw = text[:first].encode("ascii")
+    others = raw.translate(None, _SYMBOLS)
+    if others:
+        return min(raw.find(c) for c in set(others))
+    return first
+
+
 def _explain(text: str) -> str:
     """Says why ``text`` is not strict canonical base64 (called only once decoding failed)."""
     n = len(text)
-    for i, c in enumerate(text):
-        if c == "=" or c in _VALUE:
-            continue
+    i = _first_outside(text)
+    if i >= 0:
+        c = text[i]
         if c in _WHITESPACE:
             return f"whitespace at offset {i}; base64 here must be one unbroken line"
         if c in "-_":
