@@ -3,6 +3,7 @@
 mod codegen;
 mod conformance;
 mod consumer;
+mod e2e;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -45,6 +46,9 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
+    /// The end-to-end loop: the example Agent, the terminal Client, the browser page.
+    #[command(subcommand)]
+    E2e(e2e::Cmd),
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -78,6 +82,7 @@ fn test() -> Result<(), String> {
     consumer::rust()?;
     consumer::typescript()?;
     consumer::python()?;
+    e2e::terminal()?;
     Ok(())
 }
 
@@ -88,6 +93,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test => test(),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
+        Cmd::E2e(cmd) => e2e::cli(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
