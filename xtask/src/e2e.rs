@@ -253,14 +253,49 @@ fn record() -> Result<(), String> {
 }
 
 /// Builds the static page into `target/e2e/web`: the page, the TypeScript binding and
-/// the page script compiled by `tsc` (ES modules, no bundler), xterm.js from npm.
+/// the page script compiled by `tsc` (ES modules, no bundler; DOM library only, no Node
+/// types), xterm.js from npm, and the recorded sessions.
 pub fn build_web() -> Result<(), String> {
-    Err("the browser page is not built yet".into())
+    crate::node::install()?;
+    crate::node::install_in(E2E_DIR)?;
+    let web = root().join(WEB);
+    let _ = std::fs::remove_dir_all(&web);
+    run(Command::new(crate::node::tsc_path()).args(["-p", "examples/browser/tsconfig.json"]))?;
+    let copy = |from: &str, to: &str| {
+        let to = web.join(to);
+        std::fs::create_dir_all(to.parent().unwrap_or(&web)).map_err(|e| e.to_string())?;
+        std::fs::copy(root().join(from), &to).map(drop).map_err(|e| format!("copying {from} to {}: {e}", to.display()))
+    };
+    for f in ["index.html", "session.jsonl", "session-replay.jsonl"] {
+        copy(&format!("examples/browser/{f}"), f)?;
+    }
+    copy("tests/e2e/node_modules/@xterm/xterm/lib/xterm.mjs", "xterm/xterm.mjs")?;
+    copy("tests/e2e/node_modules/@xterm/xterm/css/xterm.css", "xterm/xterm.css")
 }
 
-/// The browser Client in headless Chromium.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Debian's `chromium`, installed with apt-get when missing (as root, as CI runs);
+/// never a downloaded browser.
+fn ensure_chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() {
+        return Ok(());
+    }
+    let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root_user {
+        return Err(format!("{CHROMIUM} is missing: install Debian's chromium package (`sudo apt-get install -y chromium`) and run the tests again"));
+    }
+    eprintln!("e2e: {CHROMIUM} is missing; installing Debian's chromium package");
+    run(Command::new("apt-get").arg("update").env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+/// The browser Client in headless Chromium (`tests/e2e/browser.test.mjs`); screenshots
+/// are kept in `target/e2e/`.
 pub fn browser() -> Result<(), String> {
-    build_web()
+    ensure_chromium()?;
+    build_web()?;
+    run(Command::new("node").arg("browser.test.mjs").arg(root().join(WEB)).arg(root().join("target/e2e")).current_dir(root().join(E2E_DIR)).env("CHROMIUM", CHROMIUM))
 }
 
 /// Every ```rust, ```ts and ```python block of README.md, compiled and run.

@@ -83,6 +83,7 @@ fn test() -> Result<(), String> {
     consumer::typescript()?;
     consumer::python()?;
     e2e::terminal()?;
+    e2e::browser()?;
     Ok(())
 }
 
