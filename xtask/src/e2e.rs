@@ -26,6 +26,8 @@ pub enum Cmd {
     },
     /// Re-record examples/browser/session*.jsonl from the Agent (live chunks and --replay).
     Record,
+    /// Compile and run every ```rust, ```ts and ```python block of README.md.
+    Readme,
     /// Run the end-to-end tests only (terminal Client, browser, README snippets).
     Test,
 }
@@ -46,6 +48,7 @@ pub fn cli(cmd: Cmd) -> Result<(), String> {
             run(Command::new("node").arg(format!("{E2E_DIR}/serve.mjs")).arg(root().join(WEB)).arg(port.to_string()))
         }
         Cmd::Record => record(),
+        Cmd::Readme => readme_snippets(),
         Cmd::Test => {
             terminal()?;
             browser()?;
@@ -298,7 +301,138 @@ pub fn browser() -> Result<(), String> {
     run(Command::new("node").arg("browser.test.mjs").arg(root().join(WEB)).arg(root().join("target/e2e")).current_dir(root().join(E2E_DIR)).env("CHROMIUM", CHROMIUM))
 }
 
-/// Every ```rust, ```ts and ```python block of README.md, compiled and run.
+/// A fenced block of README.md.
+struct Snippet {
+    lang: String,
+    line: usize,
+    code: String,
+}
+
+/// The fenced blocks of a Markdown text. Every fence must name its language; only
+/// `rust`, `ts` and `python` blocks are programs, the rest must say `sh`, `text`, `json`
+/// or `jsonl`.
+fn snippets(markdown: &str, file: &str) -> Result<Vec<Snippet>, String> {
+    let mut out = Vec::new();
+    let mut open: Option<Snippet> = None;
+    for (i, line) in markdown.lines().enumerate() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (&mut open, fence) {
+            (None, Some(lang)) => {
+                let lang = lang.trim().to_string();
+                if !["rust", "ts", "python", "sh", "text", "json", "jsonl"].contains(&lang.as_str()) {
+                    return Err(format!(
+                        "{file}:{}: a code block fenced as {:?}: fence programs as ```rust, ```ts or ```python (each a complete program that `cargo xtask test` compiles and runs) and anything else as ```sh, ```text, ```json or ```jsonl",
+                        i + 1,
+                        format!("```{lang}")
+                    ));
+                }
+                open = Some(Snippet { lang, line: i + 1, code: String::new() });
+            }
+            (Some(_), Some(rest)) if rest.trim().is_empty() => out.extend(open.take()),
+            (Some(s), _) => {
+                s.code.push_str(line);
+                s.code.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    if let Some(s) = open {
+        return Err(format!("{file}:{}: the ```{} block is never closed", s.line, s.lang));
+    }
+    Ok(out)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs one compiled snippet; a failure names the README line.
+fn run_snippet(s: &Snippet, cmd: &mut Command) -> Result<(), String> {
+    let out = output(cmd)?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "README.md:{}: the ```{} block failed ({}):\n{}{}",
+        s.line,
+        s.lang,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
+/// Every ```rust, ```ts and ```python block of README.md is a complete program: it is
+/// compiled and run, and must succeed. Rust: `tests/readme` (each block a module and a
+/// test, with the generated crate and the schema crate); TS: `tsc` strict against the
+/// npm package's layout, then node; Python: the test virtual environment.
 pub fn readme_snippets() -> Result<(), String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let all = snippets(&readme, "README.md")?;
+    let of = |lang: &str| all.iter().filter(|s| s.lang == lang).collect::<Vec<_>>();
+    let (rust, ts, python) = (of("rust"), of("ts"), of("python"));
+    eprintln!("e2e: README.md snippets: {} rust, {} ts, {} python", rust.len(), ts.len(), python.len());
+    let dir = root().join("target/e2e/readme");
+    let _ = std::fs::remove_dir_all(&dir);
+    if !rust.is_empty() {
+        // tests/readme's build.rs makes each block a module with a test (`cargo test
+        // --workspace` runs them too; here it is a no-op build when they are current).
+        run(Command::new(cargo()).args(["test", "--quiet", "--locked", "-p", "acp-terminal-readme"]))?;
+    }
+    if !ts.is_empty() {
+        crate::node::install()?;
+        let app = dir.join("ts");
+        let pkg = app.join("node_modules/acp-terminal");
+        run(Command::new(crate::node::tsc_path()).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(pkg.join("dist")))?;
+        std::fs::copy(root().join("generated/typescript/package.json"), pkg.join("package.json")).map_err(|e| e.to_string())?;
+        write_file(&app.join("package.json"), r#"{ "name": "readme-snippets", "private": true, "type": "module" }"#)?;
+        write_file(
+            &app.join("tsconfig.json"),
+            r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+                 "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM"], "outDir": "dist" },
+               "include": ["*.ts"] }"#,
+        )?;
+        for s in &ts {
+            write_file(&app.join(format!("readme_{}.ts", s.line)), &format!("// README.md line {}\n{}", s.line, s.code))?;
+        }
+        run(Command::new(crate::node::tsc_path()).args(["-p", "tsconfig.json"]).current_dir(&app))?;
+        for s in &ts {
+            run_snippet(s, Command::new("node").arg(format!("dist/readme_{}.js", s.line)).current_dir(&app))?;
+        }
+    }
+    if !python.is_empty() {
+        pyenv::install()?;
+        for s in &python {
+            let file = dir.join(format!("python/readme_{}.py", s.line));
+            write_file(&file, &format!("# README.md line {}\n{}", s.line, s.code))?;
+            run_snippet(s, Command::new(pyenv::python()).arg(&file).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1"))?;
+        }
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippets;
+
+    #[test]
+    fn fences_are_extracted_with_their_line() {
+        let md = "# t\n```rust\nfn main() {}\n```\ntext\n```sh\nls\n```\n```python\nprint(1)\n```\n";
+        let s = snippets(md, "x.md").unwrap();
+        let got: Vec<(&str, usize, &str)> = s.iter().map(|s| (s.lang.as_str(), s.line, s.code.as_str())).collect();
+        assert_eq!(got, [("rust", 2, "fn main() {}\n"), ("sh", 6, "ls\n"), ("python", 9, "print(1)\n")]);
+    }
+
+    #[test]
+    fn a_fence_without_a_known_language_is_an_error() {
+        let e = snippets("a\n```\nschema/\n```\n", "x.md").err().unwrap();
+        assert!(e.starts_with("x.md:2: a code block fenced as \"```\""), "{e}");
+        let e = snippets("```js\nx\n```\n", "x.md").err().unwrap();
+        assert!(e.contains("```rust, ```ts or ```python"), "{e}");
+        let e = snippets("```ts\nx\n", "x.md").err().unwrap();
+        assert_eq!(e, "x.md:1: the ```ts block is never closed");
+    }
 }

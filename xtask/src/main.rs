@@ -84,6 +84,7 @@ fn test() -> Result<(), String> {
     consumer::python()?;
     e2e::terminal()?;
     e2e::browser()?;
+    e2e::readme_snippets()?;
     Ok(())
 }
 
