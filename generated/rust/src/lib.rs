@@ -19,3 +19,4 @@ pub mod store;
 pub mod v1;
 pub mod v2;
 pub mod wire;
+pub use wire::safe_display;

@@ -12,4 +12,5 @@ export { EXTRA, UNKNOWN_VARIANT, isUnknownVariant, type UnknownVariant, type Wit
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
 export { Transcript } from "./runtime/transcript.js";
+export { safeDisplay } from "./runtime/display.js";
 export { ByteLog, TerminalState, TerminalStore, type ApplyResult } from "./store.js";

@@ -2,6 +2,7 @@
 //! type, checked decoding with warnings, canonical encoding, and schema helpers.
 
 mod bytes;
+mod display;
 mod decode;
 mod error;
 mod json;
@@ -14,6 +15,7 @@ mod path_type;
 pub mod transcript;
 
 pub use bytes::{Bytes, decode_base64, encode_base64};
+pub use display::safe_display;
 pub use decode::{
     Check, Cx, Decode, Encode, MAX_SAFE_INTEGER, Members, describe, expect_object, put, put_opt, put_patch,
     read_tag,

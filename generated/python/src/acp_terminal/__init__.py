@@ -10,6 +10,7 @@ in ``__pydantic_extra__`` in input order, and unknown union variants are
 """
 
 from . import v1, v2
+from ._runtime.display import safe_display
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
@@ -25,6 +26,7 @@ __all__ = [
     "TerminalStore",
     "Transcript",
     "UnknownVariant",
+    "safe_display",
     "v1",
     "v2",
 ]

@@ -31,6 +31,12 @@ const MAX_MOVE_COL: usize = 1_023;
 /// Finished lines are checked as UTF-8 and moved to the `String` in blocks of this size.
 const FLUSH: usize = 1 << 16;
 
+/// The default longest line, in cells: a longer line wraps (see [`Transcript::with_limits`]).
+pub const MAX_LINE_LENGTH: usize = 4096;
+/// The default longest text of finished lines, in code points (line ends included): past
+/// it, the oldest lines are left out (see [`Transcript::with_limits`]).
+pub const MAX_TEXT_LENGTH: usize = 1 << 24;
+
 /// Parser states (vt100.net's DEC parser). The five DCS states and the SOS/PM/APC
 /// string state share `Str`: none of them has a visible effect, and all of them end
 /// the same way (ESC, CAN, SUB or a C1 control).
@@ -136,12 +142,13 @@ fn is_bidi(cp: u32) -> bool {
     matches!(cp, 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
-/// Appends the UTF-8 of `cells` without trailing spaces.
-fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) {
+/// Appends the UTF-8 of `cells` without trailing spaces; returns how many cells that is.
+fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) -> usize {
     let end = cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
     for c in &cells[..end] {
         out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     }
+    end
 }
 
 /// The incremental safe transcript renderer of docs/TRANSCRIPT.md.
@@ -163,10 +170,19 @@ fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) {
 /// line is finished or cleared. Trailing spaces look the same as missing cells in the
 /// output (printing past the end pads with spaces, and the output trims them), so
 /// erasing to the end truncates.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Transcript {
-    /// Finished lines, each followed by `\n`, checked as UTF-8 in blocks.
+    /// Finished lines, each followed by `\n`, checked as UTF-8 in blocks; the text starts
+    /// at `head` (the lines before it are left out).
     out: String,
+    head: usize,
+    /// Code points of the finished lines kept (in `out[head..]` and `buf[..line_start]`).
+    chars: usize,
+    max_line: usize,
+    max_chars: usize,
+    wrapped: u64,
+    dropped_lines: u64,
+    dropped_chars: u64,
     /// Finished lines not yet in `out`, then (from `line_start`) the current line's
     /// cells when it is narrow. Only whole characters are ever written here.
     buf: Vec<u8>,
@@ -192,17 +208,80 @@ pub struct Transcript {
     pend_len: usize,
 }
 
+impl Default for Transcript {
+    fn default() -> Self {
+        Self::with_limits(MAX_LINE_LENGTH, MAX_TEXT_LENGTH)
+    }
+}
+
 impl Transcript {
-    /// An empty transcript.
+    /// An empty transcript with the default limits ([`MAX_LINE_LENGTH`], [`MAX_TEXT_LENGTH`]).
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty transcript with these limits (docs/TRANSCRIPT.md, "Limits"):
+    /// - `max_line_length` cells per line (at least 1): a character printed at that
+    ///   column or further right first finishes the line, as a terminal that wide wraps;
+    ///   [`Transcript::wrapped_lines`] counts it.
+    /// - `max_text_length` code points of finished lines, each with its `\n`: past it the
+    ///   oldest whole lines are left out, and [`Transcript::dropped_lines`] and
+    ///   [`Transcript::dropped_chars`] say how much. The current line is always kept.
+    #[must_use]
+    pub fn with_limits(max_line_length: usize, max_text_length: usize) -> Self {
+        Self {
+            out: String::new(),
+            head: 0,
+            chars: 0,
+            max_line: max_line_length.max(1),
+            max_chars: max_text_length,
+            wrapped: 0,
+            dropped_lines: 0,
+            dropped_chars: 0,
+            buf: Vec::new(),
+            line_start: 0,
+            n: 0,
+            cells: Vec::new(),
+            wide: false,
+            col: 0,
+            state: State::Ground,
+            param: 0,
+            first: false,
+            private: false,
+            pend: [0; 4],
+            pend_len: 0,
+        }
+    }
+
+    /// Lines the line length limit broke (each one is a `\n` the bytes did not have).
+    #[must_use]
+    pub fn wrapped_lines(&self) -> u64 {
+        self.wrapped
+    }
+
+    /// Finished lines left out from the start of the text by the text length limit.
+    #[must_use]
+    pub fn dropped_lines(&self) -> u64 {
+        self.dropped_lines
+    }
+
+    /// Code points (line ends included) left out from the start of the text by the text
+    /// length limit.
+    #[must_use]
+    pub fn dropped_chars(&self) -> u64 {
+        self.dropped_chars
     }
 
     /// Forgets everything: the text, the current line, a pending sequence or character.
     /// Use it when a replacement snapshot arrives, then push the snapshot's bytes.
     pub fn reset(&mut self) {
         self.out.clear();
+        self.head = 0;
+        self.chars = 0;
+        self.wrapped = 0;
+        self.dropped_lines = 0;
+        self.dropped_chars = 0;
         self.buf.clear();
         self.line_start = 0;
         self.clear_line();
@@ -221,7 +300,7 @@ impl Transcript {
     pub fn text(&self) -> String {
         let line = &self.buf[self.line_start..];
         let mut s = String::with_capacity(self.out.len() + self.buf.len() + self.cells.len() * 4);
-        s.push_str(&self.out);
+        s.push_str(&self.out[self.head..]);
         s.push_str(std::str::from_utf8(&self.buf[..self.line_start]).expect("whole characters"));
         if self.wide {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
@@ -279,6 +358,38 @@ impl Transcript {
     /// Prints `run`: whole UTF-8 characters, `cells` of them, none of them a control.
     #[inline]
     fn put_run(&mut self, run: &[u8], cells: usize, ascii: bool) {
+        if self.col + cells <= self.max_line {
+            self.put_in_line(run, cells, ascii);
+        } else {
+            self.put_wrapping(run, ascii);
+        }
+    }
+
+    /// Prints `run` where it reaches the line length limit: a character that would go at
+    /// the limit or further right first finishes the line.
+    #[cold]
+    fn put_wrapping(&mut self, mut run: &[u8], ascii: bool) {
+        while !run.is_empty() {
+            if self.col >= self.max_line {
+                self.wrapped += 1;
+                self.finish_line();
+            }
+            let room = self.max_line - self.col;
+            let (take, cells) = if ascii {
+                let take = room.min(run.len());
+                (take, take)
+            } else {
+                let text = std::str::from_utf8(run).expect("whole characters");
+                text.char_indices().nth(room).map_or_else(|| (run.len(), text.chars().count()), |(at, _)| (at, room))
+            };
+            self.put_in_line(&run[..take], cells, ascii);
+            run = &run[take..];
+        }
+    }
+
+    /// Prints `run` (`cells` characters) without passing the line length limit.
+    #[inline]
+    fn put_in_line(&mut self, run: &[u8], cells: usize, ascii: bool) {
         let col = self.col;
         if !self.wide {
             if col >= self.n {
@@ -357,23 +468,50 @@ impl Transcript {
     /// LF: the line is finished and an empty one starts at column 0.
     #[inline]
     fn finish_line(&mut self) {
-        if self.wide {
-            encode_trimmed(&self.cells, &mut self.buf);
+        let cells = if self.wide {
+            encode_trimmed(&self.cells, &mut self.buf)
         } else {
             let line = &self.buf[self.line_start..];
             let end = line.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
+            let trimmed = line.len() - end;
             self.buf.truncate(self.line_start + end);
-        }
+            self.n - trimmed
+        };
+        self.chars += cells + 1;
         self.buf.push(b'\n');
         self.line_start = self.buf.len();
         self.cells.clear();
         self.n = 0;
         self.wide = false;
         self.col = 0;
-        if self.line_start >= FLUSH {
+        if self.line_start >= FLUSH || self.chars > self.max_chars {
             self.out.push_str(std::str::from_utf8(&self.buf).expect("whole characters"));
             self.buf.clear();
             self.line_start = 0;
+            if self.chars > self.max_chars {
+                self.drop_oldest();
+            }
+        }
+    }
+
+    /// Leaves out the oldest finished lines until the rest fits the text length limit.
+    /// Each line is looked at once when it goes, and `out` is compacted only when more
+    /// than half of it is left out, so the work is proportional to what goes.
+    #[cold]
+    fn drop_oldest(&mut self) {
+        let bytes = self.out.as_bytes();
+        while self.chars > self.max_chars {
+            let rest = &bytes[self.head..];
+            let end = rest.iter().position(|&b| b == b'\n').expect("a finished line") + 1;
+            let chars = rest[..end].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            self.head += end;
+            self.chars -= chars;
+            self.dropped_lines += 1;
+            self.dropped_chars += chars as u64;
+        }
+        if self.head > self.out.len() / 2 {
+            self.out.drain(..self.head);
+            self.head = 0;
         }
     }
 
@@ -891,6 +1029,110 @@ mod tests {
             t.reset();
             t.push(&stream);
             assert_eq!(t.text(), want, "round {round}: after reset");
+        }
+    }
+
+    #[test]
+    fn a_line_at_the_length_limit_wraps_and_is_counted() {
+        let mut t = Transcript::with_limits(4, usize::MAX);
+        t.push("abcdéfghij\r\n".as_bytes());
+        assert_eq!(t.text(), "abcd\néfgh\nij\n");
+        assert_eq!(t.wrapped_lines(), 2);
+        // CR goes back to the start of the wrapped line only, as on a terminal that wide.
+        t.push(b"0123456\rX\x1b[1K");
+        assert_eq!(t.text(), "abcd\néfgh\nij\n0123\n  6");
+        // A cursor moved past the limit wraps at the next character.
+        let mut t = Transcript::with_limits(4, usize::MAX);
+        t.push(b"ab\x1b[9Cc");
+        assert_eq!((t.text().as_str(), t.wrapped_lines()), ("ab\nc", 1));
+        // The default limit, and every chunking giving the same text.
+        let line = "x".repeat(super::MAX_LINE_LENGTH + 5);
+        assert_eq!(one_shot(line.as_bytes()), format!("{}\nxxxxx", &line[..super::MAX_LINE_LENGTH]));
+        assert_eq!(render(&line.as_bytes().chunks(7).collect::<Vec<_>>()), one_shot(line.as_bytes()));
+    }
+
+    #[test]
+    fn past_the_text_length_limit_the_oldest_lines_are_left_out_and_counted() {
+        let mut t = Transcript::with_limits(100, 10);
+        t.push(b"one\ntwo\nthr");
+        assert_eq!((t.text().as_str(), t.dropped_lines(), t.dropped_chars()), ("one\ntwo\nthr", 0, 0));
+        t.push("ée\n".as_bytes());
+        // 4 + 4 + 6 code points: "one\n" goes, "two\nthrée\n" is exactly 10.
+        assert_eq!((t.text().as_str(), t.dropped_lines(), t.dropped_chars()), ("two\nthrée\n", 1, 4));
+        t.push(b"four\n");
+        assert_eq!((t.text().as_str(), t.dropped_lines(), t.dropped_chars()), ("four\n", 3, 14));
+        // A line longer than the limit goes as soon as it is finished; the current line stays.
+        t.push(b"a very long line\nnow");
+        assert_eq!((t.text().as_str(), t.dropped_lines(), t.dropped_chars()), ("now", 5, 14 + 5 + 17));
+        t.reset();
+        assert_eq!((t.text().as_str(), t.dropped_lines(), t.dropped_chars(), t.wrapped_lines()), ("", 0, 0, 0));
+        // Any chunking drops the same lines.
+        let stream: Vec<u8> = (0..3000).flat_map(|i| format!("line {i} é\r\n").into_bytes()).collect();
+        let mut whole = Transcript::with_limits(100, 1000);
+        whole.push(&stream);
+        let mut bytewise = Transcript::with_limits(100, 1000);
+        for b in &stream {
+            bytewise.push(std::slice::from_ref(b));
+        }
+        assert_eq!(whole.text(), bytewise.text());
+        assert_eq!(whole.dropped_lines(), bytewise.dropped_lines());
+        assert!(whole.text().chars().count() <= 1000 && whole.text().starts_with("line "));
+    }
+
+    /// Seconds to render `stream` in 4 KiB chunks.
+    fn seconds(stream: &[u8]) -> f64 {
+        let start = std::time::Instant::now();
+        let mut t = Transcript::new();
+        for c in stream.chunks(4096) {
+            t.push(c);
+        }
+        std::hint::black_box(t.text());
+        start.elapsed().as_secs_f64()
+    }
+
+    /// Hostile streams of n and 8n bytes: the time grows by about 8, not by 64 (a ratio
+    /// measured in one run, never an absolute time; the machine may be loaded, so the
+    /// bound is loose).
+    #[test]
+    fn work_is_linear_in_the_input_whatever_the_sequence() {
+        type Make = fn(usize) -> Vec<u8>;
+        let patterns: [(&str, Make); 5] = [
+            ("a long line then erase-to-start repeated", |n| {
+                let mut v = b"x".repeat(n / 2);
+                v.extend_from_slice(b"\x1b[2D");
+                v.extend(b"\x1b[1K".repeat(n / 8));
+                v
+            }),
+            ("a long line then erase and print repeated", |n| {
+                let mut v = b"x".repeat(n / 2);
+                v.extend(b"\x1b[1Ky".repeat(n / 10));
+                v
+            }),
+            ("a long non-ASCII line redrawn from its start", |n| {
+                let mut v = "é".repeat(n / 4).into_bytes();
+                v.extend(b"\x1b[1Gz\x1b[1000G\x1b[1K".repeat(n / 32));
+                v
+            }),
+            ("CR progress redraws", |n| b"\r\x1b[Kprogress 42% ".repeat(n / 18)),
+            ("unterminated OSC", |n| {
+                let mut v = b"\x1b]0;".to_vec();
+                v.extend(b"payload ".repeat(n / 8));
+                v
+            }),
+        ];
+        for (name, make) in patterns {
+            let n = 1 << 17;
+            let (small, large) = (make(n), make(8 * n));
+            // Interleaved rounds, the best of five for each size.
+            let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+            for _ in 0..5 {
+                a = a.min(seconds(&small));
+                b = b.min(seconds(&large));
+            }
+            let ratio = b / a;
+            eprintln!("{name}: {:.1} ms for {} bytes, {:.1} ms for 8x: {ratio:.1}x", a * 1e3, small.len(), b * 1e3);
+            // Linear work gives about 8; quadratic work 64.
+            assert!(ratio < 32.0, "{name}: 8x the input took {ratio:.1}x the time");
         }
     }
 
