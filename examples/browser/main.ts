@@ -9,7 +9,7 @@
 // For tests the page publishes `window.acpReplay`: `done`, `error`, and per terminal its
 // command, exit status, transcript and the rendered buffer's lines.
 
-import { TerminalStore } from "acp-terminal";
+import { TerminalStore, safeDisplay } from "acp-terminal";
 import { Terminal } from "@xterm/xterm";
 
 interface TerminalReport {
@@ -104,8 +104,8 @@ function describe(store: TerminalStore): void {
     const view = views.get(id);
     if (!view) continue;
     const e = t.exitStatus;
-    const exit = e === null ? "running" : e.signal ? `killed by ${e.signal}` : `exit code ${e.exitCode ?? "?"}`;
-    view.heading.textContent = `${id}: $ ${t.command ?? "(unknown command)"} — ${exit}`;
+    const exit = e === null ? "running" : e.signal ? `killed by ${safeDisplay(e.signal)}` : `exit code ${e.exitCode ?? "?"}`;
+    view.heading.textContent = `${safeDisplay(id)}: $ ${t.command === null ? "(unknown command)" : safeDisplay(t.command)} — ${exit}`; // one safe line
     view.transcript.textContent = t.transcript;
     report.terminals.push({
       id,

@@ -29,18 +29,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from acp_terminal import ParseError, TerminalStore, v2
-
-try:
-    from acp_terminal import safe_display  # type: ignore[attr-defined, unused-ignore]
-except ImportError:  # pragma: no cover - until the shared safe display string lands
-    from acp_terminal import Transcript
-
-    def safe_display(s: str) -> str:
-        t = Transcript()
-        t.push(s.encode("utf-8", "surrogateescape"))
-        return t.text.replace("\n", " ")
-
+from acp_terminal import ParseError, TerminalStore, safe_display, v2
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_RUN = 126

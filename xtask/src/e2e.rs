@@ -90,7 +90,7 @@ struct Case {
     transcript: &'static str,
     /// The Client's exit status: the command's (128 + signal number for a signal).
     code: i32,
-    /// Lines the Client's stderr must contain.
+    /// Beginnings of lines the Client's stderr must contain.
     stderr: &'static [&'static str],
 }
 
@@ -149,6 +149,15 @@ const CASES: &[Case] = &[
         code: 0,
         stderr: &[],
     },
+    Case {
+        name: "a hostile command line is shown as its safe display string",
+        agent: &[],
+        command: "echo safe; : '\x1b[2K\rcargo test'",
+        answer: "allow",
+        transcript: "safe\n",
+        code: 0,
+        stderr: &[r"The Agent asks to run: echo safe; : '\u{1B}[2K\rcargo test' in /", r"--- term_1: $ echo safe; : '\u{1B}[2K\rcargo test'"],
+    },
 ];
 
 /// Refusals: the command (which would create the marker file) must not run.
@@ -181,9 +190,12 @@ fn check_case(agent: &Path, case: &Case, replay: bool) -> Result<(), String> {
         return fail(format!("client exit status {:?}, expected {}", out.status.code(), case.code));
     }
     for want in case.stderr {
-        if !stderr.lines().any(|l| l == *want) {
+        if !stderr.lines().any(|l| l.starts_with(*want)) {
             return fail(format!("stderr lacks the line {want:?}"));
         }
+    }
+    if stderr.contains(['\x1b', '\r']) {
+        return fail("the Client printed a raw control character (strings must go through safe_display)".into());
     }
     if stderr.contains("warning") || stderr.contains("ignoring") || stderr.contains("does not parse") {
         return fail("the Client reported a problem with the Agent's messages".into());
