@@ -309,20 +309,38 @@ pub fn python_package(inputs: &[Input], prefix: &str, client: bool, files: &mut 
 
 /// `cargo xtask gen [--check]`: the project's own schema and bindings.
 pub fn generate(check: bool) -> Result<(), String> {
+    let start = std::time::Instant::now();
     let mut files = Files::default();
     let mut inputs = Vec::new();
+    // One line per step, with its time, so a run never sits silent.
+    let step = |what: &str, files: &Files, t: std::time::Instant, before: usize| {
+        eprintln!("gen: {what:<52} {:>3} files {:>7.1} ms", files.0.len() - before, t.elapsed().as_secs_f64() * 1000.0);
+    };
     for v in [Version::V2, Version::V1] {
+        let (t, before) = (std::time::Instant::now(), files.0.len());
         let source = format!("schema/json/{}/schema.json", v.as_str());
         let text = schema_text(v);
         files.add(source.clone(), text.clone());
+        step(&format!("emit {source}"), &files, t, before);
         inputs.push(Input { module: v.as_str().to_owned(), source, text });
     }
+    let (t, before) = (std::time::Instant::now(), files.0.len());
     rust_crate(&inputs, "generated/rust", true, &mut files)?;
+    step("rust: IR + templates -> generated/rust", &files, t, before);
+    let (t, before) = (std::time::Instant::now(), files.0.len());
     typescript_package(&inputs, "generated/typescript", true, &mut files)?;
+    step("typescript: IR + templates -> generated/typescript", &files, t, before);
+    let (t, before) = (std::time::Instant::now(), files.0.len());
     python_package(&inputs, "generated/python", true, &mut files)?;
+    step("python: IR + templates -> generated/python", &files, t, before);
+    let t = std::time::Instant::now();
     sync(&root(), &files, &["generated/rust/src", "generated/typescript/src", "generated/python/src"], check)?;
+    let what = if check { "compare with the committed files" } else { "write the files that changed" };
+    eprintln!("gen: {what:<52} {:>3} files {:>7.1} ms", files.0.len(), t.elapsed().as_secs_f64() * 1000.0);
     if check {
-        eprintln!("gen --check: all {} generated files are current", files.0.len());
+        eprintln!("gen --check: all {} generated files are current ({:.1} s)", files.0.len(), start.elapsed().as_secs_f64());
+    } else {
+        eprintln!("gen: done: {} files ({:.1} s)", files.0.len(), start.elapsed().as_secs_f64());
     }
     Ok(())
 }

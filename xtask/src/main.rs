@@ -6,6 +6,8 @@ mod codegen;
 mod conformance;
 mod consumer;
 mod fuzz;
+
+mod e2e;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -68,6 +70,10 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+
+    /// The end-to-end loop: the example Agent, the terminal Client, the browser page.
+    #[command(subcommand)]
+    E2e(e2e::Cmd),
 }
 
 /// The workspace root (the folder above `xtask/`).
@@ -104,6 +110,10 @@ fn test() -> Result<(), String> {
     consumer::python()?;
     pyenv::package()?;
     bench::smoke()?;
+
+    e2e::terminal()?;
+    e2e::browser()?;
+    e2e::readme_snippets()?;
     Ok(())
 }
 
@@ -116,6 +126,8 @@ fn main() -> ExitCode {
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
+
+        Cmd::E2e(cmd) => e2e::cli(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,212 @@
+// The browser Client: replays a recorded ACP session (JSON lines, as the example Agent
+// wrote them) through the TypeScript binding's TerminalStore into xterm.js, with the
+// safe transcript beside each terminal. Compiled by tsc with the DOM library only (no
+// Node types), loaded as plain ES modules through the page's import map.
+//
+// Query parameters: `session` (a JSON-lines file next to the page, default
+// `session.jsonl`), `delay` (milliseconds between messages, default 15; 0 replays at once).
+//
+// For tests the page publishes `window.acpReplay`: `done`, `error`, and per terminal its
+// command, exit status, transcript and the rendered buffer's lines.
+
+import { TerminalStore, safeDisplay } from "acp-terminal";
+import { Terminal } from "@xterm/xterm";
+
+interface TerminalReport {
+  id: string;
+  command: string | null;
+  exitStatus: { exitCode?: number | null; signal?: string | null } | null;
+  transcript: string;
+  cols: number;
+  rows: number;
+  buffer: string[];
+}
+
+interface ReplayReport {
+  done: boolean;
+  error: string | null;
+  messages: number;
+  terminals: TerminalReport[];
+  /** The foreground colour of a cell: palette index (0-255), or -1 for the default. */
+  cellColour(terminal: number, row: number, col: number): { char: string; fg: number } | null;
+}
+
+declare global {
+  interface Window {
+    acpReplay: ReplayReport;
+  }
+}
+
+/** One terminal on the page: an xterm.js instance and its transcript panel. */
+class View {
+  readonly term: Terminal;
+  readonly heading: HTMLElement;
+  readonly transcript: HTMLPreElement;
+  written = 0;
+
+  constructor(readonly id: string, cols: number, rows: number) {
+    const section = document.createElement("section");
+    section.className = "terminal-view";
+    this.heading = document.createElement("h2");
+    const host = document.createElement("div");
+    host.className = "xterm-host";
+    const side = document.createElement("div");
+    const label = document.createElement("div");
+    label.className = "label";
+    label.textContent = "Safe transcript";
+    this.transcript = document.createElement("pre");
+    this.transcript.className = "transcript";
+    side.append(label, this.transcript);
+    section.append(this.heading, host, side);
+    document.getElementById("terminals")?.append(section);
+    this.term = new Terminal({ cols, rows, convertEol: false, scrollback: 5000, disableStdin: true, fontSize: 13 });
+    this.term.open(host);
+  }
+
+  write(bytes: Uint8Array): Promise<void> {
+    return new Promise((resolve) => this.term.write(bytes, resolve));
+  }
+
+  lines(): string[] {
+    const b = this.term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < b.length; y++) out.push(b.getLine(y)?.translateToString(true) ?? "");
+    while (out.length > 0 && out[out.length - 1] === "") out.pop();
+    return out;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const report: ReplayReport = {
+  done: false,
+  error: null,
+  messages: 0,
+  terminals: [],
+  cellColour(terminal, row, col) {
+    const view = [...views.values()][terminal];
+    const cell = view?.term.buffer.active.getLine(row)?.getCell(col);
+    if (!view || !cell) return null;
+    return { char: cell.getChars(), fg: cell.isFgDefault() ? -1 : cell.getFgColor() };
+  },
+};
+window.acpReplay = report;
+const views = new Map<string, View>();
+const status = document.getElementById("status");
+
+function describe(store: TerminalStore): void {
+  report.terminals = [];
+  for (const [id, t] of store.terminals()) {
+    const view = views.get(id);
+    if (!view) continue;
+    const e = t.exitStatus;
+    const exit = e === null ? "running" : e.signal ? `killed by ${safeDisplay(e.signal)}` : `exit code ${e.exitCode ?? "?"}`;
+    view.heading.textContent = `${safeDisplay(id)}: $ ${t.command === null ? "(unknown command)" : safeDisplay(t.command)} — ${exit}`; // one safe line
+    view.transcript.textContent = t.transcript;
+    report.terminals.push({
+      id,
+      command: t.command,
+      exitStatus: e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null },
+      transcript: t.transcript,
+      cols: view.term.cols,
+      rows: view.term.rows,
+      buffer: view.lines(),
+    });
+  }
+}
+
+/** Applies every `session/update` of the recording, mirroring each terminal's bytes into
+ * its xterm: chunks are appended, a replacement snapshot resets the emulator first. */
+async function replay(text: string, delay: number): Promise<void> {
+  const store = new TerminalStore();
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  for (const [index, line] of lines.entries()) {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${index + 1} is not JSON`);
+    }
+    if (!isObject(message) || message.method !== "session/update" || "id" in message) continue; // requests and answers
+    const params = message.params;
+    const r = store.applyNotificationText(JSON.stringify(params));
+    if (!r.ok) throw new Error(`line ${index + 1}: ${r.error.kind} at ${r.error.path}: ${r.error.message}`);
+    report.messages++;
+    const update = isObject(params) && isObject(params.update) ? params.update : {};
+    const id = typeof update.terminalId === "string" ? update.terminalId : null;
+    const state = id === null ? undefined : store.terminal(id);
+    if (id !== null && state) {
+      let view = views.get(id);
+      if (!view) {
+        const size = isObject(update.size) ? update.size : {};
+        const cols = typeof size.cols === "number" ? size.cols : 80;
+        const rows = typeof size.rows === "number" ? size.rows : 24;
+        view = new View(id, cols, rows);
+        views.set(id, view);
+      }
+      const bytes = state.output.toBytes();
+      if (update.sessionUpdate === "terminal_update" && "output" in update) {
+        view.term.reset(); // a snapshot replaces everything shown so far
+        view.written = 0;
+      }
+      if (bytes.length > view.written) {
+        await view.write(bytes.subarray(view.written));
+        view.written = bytes.length;
+      }
+    }
+    describe(store);
+    if (delay > 0) await sleep(delay);
+  }
+  describe(store);
+}
+
+async function main(): Promise<void> {
+  const q = new URLSearchParams(location.search);
+  const session = q.get("session") ?? "session.jsonl";
+  const delay = Number(q.get("delay") ?? "15");
+  const file = document.getElementById("file");
+  if (file instanceof HTMLInputElement) {
+    file.addEventListener("change", () => {
+      const f = file.files?.[0];
+      if (!f) return;
+      for (const v of views.values()) v.term.dispose();
+      views.clear();
+      const host = document.getElementById("terminals");
+      if (host) host.textContent = "";
+      void f.text().then((t) => run(f.name, () => replay(t, delay)));
+    });
+  }
+  const res = await fetch(session);
+  if (!res.ok) throw new Error(`cannot load ${session}: HTTP ${res.status}`);
+  const text = await res.text();
+  await run(session, () => replay(text, Number.isFinite(delay) ? delay : 0));
+}
+
+async function run(name: string, f: () => Promise<void>): Promise<void> {
+  report.done = false;
+  if (status) status.textContent = `replaying ${name}…`;
+  try {
+    await f();
+    if (status) status.textContent = `${name}: ${report.messages} updates applied`;
+  } catch (e) {
+    report.error = e instanceof Error ? e.message : String(e);
+    if (status) {
+      status.textContent = `${name}: ${report.error}`;
+      status.className = "error";
+    }
+  }
+  report.done = true;
+}
+
+main().catch((e: unknown) => {
+  report.error = e instanceof Error ? e.message : String(e);
+  report.done = true;
+  if (status) {
+    status.textContent = report.error;
+    status.className = "error";
+  }
+});

@@ -1,0 +1,450 @@
+//! The end-to-end loop (issue 12): the example Agent (`examples/agent`, Rust, real PTY)
+//! through the terminal Client (`examples/terminal-client`, Python), and the browser
+//! Client (`examples/browser`, TypeScript binding + xterm.js) in headless Chromium.
+//!
+//! `cargo xtask e2e run -- COMMAND` watches the Agent in the terminal Client;
+//! `cargo xtask e2e browser` serves the browser page; `cargo xtask e2e record` re-records
+//! the session the page replays. `cargo xtask test` calls [`terminal`], [`browser`] and
+//! [`readme_snippets`].
+
+use crate::{pyenv, root, run};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+#[derive(clap::Subcommand)]
+pub enum Cmd {
+    /// Build the Agent and run COMMAND through the terminal Client (asks before running).
+    Run {
+        /// Agent options (`--replay`, `--cols N`, ...) then the shell command line.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
+        args: Vec<String>,
+    },
+    /// Build the browser page into target/e2e/web and serve it on http://127.0.0.1:PORT/.
+    Browser {
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+    },
+    /// Re-record examples/browser/session*.jsonl from the Agent (live chunks and --replay).
+    Record,
+    /// Compile and run every ```rust, ```ts and ```python block of README.md.
+    Readme,
+    /// Run the end-to-end tests only (terminal Client, browser, README snippets).
+    Test,
+}
+
+pub fn cli(cmd: Cmd) -> Result<(), String> {
+    match cmd {
+        Cmd::Run { args } => {
+            let agent = build_agent()?;
+            pyenv::install()?;
+            let mut c = client(&agent);
+            c.arg("--answer").arg("ask").arg("--").args(args);
+            let status = c.status().map_err(|e| format!("could not start the terminal Client: {e}"))?;
+            if status.success() { Ok(()) } else { Err(format!("the command ended with {status}")) }
+        }
+        Cmd::Browser { port } => {
+            build_web()?;
+            crate::node::install_in(E2E_DIR)?;
+            run(Command::new("node").arg(format!("{E2E_DIR}/serve.mjs")).arg(root().join(WEB)).arg(port.to_string()))
+        }
+        Cmd::Record => record(),
+        Cmd::Readme => readme_snippets(),
+        Cmd::Test => {
+            terminal()?;
+            browser()?;
+            readme_snippets()
+        }
+    }
+}
+
+const E2E_DIR: &str = "tests/e2e";
+const WEB: &str = "target/e2e/web";
+const CLIENT: &str = "examples/terminal-client/client.py";
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Builds the example Agent; returns its path.
+fn build_agent() -> Result<PathBuf, String> {
+    run(Command::new(cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-example-agent"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    Ok(target.join("debug/acp-example-agent"))
+}
+
+/// The terminal Client command, with the generated Python package on its path.
+fn client(agent: &Path) -> Command {
+    let mut c = Command::new(pyenv::python());
+    c.arg(root().join(CLIENT)).arg("--agent").arg(agent).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1").current_dir(root());
+    c
+}
+
+/// One run of the Agent through the terminal Client, and what must come out.
+struct Case {
+    name: &'static str,
+    /// Agent options before the command.
+    agent: &'static [&'static str],
+    command: &'static str,
+    answer: &'static str,
+    /// The Client's stdout: the terminal's safe transcript.
+    transcript: &'static str,
+    /// The Client's exit status: the command's (128 + signal number for a signal).
+    code: i32,
+    /// Beginnings of lines the Client's stderr must contain.
+    stderr: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "colours",
+        agent: &[],
+        command: r"printf '\033[1;31mred\033[0m \033[38;5;42mgreen\033[0m \033[4munderlined\033[24m\n'",
+        answer: "allow",
+        transcript: "red green underlined\n",
+        code: 0,
+        stderr: &["--- term_1: exited with code 0"],
+    },
+    Case {
+        name: "carriage-return progress bar",
+        agent: &[],
+        command: r#"for b in '#   ' '##  ' '### ' '####'; do printf '\r[%s] working' "$b"; sleep 0.05; done; printf '\r[####] done   \n'"#,
+        answer: "allow",
+        transcript: "[####] done\n", // the redraw resolved; trailing blanks dropped (docs/TRANSCRIPT.md)
+        code: 0,
+        stderr: &[],
+    },
+    Case {
+        name: "invalid UTF-8, and a character split across writes",
+        agent: &[],
+        command: r"printf 'bad \377\376 end\n'; printf '\342\202'; sleep 0.05; printf '\254 euro\n'",
+        answer: "allow",
+        transcript: "bad \u{FFFD}\u{FFFD} end\n\u{20AC} euro\n",
+        code: 0,
+        stderr: &[],
+    },
+    Case {
+        name: "non-zero exit",
+        agent: &[],
+        command: "echo 'running 3 tests'; echo 'test failed' >&2; exit 3",
+        answer: "allow",
+        transcript: "running 3 tests\ntest failed\n",
+        code: 3,
+        stderr: &["--- term_1: exited with code 3"],
+    },
+    Case {
+        name: "a signal",
+        agent: &[],
+        command: "echo 'about to be killed'; kill -TERM $$; echo 'never printed'",
+        answer: "allow",
+        transcript: "about to be killed\n",
+        code: 128 + 15,
+        stderr: &["--- term_1: killed by SIGTERM"],
+    },
+    Case {
+        name: "a real terminal of the requested size",
+        agent: &["--cols", "100", "--rows", "30"],
+        command: "stty size; test -t 0 && test -t 1 && echo 'stdin and stdout are terminals'",
+        answer: "allow",
+        transcript: "30 100\nstdin and stdout are terminals\n",
+        code: 0,
+        stderr: &[],
+    },
+    Case {
+        name: "a hostile command line is shown as its safe display string",
+        agent: &[],
+        command: "echo safe; : '\x1b[2K\rcargo test'",
+        answer: "allow",
+        transcript: "safe\n",
+        code: 0,
+        stderr: &[r"The Agent asks to run: echo safe; : '\u{1B}[2K\rcargo test' in /", r"--- term_1: $ echo safe; : '\u{1B}[2K\rcargo test'"],
+    },
+];
+
+/// Refusals: the command (which would create the marker file) must not run.
+const REFUSALS: &[(&str, &str)] = &[
+    ("reject", "the user chose \"reject\""),
+    ("cancelled", "the request was cancelled"),
+    ("maybe_later", "unknown outcome \"maybe_later\""),
+];
+
+fn output(cmd: &mut Command) -> Result<Output, String> {
+    cmd.stdin(Stdio::null()).output().map_err(|e| format!("could not start {cmd:?}: {e}"))
+}
+
+fn check_case(agent: &Path, case: &Case, replay: bool) -> Result<(), String> {
+    let mode = if replay { "snapshot (--replay)" } else { "live chunks" };
+    let mut c = client(agent);
+    c.args(["--answer", case.answer, "--"]).args(case.agent);
+    if replay {
+        c.arg("--replay");
+    }
+    c.arg(case.command);
+    let out = output(&mut c)?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let fail = |what: String| Err(format!("e2e {} ({mode}): {what}\n--- client stderr:\n{stderr}", case.name));
+    if stdout != case.transcript {
+        return fail(format!("transcript {stdout:?}, expected {:?}", case.transcript));
+    }
+    if out.status.code() != Some(case.code) {
+        return fail(format!("client exit status {:?}, expected {}", out.status.code(), case.code));
+    }
+    for want in case.stderr {
+        if !stderr.lines().any(|l| l.starts_with(*want)) {
+            return fail(format!("stderr lacks the line {want:?}"));
+        }
+    }
+    if stderr.contains(['\x1b', '\r']) {
+        return fail("the Client printed a raw control character (strings must go through safe_display)".into());
+    }
+    if stderr.contains("warning") || stderr.contains("ignoring") || stderr.contains("does not parse") {
+        return fail("the Client reported a problem with the Agent's messages".into());
+    }
+    Ok(())
+}
+
+fn check_refusal(agent: &Path, answer: &str, why: &str) -> Result<(), String> {
+    let marker = root().join(format!("target/e2e/refused-{answer}"));
+    let _ = std::fs::remove_file(&marker);
+    std::fs::create_dir_all(root().join("target/e2e")).map_err(|e| e.to_string())?;
+    let out = output(client(agent).args(["--answer", answer, "--", "touch"]).arg(&marker))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let fail = |what: &str| Err(format!("e2e refusal by {answer:?}: {what}\n--- client stderr:\n{stderr}"));
+    if marker.exists() {
+        return fail("the command ran");
+    }
+    if out.status.code() != Some(126) {
+        return fail(&format!("client exit status {:?}, expected 126 (not run)", out.status.code()));
+    }
+    if !stdout.is_empty() {
+        return fail(&format!("a transcript was printed: {stdout:?}"));
+    }
+    if !stderr.contains(&format!("Permission refused ({why})")) {
+        return fail(&format!("stderr does not give the reason {why:?}"));
+    }
+    Ok(())
+}
+
+/// The Agent through the terminal Client on real commands, live and replayed.
+pub fn terminal() -> Result<(), String> {
+    let agent = build_agent()?;
+    pyenv::install()?;
+    let py = pyenv::python();
+    run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "examples/terminal-client"]))?;
+    run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "examples/terminal-client"]).env("PYTHONPATH", root().join("generated/python/src")))?;
+    eprintln!("e2e: the Agent through the terminal Client ({} commands, live and --replay; {} refusals)", CASES.len(), REFUSALS.len());
+    for case in CASES {
+        check_case(&agent, case, false)?;
+        check_case(&agent, case, true)?;
+    }
+    for (answer, why) in REFUSALS {
+        check_refusal(&agent, answer, why)?;
+    }
+    Ok(())
+}
+
+/// The command recorded for the browser page: colours, a progress bar, a wide line, a
+/// non-zero exit.
+pub const RECORDED: &str = r#"printf '\033[1mBuilding\033[0m acp-terminal\n'; for i in 1 2 3 4 5; do printf '\r\033[36m[%-5s]\033[0m %d/5' "$(printf '%*s' $i '' | tr ' ' '=')" $i; sleep 0.05; done; printf '\n\033[32mok\033[0m   3 passed\n\033[31mFAIL\033[0m 1 failed: expected \342\202\254 10, got \377\n'; exit 1"#;
+
+fn record() -> Result<(), String> {
+    let agent = build_agent()?;
+    pyenv::install()?;
+    for (file, replay) in [("examples/browser/session.jsonl", false), ("examples/browser/session-replay.jsonl", true)] {
+        let mut c = client(&agent);
+        c.args(["--answer", "allow", "--record", file, "--", "--cwd", "/tmp"]);
+        if replay {
+            c.arg("--replay");
+        }
+        c.arg(RECORDED);
+        let out = output(&mut c)?;
+        if out.status.code() != Some(1) {
+            return Err(format!("recording {file}: expected exit status 1, got {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr)));
+        }
+        eprintln!("e2e: recorded {file}");
+    }
+    Ok(())
+}
+
+/// Builds the static page into `target/e2e/web`: the page, the TypeScript binding and
+/// the page script compiled by `tsc` (ES modules, no bundler; DOM library only, no Node
+/// types), xterm.js from npm, and the recorded sessions.
+pub fn build_web() -> Result<(), String> {
+    crate::node::install()?;
+    crate::node::install_in(E2E_DIR)?;
+    let web = root().join(WEB);
+    let _ = std::fs::remove_dir_all(&web);
+    run(Command::new(crate::node::tsc_path()).args(["-p", "examples/browser/tsconfig.json"]))?;
+    let copy = |from: &str, to: &str| {
+        let to = web.join(to);
+        std::fs::create_dir_all(to.parent().unwrap_or(&web)).map_err(|e| e.to_string())?;
+        std::fs::copy(root().join(from), &to).map(drop).map_err(|e| format!("copying {from} to {}: {e}", to.display()))
+    };
+    for f in ["index.html", "session.jsonl", "session-replay.jsonl"] {
+        copy(&format!("examples/browser/{f}"), f)?;
+    }
+    copy("tests/e2e/node_modules/@xterm/xterm/lib/xterm.mjs", "xterm/xterm.mjs")?;
+    copy("tests/e2e/node_modules/@xterm/xterm/css/xterm.css", "xterm/xterm.css")
+}
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Debian's `chromium`, installed with apt-get when missing (as root, as CI runs);
+/// never a downloaded browser.
+fn ensure_chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() {
+        return Ok(());
+    }
+    let root_user = Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root_user {
+        return Err(format!("{CHROMIUM} is missing: install Debian's chromium package (`sudo apt-get install -y chromium`) and run the tests again"));
+    }
+    eprintln!("e2e: {CHROMIUM} is missing; installing Debian's chromium package");
+    run(Command::new("apt-get").arg("update").env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run(Command::new("apt-get").args(["install", "-y", "--no-install-recommends", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+/// The browser Client in headless Chromium (`tests/e2e/browser.test.mjs`); screenshots
+/// are kept in `target/e2e/`.
+pub fn browser() -> Result<(), String> {
+    ensure_chromium()?;
+    build_web()?;
+    run(Command::new("node").arg("browser.test.mjs").arg(root().join(WEB)).arg(root().join("target/e2e")).current_dir(root().join(E2E_DIR)).env("CHROMIUM", CHROMIUM))
+}
+
+/// A fenced block of README.md.
+struct Snippet {
+    lang: String,
+    line: usize,
+    code: String,
+}
+
+/// The fenced blocks of a Markdown text. Every fence must name its language; only
+/// `rust`, `ts` and `python` blocks are programs, the rest must say `sh`, `text`, `json`
+/// or `jsonl`.
+fn snippets(markdown: &str, file: &str) -> Result<Vec<Snippet>, String> {
+    let mut out = Vec::new();
+    let mut open: Option<Snippet> = None;
+    for (i, line) in markdown.lines().enumerate() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (&mut open, fence) {
+            (None, Some(lang)) => {
+                let lang = lang.trim().to_string();
+                if !["rust", "ts", "python", "sh", "text", "json", "jsonl"].contains(&lang.as_str()) {
+                    return Err(format!(
+                        "{file}:{}: a code block fenced as {:?}: fence programs as ```rust, ```ts or ```python (each a complete program that `cargo xtask test` compiles and runs) and anything else as ```sh, ```text, ```json or ```jsonl",
+                        i + 1,
+                        format!("```{lang}")
+                    ));
+                }
+                open = Some(Snippet { lang, line: i + 1, code: String::new() });
+            }
+            (Some(_), Some(rest)) if rest.trim().is_empty() => out.extend(open.take()),
+            (Some(s), _) => {
+                s.code.push_str(line);
+                s.code.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    if let Some(s) = open {
+        return Err(format!("{file}:{}: the ```{} block is never closed", s.line, s.lang));
+    }
+    Ok(out)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs one compiled snippet; a failure names the README line.
+fn run_snippet(s: &Snippet, cmd: &mut Command) -> Result<(), String> {
+    let out = output(cmd)?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "README.md:{}: the ```{} block failed ({}):\n{}{}",
+        s.line,
+        s.lang,
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
+/// Every ```rust, ```ts and ```python block of README.md is a complete program: it is
+/// compiled and run, and must succeed. Rust: `tests/readme` (each block a module and a
+/// test, with the generated crate and the schema crate); TS: `tsc` strict against the
+/// npm package's layout, then node; Python: the test virtual environment.
+pub fn readme_snippets() -> Result<(), String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let all = snippets(&readme, "README.md")?;
+    let of = |lang: &str| all.iter().filter(|s| s.lang == lang).collect::<Vec<_>>();
+    let (rust, ts, python) = (of("rust"), of("ts"), of("python"));
+    eprintln!("e2e: README.md snippets: {} rust, {} ts, {} python", rust.len(), ts.len(), python.len());
+    let dir = root().join("target/e2e/readme");
+    let _ = std::fs::remove_dir_all(&dir);
+    if !rust.is_empty() {
+        // tests/readme's build.rs makes each block a module with a test (`cargo test
+        // --workspace` runs them too; here it is a no-op build when they are current).
+        run(Command::new(cargo()).args(["test", "--quiet", "--locked", "-p", "acp-terminal-readme"]))?;
+    }
+    if !ts.is_empty() {
+        crate::node::install()?;
+        let app = dir.join("ts");
+        let pkg = app.join("node_modules/acp-terminal");
+        run(Command::new(crate::node::tsc_path()).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(pkg.join("dist")))?;
+        std::fs::copy(root().join("generated/typescript/package.json"), pkg.join("package.json")).map_err(|e| e.to_string())?;
+        write_file(&app.join("package.json"), r#"{ "name": "readme-snippets", "private": true, "type": "module" }"#)?;
+        write_file(
+            &app.join("tsconfig.json"),
+            r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+                 "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM"], "outDir": "dist" },
+               "include": ["*.ts"] }"#,
+        )?;
+        for s in &ts {
+            write_file(&app.join(format!("readme_{}.ts", s.line)), &format!("// README.md line {}\n{}", s.line, s.code))?;
+        }
+        run(Command::new(crate::node::tsc_path()).args(["-p", "tsconfig.json"]).current_dir(&app))?;
+        for s in &ts {
+            run_snippet(s, Command::new("node").arg(format!("dist/readme_{}.js", s.line)).current_dir(&app))?;
+        }
+    }
+    if !python.is_empty() {
+        pyenv::install()?;
+        for s in &python {
+            let file = dir.join(format!("python/readme_{}.py", s.line));
+            write_file(&file, &format!("# README.md line {}\n{}", s.line, s.code))?;
+            run_snippet(s, Command::new(pyenv::python()).arg(&file).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1"))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippets;
+
+    #[test]
+    fn fences_are_extracted_with_their_line() {
+        let md = "# t\n```rust\nfn main() {}\n```\ntext\n```sh\nls\n```\n```python\nprint(1)\n```\n";
+        let s = snippets(md, "x.md").unwrap();
+        let got: Vec<(&str, usize, &str)> = s.iter().map(|s| (s.lang.as_str(), s.line, s.code.as_str())).collect();
+        assert_eq!(got, [("rust", 2, "fn main() {}\n"), ("sh", 6, "ls\n"), ("python", 9, "print(1)\n")]);
+    }
+
+    #[test]
+    fn a_fence_without_a_known_language_is_an_error() {
+        let e = snippets("a\n```\nschema/\n```\n", "x.md").err().unwrap();
+        assert!(e.starts_with("x.md:2: a code block fenced as \"```\""), "{e}");
+        let e = snippets("```js\nx\n```\n", "x.md").err().unwrap();
+        assert!(e.contains("```rust, ```ts or ```python"), "{e}");
+        let e = snippets("```ts\nx\n", "x.md").err().unwrap();
+        assert_eq!(e, "x.md:1: the ```ts block is never closed");
+    }
+}
