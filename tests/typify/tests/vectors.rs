@@ -26,7 +26,7 @@ fn parse(schema: &str, ty: &str, text: &str) -> Option<Result<(), String>> {
             MediaType, PermissionOption, PermissionOptionId, PermissionOptionKind, RequestPermissionOutcome,
             RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject, ResourceLink, Role,
             SelectedPermissionOutcome, SessionId, SessionUpdate, Terminal, TerminalExitStatus, TerminalId,
-            TerminalOutput, TerminalOutputChunk, TerminalUpdate, TextContent, TextResourceContents,
+            TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate, TextContent, TextResourceContents,
             ToolCallContent, ToolCallContentChunk, ToolCallId, ToolCallLocation, ToolCallPermissionSubject,
             ToolCallStatus, ToolCallUpdate, ToolKind, UpdateSessionNotification,
         ),
