@@ -304,9 +304,11 @@ pub fn generate(check: bool) -> Result<(), String> {
         inputs.push(Input { module: v.as_str().to_owned(), source, text });
     }
     rust_crate(&inputs, "generated/rust", true, &mut files)?;
+    // The source-of-truth crate carries its own copy of the runtime, so it packages alone.
+    copy_runtime("rust", "schema/src/wire", "//", &mut files)?;
     typescript_package(&inputs, "generated/typescript", true, &mut files)?;
     python_package(&inputs, "generated/python", true, &mut files)?;
-    sync(&root(), &files, &["generated/rust/src", "generated/typescript/src", "generated/python/src"], check)?;
+    sync(&root(), &files, &["schema/src/wire", "generated/rust/src", "generated/typescript/src", "generated/python/src"], check)?;
     if check {
         eprintln!("gen --check: all {} generated files are current", files.0.len());
     }
