@@ -3,6 +3,7 @@
 mod codegen;
 mod conformance;
 mod consumer;
+mod crates;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -76,6 +77,7 @@ fn test() -> Result<(), String> {
     pyenv::test()?;
     conformance::conformance(&[])?;
     consumer::rust()?;
+    crates::publish_dry_run()?;
     consumer::typescript()?;
     consumer::python()?;
     Ok(())
