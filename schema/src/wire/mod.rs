@@ -17,6 +17,8 @@ mod untagged;
 pub mod transcript;
 
 pub use bytes::{Bytes, decode_base64, encode_base64};
+#[doc(hidden)]
+pub use bytes::decode_base64_scalar;
 pub use decode::{Check, Cx, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
 pub use decode::{
