@@ -92,8 +92,17 @@ impl<'de> TextDe<'de> {
         let b = self.src.as_bytes();
         self.pos += 1;
         let start = self.pos;
-        // Fast scan to the first quote, backslash or control character.
+        // Fast scan to the first quote, backslash or control character: eight bytes
+        // at a time, then byte by byte from the block that holds one.
         let mut i = start;
+        while i + 8 <= b.len() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[i..i + 8]);
+            if special(u64::from_le_bytes(w)) {
+                break;
+            }
+            i += 8;
+        }
         while i < b.len() {
             let c = b[i];
             if c == b'"' {
@@ -250,6 +259,19 @@ impl<'de> TextDe<'de> {
         self.pos += 1;
         Ok(())
     }
+}
+
+/// `true` when one of the eight bytes in `v` is `"`, `\\` or below 0x20.
+const fn special(v: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn has_zero(x: u64) -> u64 {
+        x.wrapping_sub(ONES) & !x & HIGH
+    }
+    let quote = has_zero(v ^ (ONES * b'"' as u64));
+    let backslash = has_zero(v ^ (ONES * b'\\' as u64));
+    let control = v.wrapping_sub(ONES * 0x20) & !v & HIGH;
+    (quote | backslash | control) != 0
 }
 
 enum Str<'de> {
