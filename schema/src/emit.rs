@@ -27,9 +27,25 @@ macro_rules! collect {
     ($g:ident, $($t:ty),* $(,)?) => { $( $g.subschema_for::<$t>(); )* };
 }
 
+/// `true` when this build's `serde_json` keeps object member order (its
+/// `preserve_order` feature), which emitting needs: member order is schema order.
+#[must_use]
+pub fn keeps_member_order() -> bool {
+    let mut m = Map::new();
+    m.insert("b".into(), Value::Null);
+    m.insert("a".into(), Value::Null);
+    m.keys().next().is_some_and(|k| k == "b")
+}
+
 /// The schema document for `version`, with `$defs` sorted by name.
+///
+/// # Panics
+/// When this build's `serde_json` does not keep member order (enable its
+/// `preserve_order` feature in the emitting crate): the document would silently list
+/// members in the wrong order.
 #[must_use]
 pub fn schema(version: Version) -> Value {
+    assert!(keeps_member_order(), "emitting the schema needs serde_json's `preserve_order` feature in this build");
     let mut g = SchemaSettings::draft2020_12().into_generator();
     let title = match version {
         Version::V2 => {

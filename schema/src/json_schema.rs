@@ -58,7 +58,9 @@ pub fn member(sub: Schema, description: &str, checks: &[Check]) -> Value {
         }
     }
     // `additionalProperties` of a free object goes last, as upstream writes it.
-    if let Some(ap) = m.shift_remove("additionalProperties") {
+    // (Rebuilt rather than removed: `Map::remove` does not keep order under every feature set.)
+    if let Some(ap) = m.get("additionalProperties").cloned() {
+        m = m.into_iter().filter(|(k, _)| k != "additionalProperties").collect();
         m.insert("additionalProperties".into(), ap);
     }
     Value::Object(m)
@@ -194,7 +196,7 @@ pub fn payload_ref<T: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> 
 
 // --- `JsonSchema` for the runtime's own types ---
 
-use crate::wire::{AbsolutePath, Bytes, NoPayload, Patch};
+use crate::wire::{AbsolutePath, Bytes, Json, Members, NoPayload, Patch};
 use std::borrow::Cow;
 
 impl schemars::JsonSchema for Bytes {
@@ -244,5 +246,31 @@ impl schemars::JsonSchema for NoPayload {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         schemars::json_schema!({ "type": "object" })
+    }
+}
+
+/// Free-form members: the schema of a JSON object with any members.
+impl schemars::JsonSchema for Members {
+    fn inline_schema() -> bool {
+        <Map<String, Value> as schemars::JsonSchema>::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        <Map<String, Value> as schemars::JsonSchema>::schema_name()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        <Map<String, Value> as schemars::JsonSchema>::json_schema(generator)
+    }
+}
+
+/// Any JSON value.
+impl schemars::JsonSchema for Json {
+    fn inline_schema() -> bool {
+        <Value as schemars::JsonSchema>::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        <Value as schemars::JsonSchema>::schema_name()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        <Value as schemars::JsonSchema>::json_schema(generator)
     }
 }

@@ -18,8 +18,8 @@
 #![deny(missing_docs)]
 
 /// The wire runtime shared with the generated Rust binding (its source is
-/// `templates/rust/runtime/`, which `cargo xtask gen` copies into `generated/rust`).
-#[path = "../../templates/rust/runtime/mod.rs"]
+/// `templates/rust/runtime/`, which `cargo xtask gen` copies here and into
+/// `generated/rust`).
 pub mod wire;
 
 pub mod emit;

@@ -40,7 +40,7 @@ pub fn rust() -> Result<(), String> {
         &dir.0,
         "Cargo.toml",
         &format!(
-            "[package]\nname = \"consumer\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n[dependencies]\nacp-terminal = {{ path = {:?} }}\n\n[workspace]\n",
+            "[package]\nname = \"consumer\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n[dependencies]\nacp-terminal = {{ path = {:?} }}\nserde_json = \"1\"\n\n[workspace]\n",
             generated.display().to_string()
         ),
     )?;
@@ -60,6 +60,13 @@ fn main() {{
     assert_eq!(wire::to_string(&parsed.value), text);
     let err = wire::from_str::<v2::TerminalOutput>(r#"{{"data":"aGVsbG9="}}"#).expect_err("non-canonical base64");
     assert_eq!((err.kind.as_str(), err.path.as_str()), ("invalid_base64", "/data"));
+    // The serde route applies the same rules and writes the same bytes.
+    let via_serde: v2::UpdateSessionNotification = serde_json::from_str(text).expect("serde parses");
+    assert_eq!(serde_json::to_string(&via_serde).expect("serde writes"), text);
+    let err = serde_json::from_str::<v2::TerminalOutput>(r#"{{"data":"aGVsbG9="}}"#).expect_err("non-canonical base64").to_string();
+    assert!(err.starts_with("invalid_base64 at /data"), "{{err}}");
+    // Depending on acp-terminal switches on no serde_json feature here: plain maps still sort.
+    assert_eq!(serde_json::json!({{"b": 1, "a": 2}}).to_string(), r#"{{"a":2,"b":1}}"#);
     println!("rust consumer: ok");
 }}
 "##

@@ -5,9 +5,9 @@ mod bench_inputs;
 mod codegen;
 mod conformance;
 mod consumer;
-mod fuzz;
-
+mod crates;
 mod e2e;
+mod fuzz;
 #[cfg(test)]
 mod golden;
 mod ir;
@@ -106,11 +106,11 @@ fn test() -> Result<(), String> {
     conformance::conformance(&[])?;
     fuzz::quick()?;
     consumer::rust()?;
+    crates::publish_dry_run()?;
     consumer::typescript()?;
     consumer::python()?;
     pyenv::package()?;
     bench::smoke()?;
-
     e2e::terminal()?;
     e2e::browser()?;
     e2e::readme_snippets()?;

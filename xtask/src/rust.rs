@@ -14,7 +14,7 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Names the runtime or the generated module already uses.
-const RESERVED_TYPES: &[&str] = &["Bytes", "Members", "Value", "NoPayload", "Patch", "Option", "Vec", "String", "Result", "Box"];
+const RESERVED_TYPES: &[&str] = &["Bytes", "Members", "Json", "Value", "NoPayload", "Patch", "Option", "Vec", "String", "Result", "Box"];
 
 fn ident(wire: &str) -> String {
     let s = wire.to_snake_case();
@@ -73,7 +73,7 @@ fn rust_type(t: &Ty) -> String {
         Ty::Number { .. } => "f64".into(),
         Ty::Bytes => "Bytes".into(),
         Ty::Object => "Members".into(),
-        Ty::Json => "Value".into(),
+        Ty::Json => "Json".into(),
         Ty::Array { items } => format!("Vec<{}>", rust_type(items)),
     }
 }

@@ -148,6 +148,8 @@ fn ask_permission(out: &mut Out, o: &Options, input: &mut impl BufRead) -> Resul
             v2::RequestPermissionOutcome::Cancelled(_) => Answer::Refuse("the request was cancelled".into()),
             // An outcome this version does not know is never an approval.
             v2::RequestPermissionOutcome::Unknown(u) => Answer::Refuse(format!("unknown outcome {:?}", u.tag)),
+            // The enum is non-exhaustive: a variant added later is not an approval either.
+            _ => Answer::Refuse("an outcome this Agent does not know".into()),
         });
     }
 }

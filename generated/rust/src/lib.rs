@@ -2,8 +2,25 @@
 //! `acp-terminal`: the ACP v2 display-only terminal output surface (and the v1
 //! definitions it must stay apart from), generated from `schema/json/`.
 //!
-//! Parse with [`wire::from_str`] (value plus warnings, or one error with kind, JSON
-//! pointer and message) and write canonical JSON with [`wire::to_string`].
+//! - [`v2`], [`v1`]: the wire types. Each implements `serde::Serialize` and
+//!   `serde::Deserialize`; decoding applies every wire rule (strict canonical base64,
+//!   absolute paths, open unions that keep unknown tags, unknown members kept in order,
+//!   repeated member names rejected), and an error names its kind and JSON pointer.
+//!   Structs and open unions are `#[non_exhaustive]`: build values with their `new`
+//!   constructors and set the public fields.
+//! - [`wire`]: [`wire::from_str`] (value plus the warnings of lenient members, or one
+//!   error with kind, JSON pointer and message), [`wire::to_string`] (the canonical
+//!   bytes, which `serde_json::to_string` also writes), and the runtime types
+//!   ([`wire::Patch`], [`wire::Bytes`], [`wire::Json`], [`wire::Members`]).
+//! - [`store::TerminalStore`]: the client semantics. It applies `terminal_update` and
+//!   `terminal_output_chunk` in order and keeps each terminal's command, working
+//!   directory, output bytes and exit status.
+//! - [`wire::Transcript`]: a safe plain-text rendering of terminal output bytes, for
+//!   Clients that show text rather than emulate a terminal.
+//!
+//! Decoding reads straight from the text through serde (no intermediate tree), and the
+//! crate switches on no `serde_json` feature in your build: member order is kept by its
+//! own [`wire::Members`].
 //!
 //! ```
 //! use acp_terminal::{v2, wire};

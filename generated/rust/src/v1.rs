@@ -5,8 +5,7 @@
 //! (the rules: docs/WIRE.md in the acp-terminal project).
 #![allow(unused_imports, clippy::doc_markdown, clippy::doc_lazy_continuation)]
 
-use crate::wire::{Bytes, Members, NoPayload};
-use serde_json::Value;
+use crate::wire::{Bytes, Json, Members, NoPayload};
 
 crate::acp_struct! {
     /// Hints for the Client about how content is meant to be used or shown.
@@ -442,9 +441,9 @@ crate::acp_struct! {
         /// The files involved.
         pub locations: maybe Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The tool's raw input, any JSON.
-        pub raw_input: opt Value = "rawInput" [Lenient],
+        pub raw_input: opt Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
-        pub raw_output: opt Value = "rawOutput" [Lenient],
+        pub raw_output: opt Json = "rawOutput" [Lenient],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -510,9 +509,9 @@ crate::acp_struct! {
         /// The new locations (the whole collection).
         pub locations: opt Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The new raw input.
-        pub raw_input: opt Value = "rawInput" [Lenient],
+        pub raw_input: opt Json = "rawInput" [Lenient],
         /// The new raw output.
-        pub raw_output: opt Value = "rawOutput" [Lenient],
+        pub raw_output: opt Json = "rawOutput" [Lenient],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }

@@ -5,8 +5,7 @@
 //! (the rules: docs/WIRE.md in the acp-terminal project).
 #![allow(unused_imports, clippy::doc_markdown, clippy::doc_lazy_continuation)]
 
-use crate::wire::{Bytes, Members, NoPayload};
-use serde_json::Value;
+use crate::wire::{Bytes, Json, Members, NoPayload};
 
 pub use crate::wire::AbsolutePath;
 
@@ -599,9 +598,9 @@ crate::acp_struct! {
         /// The files involved.
         pub locations: patch Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The tool's raw input, any JSON.
-        pub raw_input: patch Value = "rawInput" [Lenient],
+        pub raw_input: patch Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
-        pub raw_output: patch Value = "rawOutput" [Lenient],
+        pub raw_output: patch Json = "rawOutput" [Lenient],
         /// Extension data, patched like the other members.
         pub meta: patch Members = "_meta" [Lenient],
     }

@@ -4,9 +4,8 @@
 //! and permission definitions (`ToolCall`, `ToolCallUpdate`, `SessionNotification`,
 //! `RequestPermissionRequest` ...) are what the version adapters convert.
 
-use crate::wire::{Members, NoPayload};
+use crate::wire::{Json, Members, NoPayload};
 use crate::{string_enum, string_newtype, tagged_union, wire_struct};
-use serde_json::Value;
 
 string_newtype! {
     /// Identifies one session between a Client and an Agent.
@@ -417,9 +416,9 @@ wire_struct! {
         /// The files involved.
         pub locations: maybe Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The tool's raw input, any JSON.
-        pub raw_input: maybe Value = "rawInput" [Lenient],
+        pub raw_input: maybe Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
-        pub raw_output: maybe Value = "rawOutput" [Lenient],
+        pub raw_output: maybe Json = "rawOutput" [Lenient],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -442,9 +441,9 @@ wire_struct! {
         /// The new locations (the whole collection).
         pub locations: opt Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The new raw input.
-        pub raw_input: maybe Value = "rawInput" [Lenient],
+        pub raw_input: maybe Json = "rawInput" [Lenient],
         /// The new raw output.
-        pub raw_output: maybe Value = "rawOutput" [Lenient],
+        pub raw_output: maybe Json = "rawOutput" [Lenient],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }

@@ -4,9 +4,8 @@ use super::content::ContentBlock;
 use super::diff::Diff;
 use super::ids::ToolCallId;
 use super::terminal::Terminal;
-use crate::wire::{AbsolutePath, Members};
+use crate::wire::{AbsolutePath, Json, Members};
 use crate::{string_enum, tagged_union, wire_struct};
-use serde_json::Value;
 
 wire_struct! {
     /// A content block shown as tool-call output.
@@ -102,9 +101,9 @@ wire_struct! {
         /// The files involved.
         pub locations: patch Vec<ToolCallLocation> = "locations" [Lenient, SkipItems],
         /// The tool's raw input, any JSON.
-        pub raw_input: patch Value = "rawInput" [Lenient],
+        pub raw_input: patch Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
-        pub raw_output: patch Value = "rawOutput" [Lenient],
+        pub raw_output: patch Json = "rawOutput" [Lenient],
         /// Extension data, patched like the other members.
         pub meta: patch Members = "_meta" [Lenient],
     }

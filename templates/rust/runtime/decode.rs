@@ -1,20 +1,30 @@
-//! Checked decoding from a parsed JSON value, and canonical encoding.
+//! Checked decoding, straight from any serde `Deserializer` (no intermediate tree), and
+//! canonical encoding.
+//!
+//! Decoding never stops half-way through a value: a problem is recorded in [`Cx`] (the
+//! first one, in input order) and the rest of the input is still read, so a lenient
+//! member can drop what it could not use and carry on, repeated member names are found
+//! anywhere, and text that is not JSON further on still wins.
 
 use super::bytes::{Bytes, decode_base64, encode_base64};
 use super::error::{Error, ErrorKind, Warning};
-use super::json::{Writer, push_token};
+use super::json::{Json, Members, NameSet, Writer, push_token};
 use super::patch::Patch;
-use serde_json::{Map, Value};
+use super::text::{SyntaxError, TreeMap};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
 
-/// Free-form object members kept in input order (`_meta`, unknown members).
-pub type Members = Map<String, Value>;
-
-/// Where decoding is, and what lenient members absorbed so far.
+/// Where decoding is, the first problem found, and what lenient members absorbed.
 #[derive(Debug, Default)]
 pub struct Cx {
     path: String,
     warnings: Vec<Warning>,
+    pending: Option<Error>,
+    duplicate: Option<String>,
     skip_items_next: bool,
+    last_seq_len: usize,
 }
 
 /// A constraint on one member, checked by the field helpers.
@@ -46,10 +56,29 @@ impl Cx {
         &self.path
     }
 
-    /// The warnings collected so far, in document order.
+    /// `true` once a problem has been recorded.
     #[must_use]
-    pub fn into_warnings(self) -> Vec<Warning> {
-        self.warnings
+    pub const fn failed(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The outcome of a whole decode: the repeated member name first, then the first
+    /// problem, else the value and its warnings.
+    ///
+    /// # Errors
+    /// `duplicate_key`, or the first recorded problem.
+    pub fn finish<T>(self, value: Option<T>) -> Result<super::Parsed<T>, Error> {
+        if let Some(path) = self.duplicate {
+            let name = path.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
+            return Err(Error::new(ErrorKind::DuplicateKey, path, format!("member `{name}` appears twice in one object; send it once")));
+        }
+        if let Some(e) = self.pending {
+            return Err(e);
+        }
+        match value {
+            Some(value) => Ok(super::Parsed { value, warnings: self.warnings }),
+            None => Err(Error::new(ErrorKind::WrongType, "", "the value could not be decoded")),
+        }
     }
 
     /// An error at the current pointer.
@@ -58,10 +87,18 @@ impl Cx {
         Error::new(kind, self.path.clone(), message)
     }
 
-    /// A `wrong_type` error at the current pointer.
-    #[must_use]
-    pub fn wrong_type(&self, expected: &str, got: &Value) -> Error {
-        self.error(ErrorKind::WrongType, format!("expected {expected}, got {}", describe(got)))
+    /// Records `e` when it is the first problem; always returns `None`.
+    pub fn fail<T>(&mut self, e: Error) -> Option<T> {
+        if self.pending.is_none() {
+            self.pending = Some(e);
+        }
+        None
+    }
+
+    /// Records a `wrong_type` problem at the current pointer.
+    pub fn wrong_type<T>(&mut self, expected: &str, got: &str) -> Option<T> {
+        let e = self.error(ErrorKind::WrongType, format!("expected {expected}, got {got}"));
+        self.fail(e)
     }
 
     /// A `missing_field` error for member `name` of the object at the current pointer.
@@ -83,11 +120,17 @@ impl Cx {
         Error::new(ErrorKind::MissingField, path, format!("the object needs one of the members {}; add the one that fits", list.join(" or ")))
     }
 
-    /// Runs `f` one member (or array index) deeper.
-    ///
-    /// # Errors
-    /// Whatever `f` returns.
-    pub fn at<T>(&mut self, token: &str, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+    /// Records a repeated member `name` of the object at the current pointer.
+    pub fn duplicate(&mut self, name: &str) {
+        if self.duplicate.is_none() {
+            let mut path = self.path.clone();
+            push_token(&mut path, name);
+            self.duplicate = Some(path);
+        }
+    }
+
+    /// Runs `f` one member deeper.
+    pub fn at<T>(&mut self, token: &str, f: impl FnOnce(&mut Self) -> T) -> T {
         let len = self.path.len();
         push_token(&mut self.path, token);
         let r = f(self);
@@ -95,135 +138,383 @@ impl Cx {
         r
     }
 
-    fn at_index<T>(&mut self, i: usize, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
-        let len = self.path.len();
-        self.path.push('/');
-        self.path.push_str(&i.to_string());
-        let r = f(self);
-        self.path.truncate(len);
-        r
-    }
-
-    /// Records an absorbed problem.
+    /// Records an absorbed problem (not while a problem is pending: nothing after the
+    /// first problem of a value is looked at).
     pub fn warn(&mut self, e: Error) {
-        self.warnings.push(e.into());
+        if self.pending.is_none() {
+            self.warnings.push(e.into());
+        }
     }
 
-    fn checked<T: Decode>(&mut self, v: &Value, checks: &[Check]) -> Result<T, Error> {
-        for c in checks {
-            match *c {
-                Check::Range(min, max) => {
-                    if let Some(n) = v.as_f64() {
-                        if n < min || n > max {
-                            return Err(self.error(
-                                ErrorKind::OutOfRange,
-                                format!("{n} is outside the allowed range {min} to {max}"),
-                            ));
-                        }
-                    }
-                }
-                Check::MinItems(min) => {
-                    if let Some(a) = v.as_array() {
-                        if a.len() < min {
-                            return Err(self.error(
-                                ErrorKind::OutOfRange,
-                                format!("the array has {} items; at least {min} required", a.len()),
-                            ));
-                        }
-                    }
-                }
-                Check::SkipItems => self.skip_items_next = true,
-                Check::Lenient | Check::Format(_) => {}
+    fn absorb(&mut self, was_ok: bool) {
+        if was_ok {
+            if let Some(e) = self.pending.take() {
+                self.warnings.push(e.into());
             }
         }
-        let r = T::decode(v, self);
-        self.skip_items_next = false;
-        r
-    }
-
-    fn absorb<T>(&mut self, r: Result<T, Error>, checks: &[Check]) -> Result<Option<T>, Error> {
-        match r {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if checks.iter().any(|c| matches!(c, Check::Lenient)) => {
-                self.warn(e);
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Decodes a required member's value.
-    ///
-    /// # Errors
-    /// The member's decoding error.
-    pub fn required<T: Decode>(&mut self, name: &str, v: &Value, checks: &[Check]) -> Result<T, Error> {
-        self.at(name, |cx| cx.checked(v, checks))
-    }
-
-    /// Decodes an optional member's value (`null` is the same as omitted).
-    ///
-    /// # Errors
-    /// The member's decoding error, unless the member is lenient.
-    pub fn optional<T: Decode>(&mut self, name: &str, v: &Value, checks: &[Check]) -> Result<Option<T>, Error> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        self.at(name, |cx| {
-            let r = cx.checked(v, checks);
-            cx.absorb(r, checks)
-        })
-    }
-
-    /// Decodes an optional member that upstream declares non-nullable but not required.
-    /// `null` is still the same as omitted, as for every optional member.
-    ///
-    /// # Errors
-    /// The member's decoding error, unless the member is lenient.
-    pub fn maybe<T: Decode>(&mut self, name: &str, v: &Value, checks: &[Check]) -> Result<Option<T>, Error> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        self.at(name, |cx| {
-            let r = cx.checked(v, checks);
-            cx.absorb(r, checks)
-        })
-    }
-
-    /// Decodes a patch member's value (`null` clears).
-    ///
-    /// # Errors
-    /// The member's decoding error, unless the member is lenient.
-    pub fn patch<T: Decode>(&mut self, name: &str, v: &Value, checks: &[Check]) -> Result<Patch<T>, Error> {
-        if v.is_null() {
-            return Ok(Patch::Clear);
-        }
-        self.at(name, |cx| {
-            let r = cx.checked(v, checks);
-            Ok(cx.absorb(r, checks)?.map_or(Patch::Keep, Patch::Set))
-        })
     }
 }
 
-/// Describes a JSON value's type for messages.
-#[must_use]
-pub fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// One decoded value: `null` where the caller allows it, the value, or a recorded problem.
+#[derive(Debug)]
+pub enum Got<T> {
+    /// `null` (only where the caller asked for it).
+    Null,
+    /// The value.
+    Value(T),
+    /// A problem was recorded in the [`Cx`]; the input of the value was still read.
+    Failed,
+}
+
+impl<T> From<Option<T>> for Got<T> {
+    fn from(o: Option<T>) -> Self {
+        o.map_or(Self::Failed, Self::Value)
     }
 }
 
-/// A type that can be checked and built from a parsed JSON value.
+/// A type decoded from JSON with the wire rules. Each method handles one JSON form;
+/// the defaults record `wrong_type` (after reading the whole value).
 pub trait Decode: Sized {
-    /// Decodes `v`, reporting problems at `cx`'s pointer.
+    /// What the type expects, for messages (`"a string"`).
+    const EXPECTED: &'static str;
+
+    /// From `null`.
+    fn from_null(cx: &mut Cx) -> Option<Self> {
+        cx.wrong_type(Self::EXPECTED, "null")
+    }
+    /// From `true` / `false`.
+    fn from_bool(_: bool, cx: &mut Cx) -> Option<Self> {
+        cx.wrong_type(Self::EXPECTED, "a boolean")
+    }
+    /// From a number.
+    fn from_number(_: f64, cx: &mut Cx) -> Option<Self> {
+        cx.wrong_type(Self::EXPECTED, "a number")
+    }
+    /// From a string.
+    fn from_str(_: &str, cx: &mut Cx) -> Option<Self> {
+        cx.wrong_type(Self::EXPECTED, "a string")
+    }
+    /// From an owned string (saves a copy where the type keeps it).
+    fn from_string(s: String, cx: &mut Cx) -> Option<Self> {
+        Self::from_str(&s, cx)
+    }
+    /// From an object, read member by member.
     ///
     /// # Errors
-    /// The first problem, in input order.
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error>;
+    /// Only when the input is not JSON.
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
+        let mut sink = Members::new();
+        collect_members(&mut map, cx, &mut sink, None)?;
+        Ok(cx.wrong_type(Self::EXPECTED, "an object"))
+    }
+    /// From an array, read item by item.
+    ///
+    /// # Errors
+    /// Only when the input is not JSON.
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
+        let _ = <Vec<Json> as Decode>::from_seq(seq, cx)?;
+        Ok(cx.wrong_type(Self::EXPECTED, "an array"))
+    }
+    /// The value as a number, for range checks.
+    fn number(&self) -> Option<f64> {
+        None
+    }
+
+    /// Decodes one value from `d`: `None` when a problem was recorded in `cx`.
+    ///
+    /// # Errors
+    /// Only when the input is not JSON.
+    fn decode<'de, D: Deserializer<'de>>(d: D, cx: &mut Cx) -> Result<Option<Self>, D::Error> {
+        match d.deserialize_any(Slot::<Self> { cx, nullable: false, t: PhantomData })? {
+            Got::Value(v) => Ok(Some(v)),
+            Got::Null | Got::Failed => Ok(None),
+        }
+    }
+}
+
+/// The visitor behind every decode: hands each JSON form to the type's [`Decode`] method.
+pub struct Slot<'c, T> {
+    cx: &'c mut Cx,
+    nullable: bool,
+    t: PhantomData<T>,
+}
+
+impl<'c, T> Slot<'c, T> {
+    /// A slot that reports `null` as [`Got::Null`] when `nullable`.
+    pub fn new(cx: &'c mut Cx, nullable: bool) -> Self {
+        Self { cx, nullable, t: PhantomData }
+    }
+}
+
+impl<'de, T: Decode> DeserializeSeed<'de> for Slot<'_, T> {
+    type Value = Got<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Got<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T: Decode> Visitor<'de> for Slot<'_, T> {
+    type Value = Got<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(T::EXPECTED)
+    }
+    fn visit_unit<E>(self) -> Result<Got<T>, E> {
+        Ok(if self.nullable { Got::Null } else { T::from_null(self.cx).into() })
+    }
+    fn visit_none<E>(self) -> Result<Got<T>, E> {
+        Ok(if self.nullable { Got::Null } else { T::from_null(self.cx).into() })
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Got<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Got<T>, E> {
+        Ok(T::from_bool(v, self.cx).into())
+    }
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_i64<E>(self, v: i64) -> Result<Got<T>, E> {
+        Ok(T::from_number(v as f64, self.cx).into())
+    }
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_u64<E>(self, v: u64) -> Result<Got<T>, E> {
+        Ok(T::from_number(v as f64, self.cx).into())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Got<T>, E> {
+        if !v.is_finite() {
+            return Err(E::custom("number is not finite"));
+        }
+        Ok(T::from_number(v, self.cx).into())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Got<T>, E> {
+        Ok(T::from_str(v, self.cx).into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Got<T>, E> {
+        Ok(T::from_string(v, self.cx).into())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Got<T>, A::Error> {
+        Ok(T::from_map(map, self.cx)?.into())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Got<T>, A::Error> {
+        Ok(T::from_seq(seq, self.cx)?.into())
+    }
+}
+
+/// Reads one member's value with its checks, one level deeper in the pointer.
+/// `nullable`: `null` comes back as [`Got::Null`]. A lenient member's problem becomes
+/// a warning and [`Got::Failed`].
+pub struct Field<'c, T> {
+    cx: &'c mut Cx,
+    name: &'c str,
+    nullable: bool,
+    checks: &'c [Check],
+    t: PhantomData<T>,
+}
+
+impl<'c, T> Field<'c, T> {
+    /// A member reader.
+    pub fn new(cx: &'c mut Cx, name: &'c str, nullable: bool, checks: &'c [Check]) -> Self {
+        Self { cx, name, nullable, checks, t: PhantomData }
+    }
+}
+
+impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
+    type Value = Got<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Got<T>, D::Error> {
+        let cx = self.cx;
+        let len = cx.path.len();
+        push_token(&mut cx.path, self.name);
+        let was_ok = cx.pending.is_none();
+        let warnings = cx.warnings.len();
+        let mut lenient = false;
+        for c in self.checks {
+            match c {
+                Check::Lenient => lenient = true,
+                Check::SkipItems => cx.skip_items_next = true,
+                _ => {}
+            }
+        }
+        let got = d.deserialize_any(Slot::<T> { cx: &mut *cx, nullable: self.nullable, t: PhantomData });
+        cx.skip_items_next = false;
+        let mut got = got?;
+        if let Got::Value(v) = &got {
+            for c in self.checks {
+                match *c {
+                    Check::Range(min, max) => {
+                        if let Some(n) = v.number() {
+                            if n < min || n > max {
+                                let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the allowed range {min} to {max}"));
+                                got = cx.fail(e).into();
+                                break;
+                            }
+                        }
+                    }
+                    Check::MinItems(min) => {
+                        let n = cx.last_seq_len;
+                        if n < min {
+                            // Checked before the items: their warnings do not count.
+                            cx.warnings.truncate(warnings);
+                            let e = cx.error(ErrorKind::OutOfRange, format!("the array has {n} items; at least {min} required"));
+                            got = cx.fail(e).into();
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if lenient {
+            cx.absorb(was_ok);
+        }
+        cx.path.truncate(len);
+        Ok(got)
+    }
+}
+
+/// A member name, borrowed from the input when possible.
+pub struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// Reads the rest of an object into `into` (free-form members, in order), recording
+/// repeated names. `consumed`: a member already read (a union's tag), so seeing it
+/// again is a repeat.
+///
+/// # Errors
+/// Only when the input is not JSON.
+pub fn collect_members<'de, A: MapAccess<'de>>(map: &mut A, cx: &mut Cx, into: &mut Members, consumed: Option<&str>) -> Result<(), A::Error> {
+    let mut names = NameSet::default();
+    while let Some(k) = map.next_key_seed(Key)? {
+        let len = cx.path.len();
+        push_token(&mut cx.path, &k);
+        let v = map.next_value_seed(Slot::<Json>::new(cx, false))?;
+        cx.path.truncate(len);
+        if consumed == Some(&*k) || names.seen(into, &k) {
+            cx.duplicate(&k);
+            continue;
+        }
+        if let Got::Value(v) = v {
+            names.add(&k);
+            into.push_unchecked(k.into_owned(), v);
+        }
+    }
+    Ok(())
+}
+
+/// Reads an object member by member into a tree (for the objects that must be looked
+/// at whole), then decodes it with `f`.
+///
+/// # Errors
+/// Only when the input is not JSON.
+pub fn buffered<'de, A: MapAccess<'de>, T>(mut map: A, cx: &mut Cx, first: Option<(Cow<'de, str>, Json)>, f: impl FnOnce(&Members, &mut Cx) -> Option<T>) -> Result<Option<T>, A::Error> {
+    let mut m = Members::new();
+    if let Some((k, v)) = first {
+        m.push_unchecked(k.into_owned(), v);
+    }
+    collect_members(&mut map, cx, &mut m, None)?;
+    Ok(f(&m, cx))
+}
+
+/// Reads the first member of an object: `Ok(None)` for `{}`.
+///
+/// # Errors
+/// Only when the input is not JSON.
+pub fn first_member<'de, A: MapAccess<'de>>(map: &mut A, cx: &mut Cx, tag: &str) -> Result<First<'de>, A::Error> {
+    let Some(k) = map.next_key_seed(Key)? else { return Ok(First::Empty) };
+    if k == tag {
+        let len = cx.path.len();
+        push_token(&mut cx.path, tag);
+        let v = map.next_value_seed(Slot::<Json>::new(cx, false))?;
+        let r = match v {
+            Got::Value(Json::String(s)) => First::Tag(s),
+            Got::Value(other) => {
+                cx.wrong_type::<()>("a string tag", other.describe());
+                First::BadTag
+            }
+            Got::Null | Got::Failed => First::BadTag,
+        };
+        cx.path.truncate(len);
+        return Ok(r);
+    }
+    let len = cx.path.len();
+    push_token(&mut cx.path, &k);
+    let v = map.next_value_seed(Slot::<Json>::new(cx, false))?;
+    cx.path.truncate(len);
+    Ok(match v {
+        Got::Value(v) => First::Other(k, v),
+        _ => First::Other(k, Json::Null),
+    })
+}
+
+/// The first member of a tagged object.
+pub enum First<'de> {
+    /// `{}`.
+    Empty,
+    /// The tag, first (the common, fast case).
+    Tag(String),
+    /// The tag, first, but not a string (recorded).
+    BadTag,
+    /// Another member: the object is read whole before the tag is known.
+    Other(Cow<'de, str>, Json),
+}
+
+/// Decodes a payload from an already-read object, skipping the members in `skip`.
+pub fn payload_from_tree<P: super::Payload>(m: &Members, cx: &mut Cx, skip: &[&str]) -> Option<P> {
+    let mut map = TreeMap::new(m);
+    P::decode_fields(&mut map, cx, skip, None).unwrap_or_else(|e: SyntaxError| cx.fail(Error::new(ErrorKind::InvalidJson, "", e.0)))
+}
+
+/// Decodes member `name` of an already-read object through [`Field`].
+pub fn field_from_tree<T: Decode>(v: &Json, cx: &mut Cx, name: &str, nullable: bool, checks: &[Check]) -> Got<T> {
+    Field::<T>::new(cx, name, nullable, checks).deserialize(v).unwrap_or(Got::Failed)
+}
+
+/// Reads the tag of an already-read object.
+pub fn read_tag<'m>(m: &'m Members, tag: &str, cx: &mut Cx) -> Option<&'m str> {
+    match m.get(tag) {
+        None => {
+            let e = cx.missing(tag);
+            cx.fail(e)
+        }
+        Some(Json::String(s)) => Some(s),
+        Some(other) => cx.at(tag, |cx| cx.wrong_type("a string tag", other.describe())),
+    }
+}
+
+/// Skips one value (its problems do not matter: the caller already failed).
+///
+/// # Errors
+/// Only when the input is not JSON.
+pub fn skip_value<'de, A: MapAccess<'de>>(map: &mut A, cx: &mut Cx) -> Result<(), A::Error> {
+    map.next_value_seed(Slot::<Json>::new(cx, false)).map(|_| ())
+}
+
+/// Ignores one value without looking at it (a member already known to be a repeat
+/// inside a tree).
+///
+/// # Errors
+/// Only when the input is not JSON.
+pub fn ignore_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>().map(|_| ())
 }
 
 /// A type that writes its canonical JSON form.
@@ -232,29 +523,19 @@ pub trait Encode {
     fn encode(&self, w: &mut Writer);
 }
 
-/// Expects an object.
-///
-/// # Errors
-/// `wrong_type` when `v` is not an object.
-pub fn expect_object<'v>(v: &'v Value, cx: &Cx) -> Result<&'v Members, Error> {
-    v.as_object().ok_or_else(|| cx.wrong_type("an object", v))
-}
-
-/// Reads the string tag of a tagged union.
-///
-/// # Errors
-/// `missing_field` when absent, `wrong_type` when not a string.
-pub fn read_tag<'v>(obj: &'v Members, tag: &str, cx: &mut Cx) -> Result<&'v str, Error> {
-    match obj.get(tag) {
-        None => Err(cx.missing(tag)),
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(cx.at(tag, |cx| Err(cx.wrong_type("a string tag", other)))?),
-    }
+/// Describes a JSON value's type for messages.
+#[must_use]
+pub const fn describe(v: &Json) -> &'static str {
+    v.describe()
 }
 
 impl Decode for String {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        v.as_str().map(str::to_owned).ok_or_else(|| cx.wrong_type("a string", v))
+    const EXPECTED: &'static str = "a string";
+    fn from_str(s: &str, _: &mut Cx) -> Option<Self> {
+        Some(s.to_owned())
+    }
+    fn from_string(s: String, _: &mut Cx) -> Option<Self> {
+        Some(s)
     }
 }
 
@@ -265,8 +546,9 @@ impl Encode for String {
 }
 
 impl Decode for bool {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        v.as_bool().ok_or_else(|| cx.wrong_type("a boolean", v))
+    const EXPECTED: &'static str = "a boolean";
+    fn from_bool(b: bool, _: &mut Cx) -> Option<Self> {
+        Some(b)
     }
 }
 
@@ -277,8 +559,12 @@ impl Encode for bool {
 }
 
 impl Decode for f64 {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        v.as_f64().ok_or_else(|| cx.wrong_type("a number", v))
+    const EXPECTED: &'static str = "a number";
+    fn from_number(n: f64, _: &mut Cx) -> Option<Self> {
+        Some(n)
+    }
+    fn number(&self) -> Option<f64> {
+        Some(*self)
     }
 }
 
@@ -291,23 +577,29 @@ impl Encode for f64 {
 /// The largest integer every binding reads exactly (2^53 - 1).
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-fn whole(v: &Value, cx: &Cx, min: f64, max: f64, what: &str) -> Result<f64, Error> {
-    let n = v.as_f64().ok_or_else(|| cx.wrong_type(what, v))?;
+fn whole(n: f64, cx: &mut Cx, min: f64, max: f64, what: &str) -> Option<f64> {
     if n.fract() != 0.0 {
-        return Err(cx.error(ErrorKind::WrongType, format!("expected {what}, got {n}, which has a fraction")));
+        let e = cx.error(ErrorKind::WrongType, format!("expected {what}, got {n}, which has a fraction"));
+        return cx.fail(e);
     }
     if n < min || n > max {
-        return Err(cx.error(ErrorKind::OutOfRange, format!("{n} is outside the range of {what} ({min} to {max})")));
+        let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the range of {what} ({min} to {max})"));
+        return cx.fail(e);
     }
-    Ok(n)
+    Some(n)
 }
 
 macro_rules! integer {
     ($t:ty, $min:expr, $max:expr, $what:literal) => {
         impl Decode for $t {
+            const EXPECTED: &'static str = $what;
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-                whole(v, cx, $min, $max, $what).map(|n| n as $t)
+            fn from_number(n: f64, cx: &mut Cx) -> Option<Self> {
+                whole(n, cx, $min, $max, $what).map(|n| n as $t)
+            }
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn number(&self) -> Option<f64> {
+                Some(*self as f64)
             }
         }
         impl Encode for $t {
@@ -325,21 +617,45 @@ integer!(i32, -2_147_483_648.0, 2_147_483_647.0, "a whole number from -214748364
 integer!(u64, 0.0, MAX_SAFE_INTEGER, "a whole number from 0 to 9007199254740991");
 integer!(i64, -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER, "a whole number from -9007199254740991 to 9007199254740991");
 
-impl Decode for Value {
-    fn decode(v: &Value, _: &mut Cx) -> Result<Self, Error> {
-        Ok(v.clone())
+impl Decode for Json {
+    const EXPECTED: &'static str = "any JSON value";
+    fn from_null(_: &mut Cx) -> Option<Self> {
+        Some(Self::Null)
+    }
+    fn from_bool(b: bool, _: &mut Cx) -> Option<Self> {
+        Some(Self::Bool(b))
+    }
+    fn from_number(n: f64, _: &mut Cx) -> Option<Self> {
+        Some(Self::Number(n))
+    }
+    fn from_str(s: &str, _: &mut Cx) -> Option<Self> {
+        Some(Self::String(s.to_owned()))
+    }
+    fn from_string(s: String, _: &mut Cx) -> Option<Self> {
+        Some(Self::String(s))
+    }
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
+        let mut m = Members::new();
+        collect_members(&mut map, cx, &mut m, None)?;
+        Ok(Some(Self::Object(m)))
+    }
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
+        Ok(<Vec<Self> as Decode>::from_seq(seq, cx)?.map(Self::Array))
     }
 }
 
-impl Encode for Value {
+impl Encode for Json {
     fn encode(&self, w: &mut Writer) {
         w.value(self);
     }
 }
 
 impl Decode for Members {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        expect_object(v, cx).cloned()
+    const EXPECTED: &'static str = "an object";
+    fn from_map<'de, A: MapAccess<'de>>(mut map: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
+        let mut m = Self::new();
+        collect_members(&mut map, cx, &mut m, None)?;
+        Ok(Some(m))
     }
 }
 
@@ -352,9 +668,15 @@ impl Encode for Members {
 }
 
 impl Decode for Bytes {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        let s = v.as_str().ok_or_else(|| cx.wrong_type("a base64 string", v))?;
-        decode_base64(s).map(Bytes).map_err(|m| cx.error(ErrorKind::InvalidBase64, format!("not strict base64: {m}")))
+    const EXPECTED: &'static str = "a base64 string";
+    fn from_str(s: &str, cx: &mut Cx) -> Option<Self> {
+        match decode_base64(s) {
+            Ok(b) => Some(Self(b)),
+            Err(m) => {
+                let e = cx.error(ErrorKind::InvalidBase64, format!("not strict base64: {m}"));
+                cx.fail(e)
+            }
+        }
     }
 }
 
@@ -365,19 +687,46 @@ impl Encode for Bytes {
 }
 
 impl<T: Decode> Decode for Vec<T> {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
+    const EXPECTED: &'static str = "an array";
+    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A, cx: &mut Cx) -> Result<Option<Self>, A::Error> {
         let skip = std::mem::take(&mut cx.skip_items_next);
-        let items = v.as_array().ok_or_else(|| cx.wrong_type("an array", v))?;
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            match cx.at_index(i, |cx| T::decode(item, cx)) {
-                Ok(x) => out.push(x),
-                Err(e) if skip => cx.warn(e),
-                Err(e) => return Err(e),
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        let mut failed = false;
+        let mut i = 0usize;
+        loop {
+            let len = cx.path.len();
+            cx.path.push('/');
+            cx.path.push_str(itoa(i, &mut [0u8; 20]));
+            let was_ok = cx.pending.is_none();
+            let item = seq.next_element_seed(Slot::<T>::new(cx, false));
+            cx.path.truncate(len);
+            match item? {
+                None => break,
+                Some(Got::Value(x)) => out.push(x),
+                Some(_) if skip => cx.absorb(was_ok),
+                Some(_) => failed = true,
             }
+            i += 1;
         }
-        Ok(out)
+        cx.last_seq_len = i;
+        Ok(if failed { None } else { Some(out) })
     }
+}
+
+fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        #[allow(clippy::cast_possible_truncation)]
+        {
+            buf[i] = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
 }
 
 impl<T: Encode> Encode for Vec<T> {

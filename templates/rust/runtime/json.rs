@@ -1,15 +1,19 @@
-//! JSON text in and out: parsing that rejects repeated member names, and the
-//! canonical writer (compact, ECMAScript number and string forms).
+//! Free-form JSON that keeps member order ([`Json`], [`Members`]) and the canonical
+//! writer (compact, ECMAScript number and string forms).
+//!
+//! These types do not depend on serde_json's `preserve_order`: order is kept by the
+//! types themselves, so depending on this crate changes nothing in your own
+//! `serde_json` values.
 
-use super::error::{Error, ErrorKind};
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
-use std::cell::RefCell;
-use std::fmt;
+use std::collections::HashSet;
 
 /// Appends one RFC 6901 reference token (`~` -> `~0`, `/` -> `~1`) to `path`.
 pub fn push_token(path: &mut String, token: &str) {
     path.push('/');
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        path.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => path.push_str("~0"),
@@ -19,104 +23,279 @@ pub fn push_token(path: &mut String, token: &str) {
     }
 }
 
-struct State {
-    path: String,
-    duplicate: Option<String>,
+/// Any JSON value. Objects keep their member order; numbers are IEEE doubles, as in
+/// every binding (and written as ECMAScript writes them).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Json {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A finite number.
+    Number(f64),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object, members in input order.
+    Object(Members),
 }
 
-struct ValueSeed<'a>(&'a RefCell<State>);
+impl Json {
+    /// The string, when this is one.
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        if let Self::String(s) = self { Some(s) } else { None }
+    }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
+    /// The number, when this is one.
+    #[must_use]
+    pub const fn as_f64(&self) -> Option<f64> {
+        if let Self::Number(n) = self { Some(*n) } else { None }
     }
-}
 
-impl<'de> Visitor<'de> for ValueSeed<'_> {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
+    /// The boolean, when this is one.
+    #[must_use]
+    pub const fn as_bool(&self) -> Option<bool> {
+        if let Self::Bool(b) = self { Some(*b) } else { None }
     }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+
+    /// The members, when this is an object.
+    #[must_use]
+    pub const fn as_object(&self) -> Option<&Members> {
+        if let Self::Object(m) = self { Some(m) } else { None }
     }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+
+    /// The items, when this is an array.
+    #[must_use]
+    pub fn as_array(&self) -> Option<&[Json]> {
+        if let Self::Array(a) = self { Some(a) } else { None }
     }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+
+    /// `true` for `null`.
+    #[must_use]
+    pub const fn is_null(&self) -> bool {
+        matches!(self, Self::Null)
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("number is not finite"))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
-        loop {
-            let len = self.0.borrow().path.len();
-            self.0.borrow_mut().path.push_str(&format!("/{}", out.len()));
-            let item = seq.next_element_seed(ValueSeed(self.0))?;
-            self.0.borrow_mut().path.truncate(len);
-            match item {
-                Some(v) => out.push(v),
-                None => return Ok(Value::Array(out)),
-            }
+
+    /// The JSON type, for messages (`"an object"` ...).
+    #[must_use]
+    pub const fn describe(&self) -> &'static str {
+        match self {
+            Self::Null => "null",
+            Self::Bool(_) => "a boolean",
+            Self::Number(_) => "a number",
+            Self::String(_) => "a string",
+            Self::Array(_) => "an array",
+            Self::Object(_) => "an object",
         }
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let len = self.0.borrow().path.len();
-            push_token(&mut self.0.borrow_mut().path, &key);
-            let repeated = out.contains_key(&key);
-            if repeated {
-                // Keep reading: text that is not JSON further on wins over a repeat.
-                let mut st = self.0.borrow_mut();
-                if st.duplicate.is_none() {
-                    st.duplicate = Some(st.path.clone());
-                }
-            }
-            let v = map.next_value_seed(ValueSeed(self.0))?;
-            self.0.borrow_mut().path.truncate(len);
-            if !repeated {
-                out.insert(key, v);
-            }
-        }
-        Ok(Value::Object(out))
+}
+
+impl From<&str> for Json {
+    fn from(s: &str) -> Self {
+        Self::String(s.to_owned())
     }
 }
 
-/// Parses JSON text into a value whose objects keep their member order.
-///
-/// # Errors
-/// `invalid_json` at `""` when the text is not JSON; `duplicate_key` at the repeated
-/// member when an object repeats a name.
-pub fn parse_value(text: &str) -> Result<Value, Error> {
-    let state = RefCell::new(State { path: String::new(), duplicate: None });
-    let mut de = serde_json::Deserializer::from_str(text);
-    let result = ValueSeed(&state).deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    match result {
-        Err(e) => Err(Error::new(ErrorKind::InvalidJson, "", format!("the text is not valid JSON: {e}"))),
-        Ok(v) => match state.into_inner().duplicate {
-            None => Ok(v),
-            Some(path) => {
-                let name = path.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
-                Err(Error::new(
-                    ErrorKind::DuplicateKey,
-                    path,
-                    format!("member `{name}` appears twice in one object; send it once"),
-                ))
-            }
-        },
+impl From<String> for Json {
+    fn from(s: String) -> Self {
+        Self::String(s)
+    }
+}
+
+impl From<f64> for Json {
+    fn from(n: f64) -> Self {
+        Self::Number(n)
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Self {
+        Self::Bool(b)
+    }
+}
+
+impl From<Members> for Json {
+    fn from(m: Members) -> Self {
+        Self::Object(m)
+    }
+}
+
+impl From<Vec<Json>> for Json {
+    fn from(a: Vec<Json>) -> Self {
+        Self::Array(a)
+    }
+}
+
+impl From<&serde_json::Value> for Json {
+    /// Converts a `serde_json` value (object order is whatever that map kept).
+    fn from(v: &serde_json::Value) -> Self {
+        use serde_json::Value as V;
+        match v {
+            V::Null => Self::Null,
+            V::Bool(b) => Self::Bool(*b),
+            V::Number(n) => Self::Number(n.as_f64().unwrap_or(f64::NAN)),
+            V::String(s) => Self::String(s.clone()),
+            V::Array(a) => Self::Array(a.iter().map(Self::from).collect()),
+            V::Object(o) => Self::Object(o.iter().map(|(k, v)| (k.clone(), Self::from(v))).collect()),
+        }
+    }
+}
+
+impl From<&Json> for serde_json::Value {
+    /// Converts to a `serde_json` value. Member order survives only when your build
+    /// enables serde_json's `preserve_order`; whole numbers within 2^53 become integers.
+    fn from(v: &Json) -> Self {
+        match v {
+            Json::Null => Self::Null,
+            Json::Bool(b) => Self::Bool(*b),
+            Json::Number(n) => number_value(*n),
+            Json::String(s) => Self::String(s.clone()),
+            Json::Array(a) => Self::Array(a.iter().map(Self::from).collect()),
+            Json::Object(o) => Self::Object(o.iter().map(|(k, v)| (k.clone(), Self::from(v))).collect()),
+        }
+    }
+}
+
+#[allow(clippy::cast_possible_truncation)]
+fn number_value(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() <= super::decode::MAX_SAFE_INTEGER {
+        serde_json::Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
+    }
+}
+
+/// Object members in their input order: `_meta`, unknown members, free-form objects.
+/// Names are unique (parsing rejects repeated names).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Members {
+    entries: Vec<(String, Json)>,
+}
+
+impl Members {
+    /// No members.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { entries: Vec::new() }
+    }
+
+    /// How many members.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// `true` when there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The value of member `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Json> {
+        self.entries.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// The value of member `name`, to change it.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Json> {
+        self.entries.iter_mut().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// `true` when member `name` is present.
+    #[must_use]
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Sets member `name`: replaces the value in place when present (returning the old
+    /// one), appends it otherwise.
+    pub fn insert(&mut self, name: impl Into<String>, value: impl Into<Json>) -> Option<Json> {
+        let name = name.into();
+        let value = value.into();
+        if let Some(slot) = self.get_mut(&name) {
+            return Some(std::mem::replace(slot, value));
+        }
+        self.entries.push((name, value));
+        None
+    }
+
+    /// Removes member `name`, keeping the others in order.
+    pub fn remove(&mut self, name: &str) -> Option<Json> {
+        let i = self.entries.iter().position(|(k, _)| k == name)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// The members in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Json)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The names in order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// Appends a member known not to be present (the caller checked).
+    #[doc(hidden)]
+    pub fn push_unchecked(&mut self, name: String, value: Json) {
+        self.entries.push((name, value));
+    }
+}
+
+impl<'a> IntoIterator for &'a Members {
+    type Item = (&'a String, &'a Json);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, Json)>, fn(&'a (String, Json)) -> (&'a String, &'a Json)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl IntoIterator for Members {
+    type Item = (String, Json);
+    type IntoIter = std::vec::IntoIter<(String, Json)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<K: Into<String>, V: Into<Json>> FromIterator<(K, V)> for Members {
+    /// Collects members; a repeated name keeps its first position and its last value.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut m = Self::new();
+        for (k, v) in iter {
+            m.insert(k, v);
+        }
+        m
+    }
+}
+
+/// Finds repeated names while an object is read: a scan for small objects, a hash set
+/// once the object grows (so hostile input stays linear).
+#[derive(Default)]
+#[doc(hidden)]
+pub struct NameSet {
+    set: Option<HashSet<String>>,
+}
+
+impl NameSet {
+    /// `true` when `name` is already among `members` (which holds every name seen).
+    pub fn seen(&mut self, members: &Members, name: &str) -> bool {
+        if members.len() < 16 {
+            return members.contains_key(name);
+        }
+        let set = self.set.get_or_insert_with(|| members.keys().cloned().collect());
+        set.contains(name)
+    }
+
+    /// Records `name` (call after appending it).
+    pub fn add(&mut self, name: &str) {
+        if let Some(set) = &mut self.set {
+            set.insert(name.to_owned());
+        }
     }
 }
 
@@ -243,13 +422,13 @@ impl Writer {
     }
 
     /// Writes any JSON value, keeping object member order.
-    pub fn value(&mut self, v: &Value) {
+    pub fn value(&mut self, v: &Json) {
         match v {
-            Value::Null => self.null(),
-            Value::Bool(b) => self.bool(*b),
-            Value::Number(n) => self.number(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(s) => self.string(s),
-            Value::Array(a) => {
+            Json::Null => self.null(),
+            Json::Bool(b) => self.bool(*b),
+            Json::Number(n) => self.number(*n),
+            Json::String(s) => self.string(s),
+            Json::Array(a) => {
                 self.begin_array();
                 for x in a {
                     self.item();
@@ -257,7 +436,7 @@ impl Writer {
                 }
                 self.end_array();
             }
-            Value::Object(o) => {
+            Json::Object(o) => {
                 self.begin_object();
                 self.members(o);
                 self.end_object();
@@ -266,7 +445,7 @@ impl Writer {
     }
 
     /// Writes every member of `o`, in its order, into the object being written.
-    pub fn members(&mut self, o: &Map<String, Value>) {
+    pub fn members(&mut self, o: &Members) {
         for (k, v) in o {
             self.key(k);
             self.value(v);

@@ -1,7 +1,8 @@
 //! Declarative macros that turn one description of a wire type into the Rust type,
-//! its checked decoder and its canonical encoder, so they can never disagree. The
-//! source-of-truth crate wraps them to add the JSON Schema; generated bindings use them
-//! as they are.
+//! its checked decoder (from any serde `Deserializer`), its canonical encoder and its
+//! serde impls, so they can never disagree. The source-of-truth crate wraps them to add
+//! the JSON Schema; generated bindings use them as they are. They are internal: hidden
+//! from the docs, and their grammar may change in any release.
 
 /// Field storage type for a presence mode.
 #[macro_export]
@@ -13,24 +14,64 @@ macro_rules! __wire_ty {
     (patch $t:ty) => { $crate::wire::Patch<$t> };
 }
 
+/// Whether `null` is a value of its own for a presence mode.
 #[macro_export]
 #[doc(hidden)]
-macro_rules! __wire_decode {
-    (req $t:ty, $cx:ident, $name:expr, $v:ident, $checks:expr) => { $cx.required::<$t>($name, $v, $checks)? };
-    (opt $t:ty, $cx:ident, $name:expr, $v:ident, $checks:expr) => { $cx.optional::<$t>($name, $v, $checks)? };
-    (maybe $t:ty, $cx:ident, $name:expr, $v:ident, $checks:expr) => { $cx.maybe::<$t>($name, $v, $checks)? };
-    (patch $t:ty, $cx:ident, $name:expr, $v:ident, $checks:expr) => { $cx.patch::<$t>($name, $v, $checks)? };
+macro_rules! __wire_nullable {
+    (req) => { false };
+    (opt) => { true };
+    (maybe) => { true };
+    (patch) => { true };
+}
+
+/// Turns a decoded member into its storage (a failed member is absent or `Keep`).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_take {
+    (req, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
+    (opt, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
+    (maybe, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
+    (patch, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => $crate::wire::Patch::Set(v),
+            $crate::wire::Got::Null => $crate::wire::Patch::Clear,
+            $crate::wire::Got::Failed => $crate::wire::Patch::Keep,
+        }
+    };
+}
+
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_slot {
+    (req $t:ty) => { ::core::option::Option<$t> };
+    (opt $t:ty) => { ::core::option::Option<$t> };
+    (maybe $t:ty) => { ::core::option::Option<$t> };
+    (patch $t:ty) => { $crate::wire::Patch<$t> };
+}
+
+/// A required member that was never seen: `missing_field`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_required {
+    (req, $f:ident, $cx:ident, $name:expr) => {
+        let $f = match $f.flatten() {
+            Some(v) => v,
+            None => {
+                let e = $cx.missing($name);
+                return Ok($cx.fail(e));
+            }
+        };
+    };
+    ($mode:ident, $f:ident, $cx:ident, $name:expr) => {};
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_finish {
-    (req, $f:ident, $cx:ident, $name:expr) => {
-        match $f { Some(v) => v, None => return Err($cx.missing($name)) }
-    };
-    (opt, $f:ident, $cx:ident, $name:expr) => { $f.unwrap_or(None) };
-    (maybe, $f:ident, $cx:ident, $name:expr) => { $f.unwrap_or(None) };
-    (patch, $f:ident, $cx:ident, $name:expr) => { $f.unwrap_or_default() };
+    (req, $f:ident) => { $f };
+    (opt, $f:ident) => { $f.flatten() };
+    (maybe, $f:ident) => { $f.flatten() };
+    (patch, $f:ident) => { $f.unwrap_or_default() };
 }
 
 #[macro_export]
@@ -42,13 +83,50 @@ macro_rules! __wire_put {
     (patch, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_patch($w, $name, &$v) };
 }
 
-/// A wire object: the struct, [`Decode`](crate::wire::Decode),
-/// [`Encode`](crate::wire::Encode) and [`Payload`](crate::wire::Payload).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_ser {
+    (req, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_req($m, $name, &$v) };
+    (opt, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
+    (maybe, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
+    (patch, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_patch($m, $name, &$v) };
+}
+
+/// The constructor: required members as arguments, the others omitted.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_new {
+    (@acc [$($p:ident : $pt:ty,)*] [$($init:tt)*] [$($extra:tt)*]) => {
+        /// Builds a value from its required members; every optional member starts
+        /// omitted (set the public fields to change that).
+        #[must_use]
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new($($p: $pt),*) -> Self {
+            Self { $($init)* $($extra)* }
+        }
+    };
+    (@acc [$($p:ident : $pt:ty,)*] [$($init:tt)*] [$($extra:tt)*] req $f:ident $t:ty, $($rest:tt)*) => {
+        $crate::__wire_new!(@acc [$($p: $pt,)* $f: $t,] [$($init)* $f,] [$($extra)*] $($rest)*);
+    };
+    (@acc [$($p:ident : $pt:ty,)*] [$($init:tt)*] [$($extra:tt)*] opt $f:ident $t:ty, $($rest:tt)*) => {
+        $crate::__wire_new!(@acc [$($p: $pt,)*] [$($init)* $f: None,] [$($extra)*] $($rest)*);
+    };
+    (@acc [$($p:ident : $pt:ty,)*] [$($init:tt)*] [$($extra:tt)*] maybe $f:ident $t:ty, $($rest:tt)*) => {
+        $crate::__wire_new!(@acc [$($p: $pt,)*] [$($init)* $f: None,] [$($extra)*] $($rest)*);
+    };
+    (@acc [$($p:ident : $pt:ty,)*] [$($init:tt)*] [$($extra:tt)*] patch $f:ident $t:ty, $($rest:tt)*) => {
+        $crate::__wire_new!(@acc [$($p: $pt,)*] [$($init)* $f: $crate::wire::Patch::Keep,] [$($extra)*] $($rest)*);
+    };
+}
+
+/// A wire object: the struct, its constructor, [`Decode`](crate::wire::Decode),
+/// [`Encode`](crate::wire::Encode), [`Payload`](crate::wire::Payload) and serde.
 ///
 /// Each field is `name: MODE Type = "wireName" [Checks]` where MODE is `req`
 /// (required), `opt` (optional; `null` equals omitted), `maybe` (optional, but `null`
 /// is not allowed) or `patch` (three-state).
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_struct {
     (
         $(#[doc = $doc:literal])*
@@ -62,6 +140,7 @@ macro_rules! acp_struct {
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub struct $name {
             $(
                 $(#[doc = $fdoc])*
@@ -72,39 +151,71 @@ macro_rules! acp_struct {
             pub extra: $crate::wire::Members,
         }
 
+        impl $name {
+            $crate::__wire_new!(@acc [] [] [extra: $crate::wire::Members::new()] $($mode $f $t,)*);
+        }
+
         impl $crate::wire::Payload for $name {
             #[allow(unused_variables, unused_mut)]
-            fn decode_members(
-                obj: &$crate::wire::Members,
+            fn decode_fields<'de, A: ::serde::de::MapAccess<'de>>(
+                map: &mut A,
                 cx: &mut $crate::wire::Cx,
                 skip: &[&str],
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                $( let mut $f = None; )*
+                consumed: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                $( let mut $f: ::core::option::Option<$crate::__wire_slot!($mode $t)> = None; )*
                 let mut extra = $crate::wire::Members::new();
-                for (k, v) in obj {
-                    if skip.contains(&k.as_str()) {
+                let mut names = $crate::wire::NameSet::default();
+                while let Some(k) = map.next_key_seed($crate::wire::Key)? {
+                    if skip.contains(&&*k) {
+                        $crate::wire::ignore_value(map)?;
                         continue;
                     }
-                    match k.as_str() {
+                    match &*k {
                         $(
                             $wire => {
-                                $f = Some($crate::__wire_decode!(
-                                    $mode $t, cx, $wire, v,
-                                    &[$($crate::wire::Check::$check $(($($arg),*))?),*]
-                                ));
+                                if $f.is_some() {
+                                    cx.duplicate($wire);
+                                    $crate::wire::skip_value(map, cx)?;
+                                    continue;
+                                }
+                                let got = map.next_value_seed($crate::wire::Field::<$t>::new(
+                                    cx, $wire, $crate::__wire_nullable!($mode),
+                                    &[$($crate::wire::Check::$check $(($($arg),*))?),*],
+                                ))?;
+                                $f = Some($crate::__wire_take!($mode, got));
                             }
                         )*
-                        _ => {
-                            extra.insert(k.clone(), v.clone());
+                        other => {
+                            if consumed == Some(other) || names.seen(&extra, other) {
+                                cx.duplicate(other);
+                                $crate::wire::skip_value(map, cx)?;
+                                continue;
+                            }
+                            let v = cx.at(other, |cx| map.next_value_seed($crate::wire::Slot::<$crate::wire::Json>::new(cx, false)))?;
+                            if let $crate::wire::Got::Value(v) = v {
+                                names.add(other);
+                                extra.push_unchecked(k.into_owned(), v);
+                            }
                         }
                     }
                 }
-                Ok(Self { $( $f: $crate::__wire_finish!($mode, $f, cx, $wire), )* extra })
+                if cx.failed() {
+                    return Ok(None);
+                }
+                $( $crate::__wire_required!($mode, $f, cx, $wire); )*
+                Ok(Some(Self { $( $f: $crate::__wire_finish!($mode, $f), )* extra }))
             }
 
             #[allow(unused_variables)]
             fn encode_known(&self, w: &mut $crate::wire::Writer) {
                 $( $crate::__wire_put!($mode, w, $wire, self.$f); )*
+            }
+
+            #[allow(unused_variables)]
+            fn serialize_known<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> ::core::result::Result<(), M::Error> {
+                $( $crate::__wire_ser!($mode, m, $wire, self.$f)?; )*
+                Ok(())
             }
 
             fn extra(&self) -> &$crate::wire::Members {
@@ -113,12 +224,12 @@ macro_rules! acp_struct {
         }
 
         impl $crate::wire::Decode for $name {
-            fn decode(
-                v: &::serde_json::Value,
+            const EXPECTED: &'static str = "an object";
+            fn from_map<'de, A: ::serde::de::MapAccess<'de>>(
+                mut map: A,
                 cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                let obj = $crate::wire::expect_object(v, cx)?;
-                <Self as $crate::wire::Payload>::decode_members(obj, cx, &[])
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                <Self as $crate::wire::Payload>::decode_fields(&mut map, cx, &[], None)
             }
         }
 
@@ -131,11 +242,23 @@ macro_rules! acp_struct {
             }
         }
 
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                let mut m = s.serialize_map(None)?;
+                <Self as $crate::wire::Payload>::serialize_known(self, &mut m)?;
+                $crate::wire::ser_members(&mut m, &self.extra)?;
+                m.end()
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }
 
 /// A named string (IDs, media types): a distinct type on the wire as a string.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_string_newtype {
     ($(#[doc = $doc:literal])* pub struct $name:ident;) => {
         $(#[doc = $doc])*
@@ -175,11 +298,12 @@ macro_rules! acp_string_newtype {
         }
 
         impl $crate::wire::Decode for $name {
-            fn decode(
-                v: &::serde_json::Value,
-                cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                <String as $crate::wire::Decode>::decode(v, cx).map(Self)
+            const EXPECTED: &'static str = "a string";
+            fn from_str(s: &str, _: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                Some(Self(s.to_owned()))
+            }
+            fn from_string(s: String, _: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                Some(Self(s))
             }
         }
 
@@ -189,20 +313,29 @@ macro_rules! acp_string_newtype {
             }
         }
 
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                s.serialize_str(&self.0)
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }
 
 /// A string enum. `open "title" "doc"` adds `Unknown(String)`, which keeps any other
 /// value; `closed` rejects other values with `unknown_variant`.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_string_enum {
-    (@unknown open $name:ident, $s:ident, $cx:ident) => { Ok(Self::Unknown($s.to_owned())) };
-    (@unknown closed $name:ident, $s:ident, $cx:ident) => {
-        Err($cx.error(
+    (@unknown open $name:ident, $s:ident, $cx:ident) => { Some(Self::Unknown($s.to_owned())) };
+    (@unknown closed $name:ident, $s:ident, $cx:ident) => {{
+        let e = $cx.error(
             $crate::wire::ErrorKind::UnknownVariant,
             format!("`{}` is not a known {} value; use one of: {}", $s, stringify!($name), Self::KNOWN.join(", ")),
-        ))
-    };
+        );
+        $cx.fail(e)
+    }};
     (
         $(#[doc = $doc:literal])*
         pub enum $name:ident : $openness:ident $(($title:literal, $odoc:literal))? {
@@ -211,6 +344,7 @@ macro_rules! acp_string_enum {
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        $( #[cfg_attr(any(), doc = $odoc)] #[non_exhaustive] )?
         pub enum $name {
             $( $(#[doc = $vdoc])* $variant, )*
             $(
@@ -234,13 +368,11 @@ macro_rules! acp_string_enum {
         }
 
         impl $crate::wire::Decode for $name {
-            fn decode(
-                v: &::serde_json::Value,
-                cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                let s = v.as_str().ok_or_else(|| cx.wrong_type("a string", v))?;
+            const EXPECTED: &'static str = "a string";
+            #[allow(unused_variables)]
+            fn from_str(s: &str, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
                 match s {
-                    $( $wire => Ok(Self::$variant), )*
+                    $( $wire => Some(Self::$variant), )*
                     _ => $crate::acp_string_enum!(@unknown $openness $name, s, cx),
                 }
             }
@@ -252,21 +384,44 @@ macro_rules! acp_string_enum {
             }
         }
 
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }
 
 /// A union tagged by one member. `open "doc"` adds `Unknown`, which keeps an unknown
 /// tag with every other member; `closed` rejects it with `unknown_variant`.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_tagged_union {
-    (@unknown open, $obj:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {
-        Ok(Self::Unknown($crate::wire::UnknownVariant::from_members($tag, $obj, $t)))
+    (@unknown_stream open, $map:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {{
+        let mut members = $crate::wire::Members::new();
+        $crate::wire::collect_members($map, $cx, &mut members, Some($t))?;
+        Ok(Some(Self::Unknown($crate::wire::UnknownVariant { tag: $tag.to_owned(), members })))
+    }};
+    (@unknown_stream closed, $map:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {{
+        $crate::acp_tagged_union!(@closed $tag, $cx, $name, $t);
+        $crate::wire::collect_members($map, $cx, &mut $crate::wire::Members::new(), Some($t))?;
+        Ok(None)
+    }};
+    (@unknown_tree open, $m:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {
+        Some(Self::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t)))
     };
-    (@unknown closed, $obj:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {
-        Err($cx.at($t, |cx| Err(cx.error(
+    (@unknown_tree closed, $m:ident, $tag:ident, $cx:ident, $name:ident, $t:expr) => {{
+        $crate::acp_tagged_union!(@closed $tag, $cx, $name, $t);
+        None
+    }};
+    (@closed $tag:ident, $cx:ident, $name:ident, $t:expr) => {
+        let e = $cx.at($t, |cx| cx.error(
             $crate::wire::ErrorKind::UnknownVariant,
             format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", ")),
-        )))?)
+        ));
+        $cx.fail::<()>(e);
     };
     (
         $(#[doc = $doc:literal])*
@@ -277,6 +432,7 @@ macro_rules! acp_tagged_union {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
         #[allow(clippy::large_enum_variant)]
+        $( #[cfg_attr(any(), doc = $odoc)] #[non_exhaustive] )?
         pub enum $name {
             $( $(#[doc = $vdoc])* $variant($payload), )*
             $(
@@ -299,18 +455,44 @@ macro_rules! acp_tagged_union {
                     $( Self::Unknown(u) => { let _ = $odoc; &u.tag } )?
                 }
             }
+
+            fn from_stream<'de, A: ::serde::de::MapAccess<'de>>(
+                tag: &str,
+                map: &mut A,
+                cx: &mut $crate::wire::Cx,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                match tag {
+                    $( $wire => Ok(<$payload as $crate::wire::Payload>::decode_fields(map, cx, &[], Some($t))?.map(Self::$variant)), )*
+                    _ => $crate::acp_tagged_union!(@unknown_stream $openness, map, tag, cx, $name, $t),
+                }
+            }
+
+            fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                let tag = $crate::wire::read_tag(m, $t, cx)?;
+                match tag {
+                    $( $wire => $crate::wire::payload_from_tree::<$payload>(m, cx, &[$t]).map(Self::$variant), )*
+                    _ => $crate::acp_tagged_union!(@unknown_tree $openness, m, tag, cx, $name, $t),
+                }
+            }
         }
 
         impl $crate::wire::Decode for $name {
-            fn decode(
-                v: &::serde_json::Value,
+            const EXPECTED: &'static str = "an object";
+            fn from_map<'de, A: ::serde::de::MapAccess<'de>>(
+                mut map: A,
                 cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                let obj = $crate::wire::expect_object(v, cx)?;
-                let tag = $crate::wire::read_tag(obj, $t, cx)?;
-                match tag {
-                    $( $wire => Ok(Self::$variant(<$payload as $crate::wire::Payload>::decode_members(obj, cx, &[$t])?)), )*
-                    _ => $crate::acp_tagged_union!(@unknown $openness, obj, tag, cx, $name, $t),
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                match $crate::wire::first_member(&mut map, cx, $t)? {
+                    $crate::wire::First::Tag(tag) => Self::from_stream(&tag, &mut map, cx),
+                    $crate::wire::First::BadTag => {
+                        $crate::wire::collect_members(&mut map, cx, &mut $crate::wire::Members::new(), Some($t))?;
+                        Ok(None)
+                    }
+                    $crate::wire::First::Empty => {
+                        let e = cx.missing($t);
+                        Ok(cx.fail(e))
+                    }
+                    $crate::wire::First::Other(k, v) => $crate::wire::buffered(map, cx, Some((k, v)), Self::from_tree),
                 }
             }
         }
@@ -333,6 +515,25 @@ macro_rules! acp_tagged_union {
             }
         }
 
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                match self {
+                    $(
+                        Self::$variant(p) => {
+                            let mut m = s.serialize_map(None)?;
+                            m.serialize_entry($t, $wire)?;
+                            <$payload as $crate::wire::Payload>::serialize_known(p, &mut m)?;
+                            $crate::wire::ser_members(&mut m, $crate::wire::Payload::extra(p))?;
+                            m.end()
+                        }
+                    )*
+                    $( Self::Unknown(u) => { let _ = $odoc; u.ser_with_tag($t, s) } )?
+                }
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }
 
@@ -341,6 +542,7 @@ macro_rules! acp_tagged_union {
 /// common). An unknown tag keeps the whole object, common members included,
 /// uninterpreted.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_tagged_struct {
     (
         $(#[doc = $doc:literal])*
@@ -359,6 +561,7 @@ macro_rules! acp_tagged_struct {
         #[doc = concat!("The tag-selected part of [`", stringify!($name), "`].")]
         #[derive(Debug, Clone, PartialEq)]
         #[allow(clippy::large_enum_variant)]
+        #[non_exhaustive]
         pub enum $openum {
             $( $(#[doc = $vdoc])* $variant($payload), )*
             #[doc = $odoc]
@@ -367,6 +570,7 @@ macro_rules! acp_tagged_struct {
 
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub struct $name {
             /// The tag and its payload.
             pub $opf: $openum,
@@ -382,43 +586,59 @@ macro_rules! acp_tagged_struct {
             /// Every tag this version knows, in schema order.
             pub const KNOWN: &'static [&'static str] = &[$($wire),*];
             const RESERVED: &'static [&'static str] = &[$t, $($fwire),*];
-        }
 
-        impl $crate::wire::Decode for $name {
+            /// Builds a value from its tag-selected part; every common member starts
+            /// omitted.
+            #[must_use]
+            pub fn new($opf: $openum) -> Self {
+                Self { $opf, $( $f: $crate::__wire_absent!($mode), )* }
+            }
+
             #[allow(unused_mut)]
-            fn decode(
-                v: &::serde_json::Value,
-                cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                let obj = $crate::wire::expect_object(v, cx)?;
-                let tag = $crate::wire::read_tag(obj, $t, cx)?;
+            fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                let tag = $crate::wire::read_tag(m, $t, cx)?;
                 let $opf = match tag {
-                    $( $wire => $openum::$variant(<$payload as $crate::wire::Payload>::decode_members(obj, cx, Self::RESERVED)?), )*
+                    $( $wire => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
                     other => {
                         // Unknown: keep everything; the common members stay inside, uninterpreted.
-                        let unknown = $crate::wire::UnknownVariant::from_members(other, obj, $t);
-                        $( let $f: Option<$crate::__wire_ty!($mode $ft)> = None; )*
-                        return Ok(Self {
-                            $opf: $openum::Unknown(unknown),
-                            $( $f: $crate::__wire_absent!($mode, $f), )*
-                        });
+                        let unknown = $crate::wire::UnknownVariant::from_members(other, m, $t);
+                        return Some(Self::new($openum::Unknown(unknown)));
                     }
                 };
-                $( let mut $f = None; )*
-                for (k, v) in obj {
+                $( let mut $f: ::core::option::Option<$crate::__wire_slot!($mode $ft)> = None; )*
+                for (k, v) in m {
                     match k.as_str() {
                         $(
                             $fwire => {
-                                $f = Some($crate::__wire_decode!(
-                                    $mode $ft, cx, $fwire, v,
-                                    &[$($crate::wire::Check::$check $(($($arg),*))?),*]
-                                ));
+                                let got = $crate::wire::field_from_tree::<$ft>(
+                                    v, cx, $fwire, $crate::__wire_nullable!($mode),
+                                    &[$($crate::wire::Check::$check $(($($arg),*))?),*],
+                                );
+                                $f = Some($crate::__wire_take!($mode, got));
                             }
                         )*
                         _ => {}
                     }
                 }
-                Ok(Self { $opf, $( $f: $crate::__wire_finish!($mode, $f, cx, $fwire), )* })
+                if cx.failed() {
+                    return None;
+                }
+                Some(Self { $opf, $( $f: $crate::__wire_finish!($mode, $f), )* })
+            }
+
+            fn ser_common<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> ::core::result::Result<(), M::Error> {
+                $( $crate::__wire_ser!($mode, m, $fwire, self.$f)?; )*
+                Ok(())
+            }
+        }
+
+        impl $crate::wire::Decode for $name {
+            const EXPECTED: &'static str = "an object";
+            fn from_map<'de, A: ::serde::de::MapAccess<'de>>(
+                map: A,
+                cx: &mut $crate::wire::Cx,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                $crate::wire::buffered(map, cx, None, Self::from_tree)
             }
         }
 
@@ -437,14 +657,35 @@ macro_rules! acp_tagged_struct {
                 w.end_object();
             }
         }
+
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                match &self.$opf {
+                    $(
+                        $openum::$variant(p) => {
+                            let mut m = s.serialize_map(None)?;
+                            m.serialize_entry($t, $wire)?;
+                            <$payload as $crate::wire::Payload>::serialize_known(p, &mut m)?;
+                            self.ser_common(&mut m)?;
+                            $crate::wire::ser_members(&mut m, $crate::wire::Payload::extra(p))?;
+                            m.end()
+                        }
+                    )*
+                    $openum::Unknown(u) => u.ser_with_tag($t, s),
+                }
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_absent {
-    (req, $f:ident) => { compile_error!("a tagged struct's common members must be optional") };
-    (opt, $f:ident) => { $f.unwrap_or(None) };
-    (maybe, $f:ident) => { $f.unwrap_or(None) };
-    (patch, $f:ident) => { $f.unwrap_or_default() };
+    (req) => { compile_error!("a tagged struct's common members must be optional") };
+    (opt) => { None };
+    (maybe) => { None };
+    (patch) => { $crate::wire::Patch::Keep };
 }

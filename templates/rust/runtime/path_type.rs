@@ -1,7 +1,6 @@
 //! The `AbsolutePath` definition: a string checked on parse.
 
-use super::{Cx, Decode, Encode, Error, ErrorKind, Writer, is_absolute_path, why_not_absolute};
-use serde_json::Value;
+use super::{Cx, Decode, Encode, Error, ErrorKind, SerializeWire, Writer, is_absolute_path, why_not_absolute};
 
 /// A filesystem path that is absolute, in POSIX form (`/workspace`) or Windows form
 /// (`C:\work`, `C:/work`, `\\server\share\work`).
@@ -32,9 +31,14 @@ impl std::fmt::Display for AbsolutePath {
 }
 
 impl Decode for AbsolutePath {
-    fn decode(v: &Value, cx: &mut Cx) -> Result<Self, Error> {
-        let s = v.as_str().ok_or_else(|| cx.wrong_type("an absolute path string", v))?;
-        if is_absolute_path(s) { Ok(Self(s.to_owned())) } else { Err(cx.error(ErrorKind::RelativePath, why_not_absolute(s))) }
+    const EXPECTED: &'static str = "an absolute path string";
+    fn from_str(s: &str, cx: &mut Cx) -> Option<Self> {
+        if is_absolute_path(s) {
+            Some(Self(s.to_owned()))
+        } else {
+            let e = cx.error(ErrorKind::RelativePath, why_not_absolute(s));
+            cx.fail(e)
+        }
     }
 }
 
@@ -44,3 +48,11 @@ impl Encode for AbsolutePath {
     }
 }
 
+
+impl SerializeWire for AbsolutePath {
+    fn ser<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+crate::__wire_serde!(AbsolutePath);

@@ -199,7 +199,7 @@ fn meta_is_replaced_whole_and_size_is_exposed() {
     store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}"#).expect("valid");
     store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}"#).expect("valid");
     let t = store.terminal("t").expect("terminal");
-    let meta: Vec<(&str, String)> = t.meta().expect("meta").iter().map(|(k, v)| (k.as_str(), v.to_string())).collect();
+    let meta: Vec<(&str, String)> = t.meta().expect("meta").iter().map(|(k, v)| (k.as_str(), acp_terminal::wire::to_string(v))).collect();
     assert_eq!(meta, [("b", "null".to_owned()), ("c", "3".to_owned())], "the RFD replaces _meta whole");
     assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)));
 }

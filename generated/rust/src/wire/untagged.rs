@@ -5,6 +5,7 @@
 /// Defines `$name` as the first alternative whose selecting member is present.
 /// With none present, the error is `missing_field` for the first alternative's member.
 #[macro_export]
+#[doc(hidden)]
 macro_rules! acp_shape_union {
     (
         $(#[doc = $doc:literal])*
@@ -18,19 +19,26 @@ macro_rules! acp_shape_union {
             $( $(#[doc = $vdoc])* $variant($alt), )+
         }
 
-        impl $crate::wire::Decode for $name {
-            fn decode(
-                v: &::serde_json::Value,
-                cx: &mut $crate::wire::Cx,
-            ) -> ::core::result::Result<Self, $crate::wire::Error> {
-                let obj = $crate::wire::expect_object(v, cx)?;
+        impl $name {
+            fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
                 $(
-                    if obj.contains_key($key) {
-                        return <$alt as $crate::wire::Decode>::decode(v, cx).map(Self::$variant);
+                    if m.contains_key($key) {
+                        return $crate::wire::payload_from_tree::<$alt>(m, cx, &[]).map(Self::$variant);
                     }
                 )+
                 const KEYS: &[&str] = &[$($key),+];
-                Err(cx.missing_one_of(KEYS))
+                let e = cx.missing_one_of(KEYS);
+                cx.fail(e)
+            }
+        }
+
+        impl $crate::wire::Decode for $name {
+            const EXPECTED: &'static str = "an object";
+            fn from_map<'de, A: ::serde::de::MapAccess<'de>>(
+                map: A,
+                cx: &mut $crate::wire::Cx,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                $crate::wire::buffered(map, cx, None, Self::from_tree)
             }
         }
 
@@ -41,5 +49,15 @@ macro_rules! acp_shape_union {
                 }
             }
         }
+
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$variant(x) => $crate::wire::SerializeWire::ser(x, s), )+
+                }
+            }
+        }
+
+        $crate::__wire_serde!($name);
     };
 }

@@ -1,0 +1,51 @@
+//! The Rust crates as they are published: `cargo publish --dry-run` packages each one
+//! alone (only the files inside its folder) and builds the packaged copy, so a source
+//! file reaching outside the crate, a missing README or licence, or a placeholder URL
+//! shows up here rather than at release time.
+
+use crate::{root, run};
+use std::process::Command;
+
+/// The crates that are published, by package name, with their folder.
+const CRATES: &[(&str, &str)] = &[("acp-terminal-schema", "schema"), ("acp-terminal", "generated/rust")];
+
+/// `cargo publish --dry-run` for both crates, then checks what each package holds.
+pub fn publish_dry_run() -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for (name, dir) in CRATES {
+        check_manifest(name, dir)?;
+        // `--allow-dirty`: the check runs on work in progress too; what is packaged is
+        // still only what `cargo package --list` shows (the committed layout).
+        run(Command::new(&cargo).args(["publish", "--dry-run", "--allow-dirty", "--quiet", "-p", name]))?;
+        let out = Command::new(&cargo)
+            .args(["package", "--list", "--allow-dirty", "-p", name])
+            .current_dir(root())
+            .output()
+            .map_err(|e| format!("could not run cargo package --list: {e}"))?;
+        let list = String::from_utf8_lossy(&out.stdout);
+        for needed in ["README.md", "LICENSE", "Cargo.toml", "src/lib.rs", "src/wire/mod.rs"] {
+            if !list.lines().any(|l| l == needed) {
+                return Err(format!("the {name} package has no {needed}; `cargo package --list -p {name}` shows:\n{list}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The manifest fields a registry page needs, and no placeholder URL.
+fn check_manifest(name: &str, dir: &str) -> Result<(), String> {
+    let path = root().join(dir).join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let workspace = std::fs::read_to_string(root().join("Cargo.toml")).map_err(|e| format!("Cargo.toml: {e}"))?;
+    for field in ["description", "license", "readme"] {
+        if !text.lines().any(|l| l.starts_with(field)) {
+            return Err(format!("{dir}/Cargo.toml ({name}) has no `{field}`; add it so the registry page is complete"));
+        }
+    }
+    for t in [&text, &workspace] {
+        if let Some(l) = t.lines().find(|l| l.contains(".invalid") || l.contains("example.com")) {
+            return Err(format!("a placeholder URL would be published with {name}: `{l}`; remove it or give the real one"));
+        }
+    }
+    Ok(())
+}
