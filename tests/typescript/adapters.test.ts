@@ -176,3 +176,49 @@ test("the bridge makes no text per chunk: 1000 chunks and one flush give one upd
   assert.ok(flushed.ok && flushed.updates.length === 1);
   assert.match(flushed.updates[0] ?? "", /line 0\\n.*\[\.\.\. \d+ characters left out \.\.\.\].*line 999\\n/);
 });
+
+test("plain objects: integer-like member names and __proto__ keep their input order through convert and the bridge", () => {
+  // Outputs checked against the Rust and Python adapters. JavaScript lists integer-like keys
+  // first, so these exercise the hidden order record through every copy and edit.
+  const update = '{"toolCallId":"c","title":"T","2":"b","1":"a","_meta":{"z":1,"10":2,"9":3},"__proto__":{"7":0,"x":1}}';
+  const v1 = convert("v2", "v1", "ToolCallUpdate", update, "ToolCall");
+  assert.ok(v1.ok);
+  assert.equal(v1.text, '{"toolCallId":"c","title":"T","_meta":{"z":1,"10":2,"9":3},"2":"b","1":"a","__proto__":{"7":0,"x":1}}');
+  const v2 = convert("v1", "v2", "ToolCall", v1.text, "ToolCallUpdate");
+  // The canonical v2 form: known members first, then the unknown ones in their input order.
+  assert.ok(v2.ok);
+  assert.equal(v2.text, v1.text);
+  const note = '{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"T","5":1,"content":[{"type":"content","content":{"type":"text","text":"hi","3":0,"a":1}}]},"1":true}';
+  const n = convert("v1", "v2", "SessionNotification", note);
+  assert.ok(n.ok);
+  assert.equal(n.text, '{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"T","content":[{"type":"content","content":{"type":"text","text":"hi","3":0,"a":1}}],"5":1},"1":true}');
+  const request = '{"sessionId":"s","9":1,"toolCall":{"toolCallId":"c","title":"T"},"1":2,"options":[{"optionId":"o","name":"Allow","kind":"allow_once"}]}';
+  const q = convert("v1", "v2", "RequestPermissionRequest", request);
+  assert.ok(q.ok);
+  assert.equal(q.text, '{"sessionId":"s","title":"T","subject":{"type":"tool_call","toolCall":{"toolCallId":"c","title":"T"}},"options":[{"optionId":"o","name":"Allow","kind":"allow_once"}],"9":1,"1":2}');
+
+  const bridge = new Bridge({ meta: true });
+  const first = bridge.push('{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"T","9":"x","content":[{"type":"terminal","terminalId":"t","_meta":{"2":0,"b":1}}],"_meta":{"5":1,"a":2},"__proto__":3}');
+  assert.ok(first.ok);
+  assert.deepEqual(first.updates, [
+    '{"sessionUpdate":"tool_call","toolCallId":"c","title":"T","content":[{"type":"content","content":{"type":"text","text":""},"_meta":{"2":0,"b":1}}],"_meta":{"5":1,"a":2,"terminal_info":{"terminal_id":"t","cwd":null}},"9":"x","__proto__":3}',
+  ]);
+  const chunk = bridge.push(`{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"${encodeBase64(new TextEncoder().encode("hello\n"))}"}`);
+  assert.ok(chunk.ok && chunk.updates.length === 0);
+  const exit = bridge.push('{"sessionUpdate":"terminal_update","terminalId":"t","exitStatus":{"exitCode":0}}');
+  assert.ok(exit.ok);
+  assert.deepEqual(exit.updates, [
+    '{"sessionUpdate":"tool_call_update","toolCallId":"c","content":[{"type":"content","content":{"type":"text","text":"hello\\n[exit code 0]"},"_meta":{"2":0,"b":1}}],"_meta":{"terminal_output":{"terminal_id":"t","data":"hello\\n"},"terminal_exit":{"terminal_id":"t","exit_code":0,"signal":null}}}',
+  ]);
+});
+
+test("convert takes a plain value (as JSON.parse gives it) as well as text", () => {
+  const text = '{"toolCallId":"c","title":"T","content":[{"type":"content","content":{"type":"text","text":"hi"}}],"rawInput":{"cmd":"ls","n":[1,{"k":null}]},"x-unknown":{"a":1}}';
+  const fromText = convert("v1", "v2", "ToolCall", text, "ToolCallUpdate");
+  const fromValue = convert("v1", "v2", "ToolCall", JSON.parse(text), "ToolCallUpdate");
+  assert.ok(fromText.ok && fromValue.ok);
+  assert.equal(fromValue.text, fromText.text);
+  const refused = convert("v2", "v1", "ToolCallUpdate", { toolCallId: "c", content: [{ type: "terminal", terminalId: "t" }] });
+  assert.ok(!refused.ok);
+  if (!refused.ok) assert.deepEqual([refused.error.kind, refused.error.path], ["not_representable", "/content/0"]);
+});

@@ -6,7 +6,7 @@
 import { CODECS } from "./registry.js";
 import { encodeBase64 } from "./runtime/base64.js";
 import { type Problem, pushToken } from "./runtime/errors.js";
-import { type Json, type JsonObject, parseJson } from "./runtime/json.js";
+import { addMember, getMember, type Json, type JsonObject, keysOf, ObjectBuilder, parseJson } from "./runtime/json.js";
 import { isAbsolutePath } from "./runtime/path.js";
 import { Transcript } from "./runtime/transcript.js";
 import { writeJson } from "./runtime/writer.js";
@@ -77,9 +77,25 @@ class Refused extends Error {
 }
 
 const at = (path: string, token: string | number): string => pushToken(path, token);
-const obj = (v: Json | undefined): JsonObject => (v instanceof Map ? new Map(v) : new Map());
+const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Member `name` of `v` when `v` is an object that has it. */
+const member = (v: Json | undefined, name: string): Json | undefined => (isObject(v) ? getMember(v, name) : undefined);
+/** The members of `o` in their JSON order. */
+const entries = (o: JsonObject): [string, Json][] => keysOf(o).map((k) => [k, getMember(o, k) as Json]);
+/** A new object with the members of `v` in their order (a shallow copy), or an empty one when `v` is not an object. */
+const obj = (v: Json | undefined): JsonObject => {
+  const b = new ObjectBuilder();
+  if (isObject(v)) for (const [k, x] of entries(v)) b.add(k, x);
+  return b.finish();
+};
+/** Sets member `key` of `o`: in its place when `o` has it, else last. */
+const set = (o: JsonObject, key: string, value: Json): void => {
+  if (!Object.hasOwn(o, key)) addMember(o, key, value);
+  else if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+};
 const tagOf = (v: Json | undefined, name: string): string => {
-  const t = v instanceof Map ? v.get(name) : undefined;
+  const t = member(v, name);
   return typeof t === "string" ? t : "";
 };
 
@@ -147,14 +163,14 @@ function mapBack(from: ProtocolVersion, type: string, path: string): string {
 }
 
 function firstDifference(a: Json, b: Json, path: string): string | undefined {
-  if (a instanceof Map && b instanceof Map) {
-    for (const [k, v] of a) {
-      const w = b.get(k);
+  if (isObject(a) && isObject(b)) {
+    for (const [k, v] of entries(a)) {
+      const w = getMember(b, k);
       if (w === undefined) return at(path, k);
       const p = firstDifference(v, w, at(path, k));
       if (p !== undefined) return p;
     }
-    for (const k of b.keys()) if (!a.has(k)) return at(path, k);
+    for (const k of keysOf(b)) if (!Object.hasOwn(a, k)) return at(path, k);
     return undefined;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -165,7 +181,7 @@ function firstDifference(a: Json, b: Json, path: string): string | undefined {
     }
     return undefined;
   }
-  if (a instanceof Map || b instanceof Map || Array.isArray(a) || Array.isArray(b)) return path;
+  if (isObject(a) || isObject(b) || Array.isArray(a) || Array.isArray(b)) return path;
   return a === b ? undefined : path;
 }
 
@@ -180,8 +196,8 @@ class Converter {
       case "SessionNotification":
       case "UpdateSessionNotification": {
         const o = obj(v);
-        const u = o.get("update");
-        if (u !== undefined) o.set("update", this.sessionUpdate(u, at(p, "update")));
+        const u = getMember(o, "update");
+        if (u !== undefined) set(o, "update", this.sessionUpdate(u, at(p, "update")));
         return o;
       }
       case "SessionUpdate":
@@ -216,7 +232,7 @@ class Converter {
     const tag = tagOf(v, "sessionUpdate");
     if (this.from === "v1" && (tag === "tool_call" || tag === "tool_call_update")) {
       const o = obj(this.toolCallUpdate(v, p, false));
-      o.set("sessionUpdate", "tool_call_update");
+      set(o, "sessionUpdate", "tool_call_update");
       return o;
     }
     if (this.from === "v2") {
@@ -230,18 +246,18 @@ class Converter {
   toolCallUpdate(v: Json, p: string, needsTitle: boolean): Json {
     const o = obj(v);
     if (this.from === "v2") {
-      for (const [k, x] of obj(v)) {
+      for (const [k, x] of entries(obj(v))) {
         if (x !== null || !PATCH_MEMBERS.includes(k)) continue;
-        if (k === "content" || k === "locations") o.set(k, []);
+        if (k === "content" || k === "locations") set(o, k, []);
         else throw new Refused(at(p, k), `\`${k}: null\` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead`);
       }
     }
-    const items = v instanceof Map ? v.get("content") : undefined;
+    const items = member(v, "content");
     if (Array.isArray(items)) {
       const base = at(p, "content");
-      o.set("content", items.map((item, i) => this.toolCallContent(item, at(base, i))));
+      set(o, "content", items.map((item, i) => this.toolCallContent(item, at(base, i))));
     }
-    if (needsTitle && !(v instanceof Map && typeof v.get("title") === "string")) {
+    if (needsTitle && typeof member(v, "title") !== "string") {
       throw new Refused(at(p, "title"), "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead");
     }
     return o;
@@ -257,8 +273,8 @@ class Converter {
 
   content(v: Json, p: string): Json {
     const o = obj(v);
-    const b = o.get("content");
-    if (b !== undefined) o.set("content", this.contentBlock(b, at(p, "content")));
+    const b = getMember(o, "content");
+    if (b !== undefined) set(o, "content", this.contentBlock(b, at(p, "content")));
     return o;
   }
 
@@ -267,7 +283,7 @@ class Converter {
     if (!["text", "image", "audio", "resource_link", "resource"].includes(tag)) {
       throw new Refused(p, `content of type \`${tag}\` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text`);
     }
-    if (tag === "resource_link" && v instanceof Map && v.has("icons")) {
+    if (tag === "resource_link" && isObject(v) && Object.hasOwn(v, "icons")) {
       throw new Refused(
         at(p, "icons"),
         this.from === "v2"
@@ -281,10 +297,10 @@ class Converter {
   permissionRequestToV2(v: Json, p: string): Json {
     const src = obj(v);
     for (const k of ["title", "description", "subject"]) {
-      if (src.has(k)) throw new Refused(at(p, k), `\`${k}\` is an unknown member in v1 but a known v2 member; rename or remove it to convert`);
+      if (Object.hasOwn(src, k)) throw new Refused(at(p, k), `\`${k}\` is an unknown member in v1 but a known v2 member; rename or remove it to convert`);
     }
-    const toolCall = src.get("toolCall") ?? null;
-    const title = toolCall instanceof Map ? toolCall.get("title") : undefined;
+    const toolCall = getMember(src, "toolCall") ?? null;
+    const title = member(toolCall, "title");
     if (typeof title !== "string") {
       throw new Refused(
         at(at(p, "toolCall"), "title"),
@@ -292,23 +308,23 @@ class Converter {
       );
     }
     const converted = this.toolCallUpdate(toolCall, at(p, "toolCall"), false);
-    const out: JsonObject = new Map();
-    for (const [k, x] of src) {
+    const out = new ObjectBuilder();
+    for (const [k, x] of entries(src)) {
       if (k === "toolCall") {
-        out.set("title", title);
-        out.set("subject", new Map<string, Json>([["type", "tool_call"], ["toolCall", converted]]));
+        out.add("title", title);
+        out.add("subject", { type: "tool_call", toolCall: converted });
       } else {
-        out.set(k, x);
+        out.add(k, x);
       }
     }
-    return out;
+    return out.finish();
   }
 
   permissionRequestToV1(v: Json, p: string): Json {
     const src = obj(v);
-    if (src.has("toolCall")) throw new Refused(at(p, "toolCall"), "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert");
-    if (src.has("description")) throw new Refused(at(p, "description"), "v1 permission requests have no description; leave it out (or put it in the title) to convert");
-    const subject = src.get("subject");
+    if (Object.hasOwn(src, "toolCall")) throw new Refused(at(p, "toolCall"), "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert");
+    if (Object.hasOwn(src, "description")) throw new Refused(at(p, "description"), "v1 permission requests have no description; leave it out (or put it in the title) to convert");
+    const subject = getMember(src, "subject");
     if (subject === undefined) {
       throw new Refused(at(p, "subject"), "a v1 permission request is always about a tool call, and this request has no subject; give it a tool_call subject");
     }
@@ -316,25 +332,25 @@ class Converter {
     const kind = tagOf(subject, "type");
     if (kind === "command") throw new Refused(sp, COMMAND);
     if (kind !== "tool_call") throw new Refused(sp, `v1 has no \`${kind}\` permission subject; a v1 permission request is always about a tool call`);
-    for (const k of obj(subject).keys()) {
+    for (const k of keysOf(obj(subject))) {
       if (k !== "type" && k !== "toolCall") throw new Refused(at(sp, k), `v1 has no place for the subject's member \`${k}\`; leave it out to convert`);
     }
-    const toolCall = obj(subject).get("toolCall") ?? null;
-    const a = toolCall instanceof Map ? toolCall.get("title") : undefined;
-    if (a !== src.get("title")) {
+    const toolCall = member(subject, "toolCall") ?? null;
+    const a = member(toolCall, "title");
+    if (a !== getMember(src, "title")) {
       throw new Refused(
         at(p, "title"),
         "v1 shows the tool call's title as the question, and this request's title differs from subject.toolCall.title, so it would be lost; make them equal to convert",
       );
     }
     const converted = this.toolCallUpdate(toolCall, at(sp, "toolCall"), false);
-    const out: JsonObject = new Map();
-    for (const [k, x] of src) {
+    const out = new ObjectBuilder();
+    for (const [k, x] of entries(src)) {
       if (k === "title") continue;
-      if (k === "subject") out.set("toolCall", converted);
-      else out.set(k, x);
+      if (k === "subject") out.add("toolCall", converted);
+      else out.add(k, x);
     }
-    return out;
+    return out.finish();
   }
 }
 
@@ -419,21 +435,21 @@ export class Bridge {
     }
     if (tag === "terminal_update") {
       const id = tagOf(v, "terminalId");
-      if (v.has("output")) {
+      if (Object.hasOwn(v, "output")) {
         for (const [key, s] of this.#sent) if (JSON.parse(key)[1] === id) s.offset = 0;
       }
       this.#markDirty(id);
-      return v.get("exitStatus") instanceof Map ? this.#emitTerminal(id) : [];
+      return isObject(getMember(v, "exitStatus")) ? this.#emitTerminal(id) : [];
     }
     if (tag === "tool_call_update") {
       const id = tagOf(v, "toolCallId");
-      const update = new Map(v);
-      update.delete("sessionUpdate");
-      const content = v.get("content");
+      const update = obj(v);
+      delete update["sessionUpdate"];
+      const content = getMember(v, "content");
       if (Array.isArray(content)) this.#call(id).content = [...content];
       else if (content !== undefined) {
         this.#call(id).content = [];
-        update.set("content", []);
+        set(update, "content", []);
       }
       const first = !this.#call(id).sent;
       const out = this.#emit(id, update, content !== undefined, first);
@@ -443,8 +459,8 @@ export class Bridge {
     if (tag === "tool_call_content_chunk") {
       const id = tagOf(v, "toolCallId");
       const call = this.#call(id);
-      call.content = [...(call.content ?? []), v.get("content") ?? null];
-      const out = this.#emit(id, new Map<string, Json>([["toolCallId", id]]), true, false);
+      call.content = [...(call.content ?? []), getMember(v, "content") ?? null];
+      const out = this.#emit(id, { toolCallId: id }, true, false);
       call.sent = true;
       return out;
     }
@@ -459,7 +475,7 @@ export class Bridge {
       const out: string[] = [];
       for (const id of [...this.#calls.keys()]) {
         if (this.#references(id).some((t) => dirty.includes(t))) {
-          out.push(...this.#emit(id, new Map<string, Json>([["toolCallId", id]]), true, false));
+          out.push(...this.#emit(id, { toolCallId: id }, true, false));
         }
       }
       return { ok: true, updates: out };
@@ -473,7 +489,7 @@ export class Bridge {
     this.#dirty = this.#dirty.filter((d) => d !== terminal);
     const out: string[] = [];
     for (const id of [...this.#calls.keys()]) {
-      if (this.#references(id).includes(terminal)) out.push(...this.#emit(id, new Map<string, Json>([["toolCallId", id]]), true, false));
+      if (this.#references(id).includes(terminal)) out.push(...this.#emit(id, { toolCallId: id }, true, false));
     }
     return out;
   }
@@ -491,33 +507,30 @@ export class Bridge {
 
   #emit(id: string, update: JsonObject, withContent: boolean, first: boolean): string[] {
     const terminals = this.#references(id);
-    if (withContent) update.set("content", (this.#calls.get(id)?.content ?? []).map((item) => this.#renderItem(item)));
+    if (withContent) set(update, "content", (this.#calls.get(id)?.content ?? []).map((item) => this.#renderItem(item)));
     const extra: JsonObject[] = [];
     if (this.#meta && withContent) {
       terminals.forEach((t, n) => {
         const members = this.#convention(id, t);
-        if (members.size === 0) return;
+        if (keysOf(members).length === 0) return;
         if (n === 0) {
-          const meta = obj(update.get("_meta"));
-          for (const [k, x] of members) meta.set(k, x);
-          update.set("_meta", meta);
+          const meta = obj(getMember(update, "_meta"));
+          for (const [k, x] of entries(members)) set(meta, k, x);
+          set(update, "_meta", meta);
         } else {
-          extra.push(new Map<string, Json>([["toolCallId", id], ["_meta", members]]));
+          extra.push({ toolCallId: id, _meta: members });
         }
       });
     }
-    const create = first && typeof update.get("title") === "string";
+    const create = first && typeof getMember(update, "title") === "string";
     return [toV1(update, create), ...extra.map((u) => toV1(u, false))];
   }
 
   #renderItem(item: Json): Json {
     if (tagOf(item, "type") !== "terminal") return item;
-    const o: JsonObject = new Map<string, Json>([
-      ["type", "content"],
-      ["content", new Map<string, Json>([["type", "text"], ["text", this.render(tagOf(item, "terminalId"))]])],
-    ]);
-    const meta = item instanceof Map ? item.get("_meta") : undefined;
-    if (meta !== undefined) o.set("_meta", meta);
+    const o: JsonObject = { type: "content", content: { type: "text", text: this.render(tagOf(item, "terminalId")) } };
+    const meta = member(item, "_meta");
+    if (meta !== undefined) o["_meta"] = meta;
     return o;
   }
 
@@ -536,13 +549,13 @@ export class Bridge {
   }
 
   #convention(call: string, terminal: string): JsonObject {
-    const out: JsonObject = new Map();
+    const out: JsonObject = {};
     const t = this.store.terminal(terminal);
     if (t === undefined) return out;
     const key = JSON.stringify([call, terminal]);
     const sent = this.#sent.get(key) ?? { info: false, offset: 0, exit: false };
     if (!sent.info) {
-      out.set("terminal_info", new Map<string, Json>([["terminal_id", terminal], ["cwd", t.cwd]]));
+      out["terminal_info"] = { terminal_id: terminal, cwd: t.cwd };
       sent.info = true;
     }
     const bytes = t.output.toBytes();
@@ -551,11 +564,11 @@ export class Bridge {
     const exited = t.exitStatus;
     const end = exited !== null ? fresh.length : fresh.length - incompleteTail(fresh);
     if (end > 0) {
-      out.set("terminal_output", new Map<string, Json>([["terminal_id", terminal], ["data", lossyUtf8(fresh.subarray(0, end))]]));
+      out["terminal_output"] = { terminal_id: terminal, data: lossyUtf8(fresh.subarray(0, end)) };
       sent.offset += end;
     }
     if (exited !== null && !sent.exit) {
-      out.set("terminal_exit", new Map<string, Json>([["terminal_id", terminal], ["exit_code", exited.exitCode ?? null], ["signal", exited.signal ?? null]]));
+      out["terminal_exit"] = { terminal_id: terminal, exit_code: exited.exitCode ?? null, signal: exited.signal ?? null };
       sent.exit = true;
     }
     this.#sent.set(key, sent);
@@ -649,8 +662,8 @@ function lossyUtf8(b: Uint8Array): string {
 function toV1(update: JsonObject, create: boolean): string {
   const r = convert("v2", "v1", "ToolCallUpdate", update, create ? "ToolCall" : "ToolCallUpdate");
   if (!r.ok) throw new Refused(r.error.path, r.error.message);
-  const o: JsonObject = new Map<string, Json>([["sessionUpdate", create ? "tool_call" : "tool_call_update"]]);
-  for (const [k, x] of obj(parseJson(r.text))) o.set(k, x);
+  const o: JsonObject = { sessionUpdate: create ? "tool_call" : "tool_call_update" };
+  for (const [k, x] of entries(obj(parseJson(r.text)))) set(o, k, x);
   const codec = CODECS.get("v1")?.get("SessionUpdate");
   const parsed = codec?.parse(o);
   return codec !== undefined && parsed !== undefined && parsed.ok ? codec.serialize(parsed.value) : writeJson(o);
@@ -729,8 +742,8 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
   const warnings = [...parsed.warnings];
   const v = obj(parseJson(codec.serialize(parsed.value)));
   const tag = tagOf(v, "sessionUpdate");
-  const meta = v.get("_meta");
-  if ((tag !== "tool_call" && tag !== "tool_call_update") || !(meta instanceof Map)) return { ok: true, warnings };
+  const meta = getMember(v, "_meta");
+  if ((tag !== "tool_call" && tag !== "tool_call_update") || !isObject(meta)) return { ok: true, warnings };
   const call = tagOf(v, "toolCallId");
   const warn = (kind: Problem["kind"], path: string, message: string): void => {
     warnings.push({ kind, path, message });
@@ -738,14 +751,14 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
   const updates: JsonObject[] = [];
   const linked: string[] = [];
   for (const key of ["terminal_info", "terminal_output", "terminal_exit"]) {
-    const m = meta.get(key);
+    const m = getMember(meta, key);
     if (m === undefined) continue;
     const p = `/_meta/${key}`;
-    if (!(m instanceof Map)) {
+    if (!isObject(m)) {
       warn("wrong_type", p, `\`${key}\` must be an object; it was skipped`);
       continue;
     }
-    const id = m.get("terminal_id");
+    const id = getMember(m, "terminal_id");
     if (id === undefined) {
       warn("missing_field", `${p}/terminal_id`, `\`${key}\` needs a \`terminal_id\`; it was skipped`);
       continue;
@@ -755,43 +768,43 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
       continue;
     }
     if (!linked.includes(id)) linked.push(id);
-    const u: JsonObject = new Map();
+    const u: JsonObject = {};
     if (key === "terminal_info") {
-      u.set("sessionUpdate", "terminal_update");
-      u.set("terminalId", id);
-      const cwd = m.get("cwd");
+      u["sessionUpdate"] = "terminal_update";
+      u["terminalId"] = id;
+      const cwd = getMember(m, "cwd");
       if (typeof cwd === "string") {
-        if (isAbsolutePath(cwd)) u.set("cwd", cwd);
+        if (isAbsolutePath(cwd)) u["cwd"] = cwd;
         else warn("relative_path", `${p}/cwd`, "`terminal_info.cwd` must be an absolute path; the working directory was left unknown");
       } else if (cwd !== undefined && cwd !== null) {
         warn("wrong_type", `${p}/cwd`, "`terminal_info.cwd` must be a string; the working directory was left unknown");
       }
     } else if (key === "terminal_output") {
-      const data = m.get("data");
+      const data = getMember(m, "data");
       if (typeof data !== "string") {
         if (data === undefined) warn("missing_field", `${p}/data`, "`terminal_output` needs `data`; this output was skipped");
         else warn("wrong_type", `${p}/data`, "`terminal_output.data` must be a string; this output was skipped");
         continue;
       }
-      u.set("sessionUpdate", "terminal_output_chunk");
-      u.set("terminalId", id);
-      u.set("data", encodeBase64(utf8(data)));
+      u["sessionUpdate"] = "terminal_output_chunk";
+      u["terminalId"] = id;
+      u["data"] = encodeBase64(utf8(data));
     } else {
-      const status: JsonObject = new Map();
-      const code = m.get("exit_code");
+      const status: JsonObject = {};
+      const code = getMember(m, "exit_code");
       if (typeof code === "number") {
         if (!Number.isInteger(code)) warn("wrong_type", `${p}/exit_code`, "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown");
         else if (code < 0 || code > 4294967295) warn("out_of_range", `${p}/exit_code`, "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown");
-        else status.set("exitCode", code);
+        else status["exitCode"] = code;
       } else if (code !== undefined && code !== null) {
         warn("wrong_type", `${p}/exit_code`, "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown");
       }
-      const signal = m.get("signal");
-      if (typeof signal === "string") status.set("signal", signal);
+      const signal = getMember(m, "signal");
+      if (typeof signal === "string") status["signal"] = signal;
       else if (signal !== undefined && signal !== null) warn("wrong_type", `${p}/signal`, "`terminal_exit.signal` must be a string; the signal was left unknown");
-      u.set("sessionUpdate", "terminal_update");
-      u.set("terminalId", id);
-      u.set("exitStatus", status);
+      u["sessionUpdate"] = "terminal_update";
+      u["terminalId"] = id;
+      u["exitStatus"] = status;
     }
     updates.push(u);
   }
@@ -799,13 +812,11 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
     const refs: string[] = [];
     for (const [id, t] of store.terminals()) if ([...t.toolCalls].some((c) => c === call)) refs.push(id);
     for (const id of linked) if (!refs.includes(id)) refs.push(id);
-    updates.unshift(
-      new Map<string, Json>([
-        ["sessionUpdate", "tool_call_update"],
-        ["toolCallId", call],
-        ["content", refs.map((id) => new Map<string, Json>([["type", "terminal"], ["terminalId", id]]))],
-      ]),
-    );
+    updates.unshift({
+      sessionUpdate: "tool_call_update",
+      toolCallId: call,
+      content: refs.map((id): Json => ({ type: "terminal", terminalId: id })),
+    });
   }
   for (const u of updates) {
     const r = store.applyText(writeJson(u));
