@@ -26,6 +26,9 @@ pub struct Cx {
     duplicate: Option<String>,
     skip_items_next: bool,
     last_seq_len: usize,
+    /// The `Range` of the member being read, so that an integer outside it is
+    /// `out_of_range` before its fraction is looked at (bounds are checked first).
+    range_next: Option<(f64, f64)>,
 }
 
 /// A constraint on one member, checked by the field helpers.
@@ -333,8 +336,10 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                 _ => {}
             }
         }
+        cx.range_next = self.checks.iter().find_map(|c| if let Check::Range(min, max) = *c { Some((min, max)) } else { None });
         let got = d.deserialize_any(Slot::<T> { cx: &mut *cx, nullable: self.nullable, t: PhantomData });
         cx.skip_items_next = false;
+        cx.range_next = None;
         let mut got = got?;
         if let Got::Value(v) = &got {
             for c in self.checks {
@@ -579,6 +584,12 @@ impl Encode for f64 {
 pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 fn whole(n: f64, cx: &mut Cx, min: f64, max: f64, what: &str) -> Option<f64> {
+    if let Some((lo, hi)) = cx.range_next.take()
+        && (n < lo || n > hi)
+    {
+        let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the allowed range {lo} to {hi}"));
+        return cx.fail(e);
+    }
     if n.fract() != 0.0 {
         let e = cx.error(ErrorKind::WrongType, format!("expected {what}, got {n}, which has a fraction"));
         return cx.fail(e);
