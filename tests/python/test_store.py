@@ -125,7 +125,7 @@ def test_the_byte_limit_keeps_the_tail_and_bounded_memory() -> None:
     # The transcript covers every byte, not only the retained tail (lines wrap at the
     # transcript's line length limit).
     whole = Transcript()
-    whole.push(everything)
+    whole.push(bytes(everything))
     assert t.transcript == whole.text
     store.apply_text(chunk("t", b"z" * (1 << 20)))
     assert len(t.output) == 10_000
