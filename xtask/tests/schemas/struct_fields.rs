@@ -5,8 +5,7 @@
 //! (the rules: docs/WIRE.md in the acp-terminal project).
 #![allow(unused_imports, clippy::doc_markdown, clippy::doc_lazy_continuation)]
 
-use crate::wire::{Bytes, Members, NoPayload};
-use serde_json::Value;
+use crate::wire::{Bytes, Json, Members, NoPayload};
 
 crate::acp_struct! {
     /// An object with one member of each form.
@@ -30,7 +29,7 @@ crate::acp_struct! {
         /// A patch member.
         pub note: patch String = "note" [Lenient],
         /// Any JSON, patched.
-        pub raw: patch Value = "raw" [],
+        pub raw: patch Json = "raw" [],
         /// Free-form.
         pub meta: opt Members = "_meta" [],
     }

@@ -5,8 +5,7 @@
 //! (the rules: docs/WIRE.md in the acp-terminal project).
 #![allow(unused_imports, clippy::doc_markdown, clippy::doc_lazy_continuation)]
 
-use crate::wire::{Bytes, Members, NoPayload};
-use serde_json::Value;
+use crate::wire::{Bytes, Json, Members, NoPayload};
 
 crate::acp_struct! {
     /// A circle.
