@@ -98,13 +98,19 @@ def _tag(v: Json | None, name: str) -> str:
     return t if isinstance(t, str) else ""
 
 
-def convert(source: ProtocolVersion, target: ProtocolVersion, type_name: str, value: str | Json, to_type: str | None = None) -> Converted:
+def convert(
+    source: ProtocolVersion, target: ProtocolVersion, type_name: str, value: str | Json, to_type: str | None = None
+) -> Converted:
     """Converts ``value`` (JSON text or value), of definition ``type_name`` in version
     ``source``, to version ``target``; ``to_type`` picks the target definition when there
     is a choice (a v2 ``ToolCallUpdate`` to a v1 ``ToolCall``). Raises ``ParseError``:
     the input's own parse error as it is, or ``not_representable`` at the item at fault."""
     pair = next(
-        (p for p in _PAIRS if p[0] == source and source != target and p[1] == type_name and (to_type is None or p[2] == to_type)),
+        (
+            p
+            for p in _PAIRS
+            if p[0] == source and source != target and p[1] == type_name and (to_type is None or p[2] == to_type)
+        ),
         None,
     )
     if pair is None:
@@ -232,7 +238,10 @@ class _Converter:
                 raise _refused(p, _TERMINAL_UPDATE)
             if tag == "tool_call_content_chunk":
                 raise _refused(p, _CHUNK)
-        raise _refused(p, f"the {self.source} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own")
+        raise _refused(
+            p,
+            f"the {self.source} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own",
+        )
 
     def tool_call_update(self, v: Json, p: str, needs_title: bool) -> Json:
         o = _obj(v)
@@ -252,7 +261,10 @@ class _Converter:
             base = push_token(p, "content")
             o["content"] = [self.tool_call_content(item, push_token(base, i)) for i, item in enumerate(items)]
         if needs_title and not (isinstance(v, dict) and isinstance(v.get("title"), str)):
-            raise _refused(push_token(p, "title"), "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead")
+            raise _refused(
+                push_token(p, "title"),
+                "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead",
+            )
         return o
 
     def tool_call_content(self, v: Json, p: str) -> Json:
@@ -263,7 +275,10 @@ class _Converter:
             raise _refused(p, _TERMINAL)
         if tag == "diff":
             raise _refused(p, self.diff_message())
-        raise _refused(p, f"tool-call content of type `{tag}` has no v1 form (v1 knows content, diff and terminal only); leave it out or show it as text")
+        raise _refused(
+            p,
+            f"tool-call content of type `{tag}` has no v1 form (v1 knows content, diff and terminal only); leave it out or show it as text",
+        )
 
     def content(self, v: Json, p: str) -> Json:
         o = _obj(v)
@@ -274,7 +289,10 @@ class _Converter:
     def content_block(self, v: Json, p: str) -> Json:
         tag = _tag(v, "type")
         if tag not in ("text", "image", "audio", "resource_link", "resource"):
-            raise _refused(p, f"content of type `{tag}` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text")
+            raise _refused(
+                p,
+                f"content of type `{tag}` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text",
+            )
         if tag == "resource_link" and isinstance(v, dict) and "icons" in v:
             if self.source == "v2":
                 why = "v1 resource links have no icons; leave `icons` out to convert"
@@ -287,7 +305,10 @@ class _Converter:
         src = _obj(v)
         for k in ("title", "description", "subject"):
             if k in src:
-                raise _refused(push_token(p, k), f"`{k}` is an unknown member in v1 but a known v2 member; rename or remove it to convert")
+                raise _refused(
+                    push_token(p, k),
+                    f"`{k}` is an unknown member in v1 but a known v2 member; rename or remove it to convert",
+                )
         tool_call = src.get("toolCall")
         title = tool_call.get("title") if isinstance(tool_call, dict) else None
         if not isinstance(title, str):
@@ -309,9 +330,15 @@ class _Converter:
     def permission_request_to_v1(self, v: Json, p: str) -> Json:
         src = _obj(v)
         if "toolCall" in src:
-            raise _refused(push_token(p, "toolCall"), "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert")
+            raise _refused(
+                push_token(p, "toolCall"),
+                "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert",
+            )
         if "description" in src:
-            raise _refused(push_token(p, "description"), "v1 permission requests have no description; leave it out (or put it in the title) to convert")
+            raise _refused(
+                push_token(p, "description"),
+                "v1 permission requests have no description; leave it out (or put it in the title) to convert",
+            )
         if "subject" not in src:
             raise _refused(
                 push_token(p, "subject"),
@@ -323,10 +350,14 @@ class _Converter:
         if kind == "command":
             raise _refused(sp, _COMMAND)
         if kind != "tool_call":
-            raise _refused(sp, f"v1 has no `{kind}` permission subject; a v1 permission request is always about a tool call")
+            raise _refused(
+                sp, f"v1 has no `{kind}` permission subject; a v1 permission request is always about a tool call"
+            )
         for k in subject:
             if k not in ("type", "toolCall"):
-                raise _refused(push_token(sp, k), f"v1 has no place for the subject's member `{k}`; leave it out to convert")
+                raise _refused(
+                    push_token(sp, k), f"v1 has no place for the subject's member `{k}`; leave it out to convert"
+                )
         tool_call = subject.get("toolCall")
         title = tool_call.get("title") if isinstance(tool_call, dict) else None
         if title != src.get("title"):
@@ -426,7 +457,10 @@ class Bridge:
             out = self._emit(call_id, {"toolCallId": call_id}, True, False)
             call.sent = True
             return out
-        raise _refused("", f"the bridge adapts tool-call and terminal updates only; a v2 `{tag}` update has to be handled on its own")
+        raise _refused(
+            "",
+            f"the bridge adapts tool-call and terminal updates only; a v2 `{tag}` update has to be handled on its own",
+        )
 
     def flush(self) -> list[str]:
         """Sends the current text of every terminal that changed since the last flush to
@@ -616,9 +650,17 @@ def ingest_v1(store: TerminalStore, text: str) -> list[Problem]:
                 if is_absolute_path(cwd):
                     u["cwd"] = cwd
                 else:
-                    warn("relative_path", f"{p}/cwd", "`terminal_info.cwd` must be an absolute path; the working directory was left unknown")
+                    warn(
+                        "relative_path",
+                        f"{p}/cwd",
+                        "`terminal_info.cwd` must be an absolute path; the working directory was left unknown",
+                    )
             elif cwd is not None:
-                warn("wrong_type", f"{p}/cwd", "`terminal_info.cwd` must be a string; the working directory was left unknown")
+                warn(
+                    "wrong_type",
+                    f"{p}/cwd",
+                    "`terminal_info.cwd` must be a string; the working directory was left unknown",
+                )
         elif key == "terminal_output":
             data = m.get("data")
             if not isinstance(data, str):
@@ -627,24 +669,42 @@ def ingest_v1(store: TerminalStore, text: str) -> list[Problem]:
                 else:
                     warn("wrong_type", f"{p}/data", "`terminal_output.data` must be a string; this output was skipped")
                 continue
-            u = {"sessionUpdate": "terminal_output_chunk", "terminalId": terminal_id, "data": encode_base64(data.encode("utf-8"))}
+            u = {
+                "sessionUpdate": "terminal_output_chunk",
+                "terminalId": terminal_id,
+                "data": encode_base64(data.encode("utf-8")),
+            }
         else:
             status: JsonObject = {}
             code = m.get("exit_code")
             if isinstance(code, (int, float)) and not isinstance(code, bool):
                 if isinstance(code, float) and not code.is_integer():
-                    warn("wrong_type", f"{p}/exit_code", "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown")
+                    warn(
+                        "wrong_type",
+                        f"{p}/exit_code",
+                        "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown",
+                    )
                 elif not 0 <= code <= 4294967295:
-                    warn("out_of_range", f"{p}/exit_code", "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown")
+                    warn(
+                        "out_of_range",
+                        f"{p}/exit_code",
+                        "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown",
+                    )
                 else:
                     status["exitCode"] = int(code)
             elif code is not None:
-                warn("wrong_type", f"{p}/exit_code", "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown")
+                warn(
+                    "wrong_type",
+                    f"{p}/exit_code",
+                    "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown",
+                )
             signal = m.get("signal")
             if isinstance(signal, str):
                 status["signal"] = signal
             elif signal is not None:
-                warn("wrong_type", f"{p}/signal", "`terminal_exit.signal` must be a string; the signal was left unknown")
+                warn(
+                    "wrong_type", f"{p}/signal", "`terminal_exit.signal` must be a string; the signal was left unknown"
+                )
             u = {"sessionUpdate": "terminal_update", "terminalId": terminal_id, "exitStatus": status}
         updates.append(u)
     if linked:
