@@ -18,6 +18,15 @@ from .registry import CODECS
 from .store import TerminalStore
 from .v2 import parse_session_update, serialize_session_update
 
+__all__ = [
+    "Bridge",
+    "Converted",
+    "ProtocolVersion",
+    "cap_text",
+    "convert",
+    "ingest_v1",
+]
+
 ProtocolVersion = Literal["v1", "v2"]
 
 _PAIRS: list[tuple[str, str, str | None]] = [

@@ -37,6 +37,15 @@ from .v2 import (
     parse_update_session_notification,
 )
 
+__all__ = [
+    "ApplyError",
+    "ByteLog",
+    "Counters",
+    "Limits",
+    "TerminalState",
+    "TerminalStore",
+]
+
 _SMALL = 4096
 """The largest block small chunks are gathered into."""
 

@@ -8,6 +8,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import Final
 
+__all__ = [
+    "ACCELERATED",
+    "Base64Error",
+    "decode_base64",
+    "encode_base64",
+]
+
 try:  # Optional: SIMD base64 when the `pybase64` package is installed; the checks around it are the same.
     import pybase64 as _pybase64  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - depends on the environment
