@@ -90,7 +90,36 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
+/// The three Cargo workspaces whose lock files are committed: every cargo command of
+/// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
+/// all first, in seconds, rather than deep into the run when the fuzz or bench build
+/// starts.
+const LOCKED_WORKSPACES: [&str; 3] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml"];
+
+fn check_lock_files() -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for manifest in LOCKED_WORKSPACES {
+        let out = Command::new(&cargo)
+            .args(["metadata", "--locked", "--format-version", "1", "--manifest-path", manifest])
+            .current_dir(root())
+            .stdout(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("could not start cargo metadata for {manifest}: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "the lock file beside {manifest} is stale (it no longer matches the manifests); \
+                 run `cargo metadata --format-version 1 --manifest-path {manifest} >/dev/null` \
+                 and commit the updated Cargo.lock\n{}",
+                String::from_utf8_lossy(&out.stderr).trim_end()
+            ));
+        }
+    }
+    eprintln!("lock files: {} workspaces up to date", LOCKED_WORKSPACES.len());
+    Ok(())
+}
+
 fn test() -> Result<(), String> {
+    check_lock_files()?;
     codegen::generate(true)?;
     node::install()?;
     pyenv::install()?;
