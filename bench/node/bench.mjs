@@ -17,6 +17,10 @@ if (mode === undefined || dist === undefined || dir === undefined || arg === und
   process.exit(2);
 }
 const acp = await import(pathToFileURL(`${dist}/index.js`).href);
+// The store's limits for every row: the hand-written client keeps every byte, so ours
+// must too (the default 1 MiB per terminal would drop bytes, and render them into the
+// transcript before they go: other work than the baseline's).
+const KEEP_ALL = { maxRetainedBytes: 2 ** 30 };
 // Upstream's v2 zod schemas: the SDK validates every incoming message with them.
 const zod = await import(new URL("./node_modules/@agentclientprotocol/sdk/dist/v2/schema/zod.gen.js", import.meta.url).href);
 const zNotification = zod.zUpdateSessionNotification;
@@ -115,7 +119,7 @@ function applyPlain(terminals, n) {
 }
 
 function ours(lines) {
-  const store = new acp.TerminalStore();
+  const store = new acp.TerminalStore(KEEP_ALL);
   for (const l of lines) {
     const r = store.applyNotificationText(l);
     if (!r.ok) throw new Error(`ours: ${JSON.stringify(r.error)}`);
@@ -255,7 +259,7 @@ async function mem() {
   let retained = 0;
   let held = 0;
   if (arg === "ours") {
-    const store = new acp.TerminalStore();
+    const store = new acp.TerminalStore(KEEP_ALL);
     for await (const l of lines) {
       const r = store.applyNotificationText(l);
       if (!r.ok) throw new Error(`ours: ${JSON.stringify(r.error)}`);

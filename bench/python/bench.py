@@ -24,8 +24,13 @@ from typing import Any
 import pybase64
 
 import acp_terminal
-from acp_terminal import TerminalStore, Transcript
+from acp_terminal import Limits, TerminalStore, Transcript
 from acp_terminal._runtime.base64 import decode_base64
+
+# The store's limits for every row: the hand-written client keeps every byte, so ours
+# must too (the default 1 MiB per terminal would drop bytes, and render them into the
+# transcript before they go: other work than the baseline's).
+KEEP_ALL = Limits(max_retained_bytes=1 << 30)
 
 CHUNK = 4096
 
@@ -112,7 +117,7 @@ def apply_plain(terminals: dict[str, Plain], u: dict[str, Any]) -> tuple[str, by
 
 
 def ours(lines: Iterable[str]) -> TerminalStore:
-    store = TerminalStore()
+    store = TerminalStore(KEEP_ALL)
     apply = store.apply_notification_text
     for line in lines:
         apply(line)

@@ -4,7 +4,12 @@
 //!
 //! Usage: `acp-terminal-bench speed DIR ROUNDS` or `acp-terminal-bench mem DIR ours|hand`.
 
-use acp_terminal::store::TerminalStore;
+use acp_terminal::store::{Limits, TerminalStore};
+
+/// The store's limits for every benchmark row: the hand-written client keeps every
+/// byte, so ours must too (the default 1 MiB per terminal would drop bytes, and render
+/// them into the transcript before they go: other work than the baseline's).
+const KEEP_ALL: Limits = Limits { max_retained_bytes: 1 << 30, ..Limits::DEFAULT };
 use acp_terminal::wire::{Transcript, decode_base64};
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -124,7 +129,7 @@ impl Hand {
 }
 
 fn ours(lines: &[&str]) -> TerminalStore {
-    let mut store = TerminalStore::new();
+    let mut store = TerminalStore::with_limits(KEEP_ALL);
     for l in lines {
         store.apply_notification_text(l).expect("ours: bad line");
     }
@@ -347,7 +352,7 @@ fn mem(dir: &str, which: &str) {
     let mut line = String::new();
     let (retained, held) = match which {
         "ours" => {
-            let mut store = TerminalStore::new();
+            let mut store = TerminalStore::with_limits(KEEP_ALL);
             while reader.read_line(&mut line).expect("read") > 0 {
                 store.apply_notification_text(line.trim_end()).expect("ours: bad line");
                 line.clear();
