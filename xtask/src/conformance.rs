@@ -74,25 +74,43 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
         }
         emitted.push((r.language, read_emitted(&emit)));
     }
-    let mut differ = 0;
-    if let Some(((first_lang, first), rest)) = emitted.split_first().map(|(f, r)| ((f.0, &f.1), r)) {
-        for (lang, other) in rest {
-            for (key, bytes) in first {
-                match other.get(key) {
-                    Some(b) if b == bytes => {}
-                    Some(b) => {
-                        differ += 1;
-                        println!("BYTES DIFFER {} :: {}\n    {first_lang}: {bytes}\n    {lang}: {b}", key.0, key.1);
-                    }
-                    None => {}
-                }
+    // Every output any language emitted must be emitted, with the same bytes, by all
+    // of them: a case one language leaves out counts as a difference, so a runner that
+    // stops emitting (or names its cases differently) cannot pass unnoticed.
+    let mut keys: Vec<&(String, String)> = emitted.iter().flat_map(|(_, m)| m.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let (mut same, mut differ, mut missing) = (0usize, 0usize, 0usize);
+    for key in &keys {
+        let outputs: Vec<(&str, Option<&String>)> = emitted.iter().map(|(lang, m)| (*lang, m.get(*key))).collect();
+        let present: Vec<&String> = outputs.iter().filter_map(|(_, b)| *b).collect();
+        if present.len() < outputs.len() {
+            missing += 1;
+            let absent: Vec<&str> = outputs.iter().filter(|(_, b)| b.is_none()).map(|(l, _)| *l).collect();
+            println!("OUTPUT MISSING {} :: {} (not emitted by {})", key.0, key.1, absent.join(", "));
+        } else if present.iter().all(|b| *b == present[0]) {
+            same += 1;
+        } else {
+            differ += 1;
+            println!("BYTES DIFFER {} :: {}", key.0, key.1);
+            for (lang, b) in &outputs {
+                println!("    {lang}: {}", b.map_or("", String::as_str));
             }
         }
-        let compared = first.len();
-        println!("cross-language: {} decode outputs compared across {} languages, {differ} differ", compared, emitted.len());
+    }
+    println!(
+        "cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language",
+        keys.len(),
+        emitted.len()
+    );
+    if keys.is_empty() {
+        failures.push("no language emitted any output to compare".to_owned());
     }
     if differ > 0 {
-        failures.push(format!("{differ} decode cases serialize differently across languages"));
+        failures.push(format!("{differ} cases serialize differently across languages"));
+    }
+    if missing > 0 {
+        failures.push(format!("{missing} cases are missing from some language's output"));
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("; ")) }
 }
