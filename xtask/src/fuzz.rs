@@ -483,13 +483,31 @@ const PROPERTY_REQUIREMENTS: &str = "tests/properties/requirements.txt";
 /// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
 /// `runs` examples each, from `seed`.
 fn properties(runs: u64, seed: u64) -> Result<(), String> {
+    properties_scaled(runs, seed, 1)
+}
+
+/// The scale `cargo xtask fuzz` runs the hostile corpus at (`n` times this, and 8n):
+/// unterminated OSC/DCS strings of 8 MiB, 2.5 million one-byte chunks.
+const HOSTILE_SCALE: usize = 16;
+
+/// The hostile corpus (`tests/hostile/corpus.json`) in Rust, at `HOSTILE_SCALE`; the
+/// TypeScript and Python runners are part of the properties.
+fn hostile_rust() -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(cargo)
+        .args(["test", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--test", "hostile", "--", "--nocapture"])
+        .env("ACP_HOSTILE_SCALE", HOSTILE_SCALE.to_string()))
+}
+
+fn properties_scaled(runs: u64, seed: u64, hostile_scale: usize) -> Result<(), String> {
     crate::node::install_in("tests/properties")?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
     run(Command::new(npm)
         .args(["test", "--silent"])
         .current_dir(root().join("tests/properties"))
         .env("FC_RUNS", runs.to_string())
-        .env("FC_SEED", seed.to_string()))?;
+        .env("FC_SEED", seed.to_string())
+        .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))?;
     crate::pyenv::install()?;
     let py = crate::pyenv::python();
     let marker = root().join(".venv/.properties-requirements-installed");
@@ -504,24 +522,28 @@ fn properties(runs: u64, seed: u64) -> Result<(), String> {
         .env("PYTHONPATH", root().join("generated/python/src"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("HYPOTHESIS_RUNS", runs.to_string())
-        .env("HYPOTHESIS_SEED", seed.to_string()))
+        .env("HYPOTHESIS_SEED", seed.to_string())
+        .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))
 }
 
-/// `cargo xtask fuzz --seconds N`: a third of the time for the libFuzzer targets, the
-/// rest for the differential fuzzer; prints executions per target.
+/// `cargo xtask fuzz --seconds N`: half the time for the libFuzzer targets, then the
+/// properties and the hostile corpus at `HOSTILE_SCALE`, the rest for the differential
+/// fuzzer; prints executions per target.
 pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
     let start = Instant::now();
     let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
     let counts = libfuzzer(per_target, None, seed)?;
     let deadline = start + Duration::from_secs(seconds);
     let runs = (seconds * 20).clamp(200, 20_000);
-    properties(runs, seed)?;
+    properties_scaled(runs, seed, HOSTILE_SCALE)?;
+    hostile_rust()?;
     let cases = differential(seed, 3000, Some(deadline))?;
     println!("fuzz: {seconds} s, seed {seed}");
     for (t, n) in counts {
         println!("  fuzz_{t}: {n} executions, no failure");
     }
     println!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure");
+    println!("  hostile corpus at {HOSTILE_SCALE}x its committed sizes (n and 8n) in Rust, TypeScript and Python: survived in linear time");
     println!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement");
     Ok(())
 }
