@@ -1,7 +1,9 @@
 //! Properties of the version adapters: for random valid v1 values that convert,
 //! v1 -> v2 -> v1 gives back the original canonical bytes, and v2 -> v1 -> v2 gives back
 //! the v2 bytes; a value with a terminal item anywhere is refused at exactly that item,
-//! never converted to a shorter list.
+//! never converted to a shorter list. Values generated as v2 (with v2-only clears,
+//! enum values and items) come back to their v2 bytes or are refused at a member of the
+//! input.
 
 use acp_terminal::adapters::{Direction, convert};
 use acp_terminal::{registry, wire};
@@ -177,6 +179,79 @@ fn v1_to_v2_to_v1_returns_the_original_bytes() {
         let again = convert(Direction::V1ToV2, t1, Some(t2), &back.text).expect("again");
         assert_eq!(again.text, there.text, "v2 -> v1 -> v2 is exact too");
     }
+}
+
+/// A random v2 `ToolCallUpdate` (JSON), starting from the shapes both versions share and
+/// adding what only v2 can say: `null` clears, `status: cancelled`, unknown enum values,
+/// diff and terminal items, icons. Returns the value and whether it holds one of the two
+/// documented one-way mappings (`content: null`, `locations: null` become `[]`).
+fn v2_tool_call_update(r: &mut Rng) -> (Value, bool) {
+    let mut o = tool_call(r, false);
+    let mut one_way = false;
+    for member in ["title", "kind", "status", "rawInput", "rawOutput", "_meta"] {
+        if r.chance(4) {
+            o.insert(member.into(), Value::Null);
+        }
+    }
+    for member in ["content", "locations"] {
+        if r.chance(4) {
+            o.insert(member.into(), Value::Null);
+            one_way = true;
+        }
+    }
+    if r.chance(5) {
+        o.insert("status".into(), json!(r.pick(&["cancelled", "paused_by_user"])));
+    }
+    if r.chance(5) {
+        o.insert("kind".into(), json!("teleport"));
+    }
+    if let Some(Value::Array(items)) = o.get_mut("content") {
+        if r.chance(8) {
+            let at = r.below(items.len() + 1);
+            items.insert(at, json!({ "type": "diff", "changes": [{ "operation": "add", "path": "/w/new.rs", "content": text(r) }] }));
+        }
+        if r.chance(8) {
+            let at = r.below(items.len() + 1);
+            items.insert(at, json!({ "type": "terminal", "terminalId": "term_1" }));
+        }
+        if r.chance(5) {
+            let at = r.below(items.len() + 1);
+            items.insert(at, json!({ "type": "content", "content": { "type": "resource_link", "name": "n", "uri": "file:///x", "icons": [] } }));
+        }
+    }
+    (Value::Object(o), one_way)
+}
+
+/// The other direction of the round trip, on values generated as v2: what converts to v1
+/// comes back to the very same v2 bytes (but for the two documented one-way mappings,
+/// which must still convert), and what does not is a `not_representable` error whose
+/// pointer names a member or item of the input.
+#[test]
+fn v2_to_v1_to_v2_returns_the_original_bytes_or_refuses_at_a_member_of_the_input() {
+    let mut r = Rng(0x5eed_0000_0002_0002);
+    let (mut exact, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let (v, one_way) = v2_tool_call_update(&mut r);
+        let Some(Ok((original, _))) = registry::decode("v2", "ToolCallUpdate", &v.to_string()) else {
+            continue; // a generated shape v2 itself rejects (its decoder is tested elsewhere)
+        };
+        match convert(Direction::V2ToV1, "ToolCallUpdate", None, &original) {
+            Ok(there) => {
+                let back = convert(Direction::V1ToV2, "ToolCallUpdate", None, &there.text).unwrap_or_else(|e| panic!("{} did not convert back: {e}", there.text));
+                if !one_way {
+                    assert_eq!(back.text, original, "via {}", there.text);
+                }
+                exact += 1;
+            }
+            Err(e) => {
+                assert_eq!(e.kind.as_str(), "not_representable", "{original}: {e}");
+                let parsed: Value = serde_json::from_str(&original).expect("canonical JSON");
+                assert!(parsed.pointer(&e.path).is_some(), "{original}: the pointer {:?} names nothing in the input", e.path);
+                refused += 1;
+            }
+        }
+    }
+    assert!(exact > 300 && refused > 300, "the generator covers both outcomes: {exact} exact, {refused} refused");
 }
 
 #[test]
