@@ -5,12 +5,15 @@ bytes retained, limits hold, and the transcript is built only when asked for."""
 from __future__ import annotations
 
 import base64
+import random
 import time
 from collections.abc import Callable
 
 import pytest
 
-from acp_terminal import ByteLog, Limits, ParseError, TerminalStore, Transcript
+import acp_terminal.store as store_module
+from acp_terminal import ByteLog, Limits, ParseError, Problem, TerminalStore, Transcript
+from acp_terminal.v2 import parse_session_update, parse_update_session_notification
 
 UNLIMITED = Limits(max_terminals=1 << 62, max_retained_bytes=1 << 62, max_warnings=1 << 62)
 
@@ -183,3 +186,227 @@ def test_meta_is_replaced_whole_and_size_is_exposed() -> None:
     t = store.terminal("t")
     assert t is not None and t.meta == {"b": None, "c": 3}
     assert t.size is not None and (t.size.cols, t.size.rows) == (80, 24)
+
+
+# --- the fast path of a plain terminal_output_chunk -----------------------------------
+#
+# `apply_notification_text` and `apply_text` read a `terminal_output_chunk` written as
+# senders write it without the generic decoder. Every outcome must be the generic path's:
+# the reference below parses with the generated parsers, applies with `apply` and checks
+# the session itself, never touching the fast path.
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+Outcome = tuple[object, ...]
+
+
+def _outcome(f: Callable[[str], tuple[Problem, ...]], text: str) -> Outcome:
+    try:
+        return ("ok", f(text))
+    except ParseError as e:
+        return ("error", e.kind, e.path, e.message)
+
+
+def _keep(store: TerminalStore, warnings: tuple[Problem, ...]) -> tuple[Problem, ...]:
+    extra = len(warnings) - store.limits.max_warnings
+    if extra <= 0:
+        return warnings
+    store.counters.warnings_dropped += extra
+    return warnings[: store.limits.max_warnings]
+
+
+class _Reference:
+    """The generic route: generated parser, ``apply``, the session check done here."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.store = TerminalStore(limits)
+        self.session: str | None = None
+
+    def notification(self, text: str) -> tuple[Problem, ...]:
+        parsed = parse_update_session_notification(text)
+        session = parsed.value.session_id
+        if self.session is not None and self.session != session:
+            message = (
+                f"this store holds session {_quote(self.session)}, not {_quote(session)}; use one store per session"
+            )
+            raise ParseError(Problem("session_mismatch", "/sessionId", message))
+        self.session = session
+        self.store.apply(parsed.value.update)
+        return _keep(self.store, parsed.warnings)
+
+    def update(self, text: str) -> tuple[Problem, ...]:
+        parsed = parse_session_update(text)
+        self.store.apply(parsed.value)
+        return _keep(self.store, parsed.warnings)
+
+
+def _state(store: TerminalStore) -> object:
+    return (
+        (store.counters.terminals_refused, store.counters.warnings_dropped),
+        [
+            (
+                tid,
+                t.output.to_bytes(),
+                t.dropped_bytes,
+                t.command,
+                t.cwd,
+                t.exit_status,
+                t.size,
+                t.meta,
+                t.sorted_tool_calls(),
+            )
+            for tid, t in store.terminals()
+        ],
+    )
+
+
+# Terminal and session ids as JSON text: plain ones (the fast path's), escaped ones (the
+# same strings written another way, or strings the fast path cannot slice), non-BMP and
+# other non-ASCII characters, invalid JSON (a raw control character, a lone surrogate),
+# and values of the wrong type.
+_IDS = [
+    '"term_0"', '"term_0"', '"term_1"', '"t2"', '""', '"é"', '"中文"', '"😀"', '"a b"', '"x/y"', '"\x7f"',
+    '"term_\\u0030"', '"t\\"q"', '"back\\\\slash"', '"\\n"', '"\\ud83d\\ude00"', '"\\ud800"',
+    '"t\x01"', '"\ud800"', "5", "null", "{}", '"t2"',
+]  # fmt: skip
+_SESSIONS = ['"sess_1"'] * 6 + ['"sess_2"', '"sess_\\u0031"', '"s\\"1"', '"é"', "7"]
+_BAD_DATA = [
+    '"!"', '"YQ"', '"YR=="', '"YQ="', '"Y==="', '"YWJj===="', '"YW Jj"', '"YW-_"', '"YWJj\\n"',
+    '"\\u0059Q=="', '"YQ\\u003d\\u003d"', '"\\/w=="', '"YQ==\\"}}"', '"é"', '"YQ==YQ=="', "5", "null", "[]",
+]  # fmt: skip
+
+
+def _data(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.15:
+        return rng.choice(_BAD_DATA)
+    if r < 0.2:
+        # Long data the slice would take whole: another member after it, escapes in it.
+        a, b = (base64.b64encode(rng.randbytes(300)).decode() for _ in range(2))
+        return rng.choice([f'"{a}","x":"{b}A"', f'"{a}\\"{b}"', f'"{a}\\u0041AAA{b}"', f'"{a}\\/{b}"'])
+    n = rng.choice([0, 1, 2, 3, 5, 16, 100, 700, 5000])
+    return '"' + base64.b64encode(rng.randbytes(n)).decode() + '"'
+
+
+def _update(rng: random.Random) -> str:
+    """One update's JSON text: mostly plain chunks, then every way to differ from one."""
+    t, d = rng.choice(_IDS), _data(rng)
+    plain = f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d}}}'
+    r = rng.random()
+    if r < 0.55:
+        return plain
+    return rng.choice(
+        [
+            f'{{"sessionUpdate": "terminal_output_chunk", "terminalId": {t}, "data": {d}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d} }}',
+            f'{{"terminalId":{t},"sessionUpdate":"terminal_output_chunk","data":{d}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","data":{d},"terminalId":{t}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d},"extra":1}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d},"_meta":{{"a":1}}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d},"_meta":5}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d},"data":{d}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"terminalId":{t},"data":{d}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","data":{d}}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":"}}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d}',
+            f'{{"sessionUpdate":"terminal_output_chunk","terminalId":{t},"data":{d}}}}}',
+            f'{{"sessionUpdate":"Terminal_output_chunk","terminalId":{t},"data":{d}}}',
+            f'{{"sessionUpdate":"terminal_update","terminalId":{t},"command":"make","output":{{"data":{d}}}}}',
+            f'{{"sessionUpdate":"terminal_update","terminalId":{t},"output":null,"exitStatus":{{"exitCode":0}}}}',
+            f'{{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{{"type":"terminal","terminalId":{t}}}}}',
+            '{"sessionUpdate":"tool_call_update","toolCallId":"c2","content":[5,5,5]}',
+            '{"sessionUpdate":"tool_call_update","toolCallId":"c1","content":null}',
+            '{"sessionUpdate":"something_new","terminalId":"term_0"}',
+            plain + "\n",
+            " " + plain,
+            plain[:-1],
+            "[]",
+        ]
+    )
+
+
+def _notification(rng: random.Random) -> str:
+    s, u = rng.choice(_SESSIONS), _update(rng)
+    r = rng.random()
+    if r < 0.75:
+        return f'{{"sessionId":{s},"update":{u}}}'
+    return rng.choice(
+        [
+            f'{{"update":{u},"sessionId":{s}}}',
+            f'{{"sessionId": {s}, "update": {u}}}',
+            f'{{"sessionId":{s},"update":{u},"_meta":{{"k":[1]}}}}',
+            f'{{"sessionId":{s},"update":{u},"extra":true}}',
+            f'{{"sessionId":{s},"sessionId":{s},"update":{u}}}',
+            f'{{"sessionId":{s}}}',
+            f'{{"sessionId":{s},"update":{u}}}\n',
+            f'{{"sessionId":{s},"update":{u}}} x',
+        ]
+    )
+
+
+_LIMITS = [
+    Limits(),
+    Limits(max_terminals=3, max_retained_bytes=64, max_warnings=1),
+    Limits(max_terminals=0, max_retained_bytes=0, max_warnings=0),
+    Limits(max_terminals=2, max_retained_bytes=1000, max_warnings=-1),
+]
+
+
+@pytest.mark.parametrize("limits", _LIMITS, ids=lambda lim: f"{lim.max_terminals}-{lim.max_retained_bytes}")
+def test_fast_path_matches_the_generic_path(limits: Limits) -> None:
+    rng = random.Random(20240611 + limits.max_terminals)
+    fast, reference = TerminalStore(limits), _Reference(limits)
+    fast_updates, reference_updates = TerminalStore(limits), _Reference(limits)
+    kinds: set[Outcome] = set()
+    for step in range(2500):
+        text = _notification(rng)
+        got = _outcome(fast.apply_notification_text, text)
+        want = _outcome(reference.notification, text)
+        assert got == want, f"step {step}: {text[:200]!r}"
+        assert fast.session_id == reference.session
+        kinds.add(got[:2])
+        text = _update(rng)
+        got = _outcome(fast_updates.apply_text, text)
+        want = _outcome(reference_updates.update, text)
+        assert got == want, f"step {step}: {text[:200]!r}"
+        kinds.add(got[:2])
+        if step % 10 == 0:
+            assert _state(fast) == _state(reference.store), f"step {step}"
+            assert _state(fast_updates) == _state(reference_updates.store), f"step {step}"
+    assert _state(fast) == _state(reference.store)
+    assert _state(fast_updates) == _state(reference_updates.store)
+    for a, b in ((fast, reference.store), (fast_updates, reference_updates.store)):
+        assert [t.transcript for _, t in a.terminals()] == [t.transcript for _, t in b.terminals()]
+    # The generator reached what it is for: successes, base64 errors, sessions, JSON errors.
+    seen = {k[1] for k in kinds}
+    assert {"invalid_base64", "session_mismatch", "invalid_json", "wrong_type", "duplicate_key"} <= seen, seen
+
+
+def test_a_plain_chunk_skips_the_generic_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def spy(real: Callable[[str], object]) -> Callable[[str], object]:
+        def f(text: str) -> object:
+            calls.append(text)
+            return real(text)
+
+        return f
+
+    monkeypatch.setattr(store_module, "parse_update_session_notification", spy(parse_update_session_notification))
+    monkeypatch.setattr(store_module, "parse_session_update", spy(parse_session_update))
+    store = TerminalStore()
+    line = '{"sessionId":"sess_1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"aGVsbG8="}}'
+    assert store.apply_notification_text(line) == ()
+    assert store.apply_text('{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"IQ=="}') == ()
+    assert calls == []
+    t = store.terminal("term_0")
+    assert t is not None and t.output.to_bytes() == b"hello!" and store.session_id == "sess_1"
+    # The spies see what the fast path leaves to the generic one.
+    store.apply_notification_text(line.replace(":", ": "))
+    with pytest.raises(ParseError):
+        store.apply_text('{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"IR=="}')
+    assert len(calls) == 2

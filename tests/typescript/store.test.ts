@@ -5,8 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
+import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
-import { ByteLog, DEFAULT_LIMITS, TerminalStore } from "../../generated/typescript/src/store.js";
+import { type ApplyResult, ByteLog, DEFAULT_LIMITS, type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
+import { parseSessionUpdate, parseUpdateSessionNotification } from "../../generated/typescript/src/v2.js";
 
 const unlimited = { maxTerminals: Infinity, maxRetainedBytes: Infinity, maxWarnings: Infinity };
 
@@ -184,4 +186,234 @@ test("_meta is replaced whole (RFD), and size is exposed", () => {
   const entries = meta instanceof Map ? [...meta.entries()] : Object.entries(meta ?? {});
   assert.deepEqual(entries, [["b", null], ["c", 3]]);
   assert.deepEqual([t?.size?.cols, t?.size?.rows], [80, 24]);
+});
+
+// --- the fast path of a plain terminal_output_chunk ---------------------------------------
+//
+// `applyNotificationText` and `applyText` read a `terminal_output_chunk` written as senders
+// write it without the generic decoder. Every outcome must be the generic path's: the
+// reference below parses with the generated parsers, applies with `apply` and checks the
+// session itself, never touching the fast path.
+
+function keepWarnings(store: TerminalStore, warnings: Problem[]): Problem[] {
+  const max = store.limits.maxWarnings;
+  if (warnings.length <= max) return warnings;
+  store.counters.warningsDropped += warnings.length - max;
+  return warnings.slice(0, max);
+}
+
+/** The generic route: generated parser, `apply`, the session check done here. */
+class Reference {
+  readonly store: TerminalStore;
+  session: string | null = null;
+
+  constructor(limits: Partial<Limits>) {
+    this.store = new TerminalStore(limits);
+  }
+
+  notification(text: string): ApplyResult {
+    const r = parseUpdateSessionNotification(text);
+    if (!r.ok) return r;
+    const id = r.value.sessionId;
+    if (this.session !== null && this.session !== id) {
+      const message = `this store holds session ${JSON.stringify(this.session)}, not ${JSON.stringify(id)}; use one store per session`;
+      return { ok: false, error: { kind: "session_mismatch", path: "/sessionId", message } };
+    }
+    this.session = id;
+    this.store.apply(r.value.update);
+    return { ok: true, warnings: keepWarnings(this.store, r.warnings) };
+  }
+
+  update(text: string): ApplyResult {
+    const r = parseSessionUpdate(text);
+    if (!r.ok) return r;
+    this.store.apply(r.value);
+    return { ok: true, warnings: keepWarnings(this.store, r.warnings) };
+  }
+}
+
+function state(store: TerminalStore): unknown {
+  return {
+    counters: { ...store.counters },
+    terminals: [...store.terminals()].map(([id, t]) => [
+      id,
+      Buffer.from(t.output.toBytes()).toString("hex"),
+      t.droppedBytes,
+      t.command,
+      t.cwd,
+      t.exitStatus,
+      t.size,
+      t.meta,
+      t.sortedToolCalls(),
+    ]),
+  };
+}
+
+/** A seeded generator (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Terminal and session ids as JSON text: plain ones (the fast path's), escaped ones (the same
+// strings written another way, or strings the fast path cannot slice), non-ASCII and non-BMP
+// characters (a surrogate pair: not for the fast path), invalid JSON (a raw control character,
+// a lone surrogate), and values of the wrong type.
+const IDS = [
+  '"term_0"', '"term_0"', '"term_1"', '"t2"', '""', '"é"', '"中文"', '"😀"', '"a b"', '"x/y"', '"\x7f"',
+  '"term_\\u0030"', '"t\\"q"', '"back\\\\slash"', '"\\n"', '"\\ud83d\\ude00"', '"\\ud800"',
+  '"t\x01"', '"\ud800"', "5", "null", "{}", '"t2"',
+];
+const SESSIONS = ['"sess_1"', '"sess_1"', '"sess_1"', '"sess_1"', '"sess_1"', '"sess_1"', '"sess_2"', '"sess_\\u0031"', '"s\\"1"', '"é"', "7"];
+const BAD_DATA = [
+  '"!"', '"YQ"', '"YR=="', '"YQ="', '"Y==="', '"YWJj===="', '"YW Jj"', '"YW-_"', '"YWJj\\n"',
+  '"\\u0059Q=="', '"YQ\\u003d\\u003d"', '"\\/w=="', '"YQ==\\"}}"', '"é"', '"YQ==YQ=="', "5", "null", "[]",
+];
+
+function generator(seed: number): { notification(): string; update(): string } {
+  const random = seeded(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const randomBytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => Math.floor(random() * 256));
+  const data = (): string => {
+    const r = random();
+    if (r < 0.15) return pick(BAD_DATA);
+    if (r < 0.2) {
+      // Long data the slice would take whole: another member after it, escapes in it.
+      const a = encodeBase64(randomBytes(300));
+      const b = encodeBase64(randomBytes(300));
+      return pick([`"${a}","x":"${b}A"`, `"${a}\\"${b}"`, `"${a}\\u0041AAA${b}"`, `"${a}\\/${b}"`]);
+    }
+    return `"${encodeBase64(randomBytes(pick([0, 1, 2, 3, 5, 16, 100, 700, 5000])))}"`;
+  };
+  const update = (): string => {
+    const t = pick(IDS);
+    const d = data();
+    const plain = `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d}}`;
+    if (random() < 0.55) return plain;
+    return pick([
+      `{"sessionUpdate": "terminal_output_chunk", "terminalId": ${t}, "data": ${d}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d} }`,
+      `{"terminalId":${t},"sessionUpdate":"terminal_output_chunk","data":${d}}`,
+      `{"sessionUpdate":"terminal_output_chunk","data":${d},"terminalId":${t}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d},"extra":1}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d},"_meta":{"a":1}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d},"_meta":5}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d},"data":${d}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"terminalId":${t},"data":${d}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t}}`,
+      `{"sessionUpdate":"terminal_output_chunk","data":${d}}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":"}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d}`,
+      `{"sessionUpdate":"terminal_output_chunk","terminalId":${t},"data":${d}}}`,
+      `{"sessionUpdate":"Terminal_output_chunk","terminalId":${t},"data":${d}}`,
+      `{"sessionUpdate":"terminal_update","terminalId":${t},"command":"make","output":{"data":${d}}}`,
+      `{"sessionUpdate":"terminal_update","terminalId":${t},"output":null,"exitStatus":{"exitCode":0}}`,
+      `{"sessionUpdate":"tool_call_content_chunk","toolCallId":"c1","content":{"type":"terminal","terminalId":${t}}}`,
+      '{"sessionUpdate":"tool_call_update","toolCallId":"c2","content":[5,5,5]}',
+      '{"sessionUpdate":"tool_call_update","toolCallId":"c1","content":null}',
+      '{"sessionUpdate":"something_new","terminalId":"term_0"}',
+      `${plain}\n`,
+      ` ${plain}`,
+      plain.slice(0, -1),
+      "[]",
+    ]);
+  };
+  const notification = (): string => {
+    const s = pick(SESSIONS);
+    const u = update();
+    if (random() < 0.75) return `{"sessionId":${s},"update":${u}}`;
+    return pick([
+      `{"update":${u},"sessionId":${s}}`,
+      `{"sessionId": ${s}, "update": ${u}}`,
+      `{"sessionId":${s},"update":${u},"_meta":{"k":[1]}}`,
+      `{"sessionId":${s},"update":${u},"extra":true}`,
+      `{"sessionId":${s},"sessionId":${s},"update":${u}}`,
+      `{"sessionId":${s}}`,
+      `{"sessionId":${s},"update":${u}}\n`,
+      `{"sessionId":${s},"update":${u}} x`,
+    ]);
+  };
+  return { notification, update };
+}
+
+const outcome = (r: ApplyResult): unknown => (r.ok ? ["ok", r.warnings] : ["error", r.error.kind, r.error.path, r.error.message]);
+
+for (const limits of [
+  {},
+  { maxTerminals: 3, maxRetainedBytes: 64, maxWarnings: 1 },
+  { maxTerminals: 0, maxRetainedBytes: 0, maxWarnings: 0 },
+  { maxTerminals: 2, maxRetainedBytes: 1000, maxWarnings: -1 },
+]) {
+  test(`the fast path gives the generic path's outcome for every text (limits ${JSON.stringify(limits)})`, () => {
+    const gen = generator(20240611 + (limits.maxTerminals ?? 1024));
+    const fast = new TerminalStore(limits);
+    const reference = new Reference(limits);
+    const fastUpdates = new TerminalStore(limits);
+    const referenceUpdates = new Reference(limits);
+    const seen = new Set<string>();
+    for (let step = 0; step < 2500; step++) {
+      let text = gen.notification();
+      const got = fast.applyNotificationText(text);
+      assert.deepStrictEqual(outcome(got), outcome(reference.notification(text)), `step ${step}: ${text.slice(0, 200)}`);
+      assert.equal(fast.sessionId, reference.session);
+      seen.add(got.ok ? "ok" : got.error.kind);
+      text = gen.update();
+      const gotUpdate = fastUpdates.applyText(text);
+      assert.deepStrictEqual(outcome(gotUpdate), outcome(referenceUpdates.update(text)), `step ${step}: ${text.slice(0, 200)}`);
+      seen.add(gotUpdate.ok ? "ok" : gotUpdate.error.kind);
+      if (step % 10 === 0) {
+        assert.deepStrictEqual(state(fast), state(reference.store), `step ${step}`);
+        assert.deepStrictEqual(state(fastUpdates), state(referenceUpdates.store), `step ${step}`);
+      }
+    }
+    assert.deepStrictEqual(state(fast), state(reference.store));
+    assert.deepStrictEqual(state(fastUpdates), state(referenceUpdates.store));
+    for (const [a, b] of [[fast, reference.store], [fastUpdates, referenceUpdates.store]] as const) {
+      assert.deepStrictEqual([...a.terminals()].map(([, t]) => t.transcript), [...b.terminals()].map(([, t]) => t.transcript));
+    }
+    // The generator reached what it is for: successes, base64 errors, sessions, JSON errors.
+    for (const k of ["ok", "invalid_base64", "session_mismatch", "invalid_json", "wrong_type", "duplicate_key"]) {
+      assert.ok(seen.has(k), `no ${k} in ${[...seen].join(", ")}`);
+    }
+  });
+}
+
+test("a plain chunk skips the generic decoder", () => {
+  const store = new TerminalStore();
+  let applied = 0;
+  const apply = store.apply.bind(store);
+  store.apply = (u) => {
+    applied++;
+    apply(u);
+  };
+  // The generic decoder hands strings of 64 characters or more to JSON.parse.
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+    parsed++;
+    return parse(...args);
+  };
+  const data = new Uint8Array(100).fill(0x61);
+  const line = `{"sessionId":"sess_1","update":${chunk("term_0", data)}}`;
+  try {
+    assert.deepStrictEqual(store.applyNotificationText(line), { ok: true, warnings: [] });
+    assert.deepStrictEqual(store.applyText(chunk("term_0", bytes("!"))), { ok: true, warnings: [] });
+    assert.equal(applied, 0);
+    assert.equal(parsed, 0);
+    // The spies see what the fast path leaves to the generic one.
+    assert.ok(store.applyNotificationText(line.replaceAll(":", ": ")).ok);
+    assert.equal(store.applyText('{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"IR=="}').ok, false);
+    assert.equal(applied, 1);
+    assert.ok(parsed > 0);
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.equal(store.sessionId, "sess_1");
+  assert.equal(store.terminal("term_0")?.output.length, 201);
 });

@@ -7,6 +7,7 @@
 // bytes plus a small constant per terminal; the transcript is built only for terminals whose
 // text is asked for, incrementally. Every limit is visible when hit and never loses what was applied.
 
+import { decodeBase64 } from "./runtime/base64.js";
 import type { Problem } from "./runtime/errors.js";
 import type { JsonObject } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
@@ -26,6 +27,21 @@ import {
 
 /** The largest block small chunks are gathered into. */
 const SMALL = 4096;
+
+// The fast path of the most common message, one `terminal_output_chunk`, written as senders
+// write it: canonical member order, no whitespace, ids with nothing to unescape (no backslash,
+// no `"`, no control character, no surrogate code unit) and data in the base64 alphabet. Such
+// a text is JSON the generic decoder reads as exactly these strings, so slicing them out gives
+// the same values; any other text takes the generic path. The expressions match the text up to
+// the data; the data is what is left before the closing `"}}` (`"}` for a bare update), and
+// `decodeBase64`, which accepts only `[A-Za-z0-9+/]*={0,2}` (never a `"`, `\` or `}`), checks
+// it: scanning it with the expression too would cost more than the rest of the fast path.
+const ID = String.raw`"([^"\\\x00-\x1f\ud800-\udfff]*)"`;
+const CHUNK_HEAD = String.raw`"sessionUpdate":"terminal_output_chunk","terminalId":${ID},"data":"`;
+/** A `session/update` notification's params carrying one plain `terminal_output_chunk`, up to its data (then `"}}`). */
+const FAST_NOTIFICATION = new RegExp(String.raw`^\{"sessionId":${ID},"update":\{${CHUNK_HEAD}`);
+/** A plain `terminal_output_chunk` update, up to its data (then `"}`). */
+const FAST_UPDATE = new RegExp(String.raw`^\{${CHUNK_HEAD}`);
 
 /** Limits a Client sets on what an Agent can make it hold; the same in the three languages. */
 export interface Limits {
@@ -334,6 +350,21 @@ export class TerminalState {
   }
 }
 
+/** The error result of a runtime failure (memory, string length) while applying an update. */
+function failed(e: unknown): ApplyResult {
+  const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return { ok: false, error: { kind: "out_of_range", path: "", message: `the store could not apply this update (${why}); lower the store's limits` } };
+}
+
+/** The fast path's data decoded, or `undefined` when it is not strict base64 (the generic path then reports it). */
+function fastBytes(data: string): Uint8Array | undefined {
+  try {
+    return decodeBase64(data);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The outcome of applying parsed text: the warnings, or the error (nothing applied). */
 export type ApplyResult = { ok: true; warnings: Problem[] } | { ok: false; error: Problem };
 
@@ -430,7 +461,7 @@ export class TerminalStore {
         break;
       }
       case "terminal_output_chunk":
-        this.entry(update.terminalId)?.appendOutput(update.data, limit);
+        this.appendChunk(update.terminalId, update.data);
         break;
       case "tool_call_update":
         if (update.content === null) this.unlinkAll(update.toolCallId);
@@ -442,6 +473,11 @@ export class TerminalStore {
         break;
       }
     }
+  }
+
+  /** Applies a `terminal_output_chunk`: the generic path (`apply`) and the fast one. */
+  private appendChunk(id: TerminalId, bytes: Uint8Array): void {
+    this.entry(id)?.appendOutput(bytes, this.limits.maxRetainedBytes);
   }
 
   private keep(warnings: Problem[]): Problem[] {
@@ -456,14 +492,32 @@ export class TerminalStore {
     try {
       this.apply(update);
     } catch (e) {
-      const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      return { ok: false, error: { kind: "out_of_range", path: "", message: `the store could not apply this update (${why}); lower the store's limits` } };
+      return failed(e);
     }
     return { ok: true, warnings: this.keep(warnings) };
   }
 
-  /** Parses one `SessionUpdate` (JSON text) and applies it. Never throws. */
+  /** `guarded` for a plain chunk read by the fast path (it has no warnings). */
+  private guardedChunk(id: string, bytes: Uint8Array): ApplyResult {
+    try {
+      this.appendChunk(id as TerminalId, bytes);
+    } catch (e) {
+      return failed(e);
+    }
+    return { ok: true, warnings: this.keep([]) };
+  }
+
+  /**
+   * Parses one `SessionUpdate` (JSON text) and applies it. Never throws. A
+   * `terminal_output_chunk` written as senders write it skips the generic decoder, with the
+   * same result.
+   */
   applyText(text: string): ApplyResult {
+    const m = typeof text === "string" ? FAST_UPDATE.exec(text) : null;
+    if (m !== null && text.length - 2 >= m[0].length && text.endsWith('"}')) {
+      const bytes = fastBytes(text.slice(m[0].length, -2));
+      if (bytes !== undefined) return this.guardedChunk(m[1] as string, bytes);
+    }
     const r = parseSessionUpdate(text);
     if (!r.ok) return r;
     return this.guarded(r.value, r.warnings);
@@ -472,12 +526,29 @@ export class TerminalStore {
   /**
    * Parses one `session/update` notification's params (JSON text) and applies its update.
    * The first notification binds the store to its session; another session's gives
-   * `session_mismatch` at `/sessionId`. Never throws.
+   * `session_mismatch` at `/sessionId`. Never throws. One `terminal_output_chunk` written as
+   * senders write it (canonical member order, no whitespace, ids without escapes) skips the
+   * generic decoder, with the same result.
    */
   applyNotificationText(text: string): ApplyResult {
+    const m = typeof text === "string" ? FAST_NOTIFICATION.exec(text) : null;
+    if (m !== null && text.length - 3 >= m[0].length && text.endsWith('"}}')) {
+      const bytes = fastBytes(text.slice(m[0].length, -3));
+      if (bytes !== undefined) {
+        const mismatch = this.bind(m[1] as SessionId);
+        if (mismatch !== undefined) return mismatch;
+        return this.guardedChunk(m[2] as string, bytes);
+      }
+    }
     const r = parseUpdateSessionNotification(text);
     if (!r.ok) return r;
-    const id = r.value.sessionId;
+    const mismatch = this.bind(r.value.sessionId);
+    if (mismatch !== undefined) return mismatch;
+    return this.guarded(r.value.update, r.warnings);
+  }
+
+  /** Binds the store to `id`, or gives the `session_mismatch` error when it holds another. */
+  private bind(id: SessionId): ApplyResult | undefined {
     if (this.session !== null && this.session !== id) {
       return {
         ok: false,
@@ -489,7 +560,7 @@ export class TerminalStore {
       };
     }
     this.session = id;
-    return this.guarded(r.value.update, r.warnings);
+    return undefined;
   }
 
   /**

@@ -10,11 +10,14 @@ never loses what was applied."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Final
 
 from pydantic import JsonValue
 
+from ._runtime.base64 import Base64Error, decode_base64
 from ._runtime.errors import ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
@@ -47,6 +50,23 @@ __all__ = [
 
 _SMALL = 4096
 """The largest block small chunks are gathered into."""
+
+# The fast path of the most common message, one `terminal_output_chunk`, written as
+# senders write it: canonical member order, no whitespace, ids with nothing to unescape
+# (no backslash, no `"`, no control character, no surrogate) and data in the base64
+# alphabet. Such a text is JSON the generic decoder reads as exactly these strings, so
+# slicing them out gives the same values; any other text takes the generic path. The
+# expressions match the text up to the data; the data is what is left before the closing
+# `"}}` (`"}` for a bare update), and `decode_base64`, which accepts only
+# `[A-Za-z0-9+/]*={0,2}` (never a `"`, `\` or `}`), checks it: scanning it with the
+# expression too would cost more than the rest of the fast path.
+_ID: Final = r'"([^"\\\x00-\x1f\ud800-\udfff]*)"'
+_CHUNK_HEAD: Final = r'"sessionUpdate":"terminal_output_chunk","terminalId":' + _ID + r',"data":"'
+_FAST_NOTIFICATION: Final = re.compile(r'\{"sessionId":' + _ID + r',"update":\{' + _CHUNK_HEAD)
+"""A ``session/update`` notification's params carrying one plain ``terminal_output_chunk``,
+up to its data (then ``"}}``)."""
+_FAST_UPDATE: Final = re.compile(r"\{" + _CHUNK_HEAD)
+"""A plain ``terminal_output_chunk`` update, up to its data (then ``"}``)."""
 
 
 @dataclass(frozen=True)
@@ -365,9 +385,7 @@ class TerminalStore:
             if update.meta is not MISSING:
                 t.meta = update.meta
         elif isinstance(update, SessionUpdateTerminalOutputChunk):
-            s = self._entry(update.terminal_id)
-            if s is not None:
-                s._append_output(update.data, limit)
+            self._append_chunk(update.terminal_id, update.data)
         elif isinstance(update, SessionUpdateToolCallUpdate):
             if update.content is None:
                 self._unlink_all(update.tool_call_id)
@@ -380,6 +398,21 @@ class TerminalStore:
         elif isinstance(update, UnknownVariant):
             return
 
+    def _append_chunk(self, terminal_id: TerminalId, data: bytes) -> None:
+        """Applies a ``terminal_output_chunk``: the generic path (``apply``) and the fast one."""
+        s = self._entry(terminal_id)
+        if s is not None:
+            s._append_output(data, self.limits.max_retained_bytes)
+
+    def _bind(self, session: SessionId) -> None:
+        """Binds the store to ``session``, or raises ``session_mismatch`` when it holds another."""
+        if self._session is not None and self._session != session:
+            message = (
+                f"this store holds session {_quote(self._session)}, not {_quote(session)}; use one store per session"
+            )
+            raise ParseError(Problem("session_mismatch", "/sessionId", message))
+        self._session = session
+
     def _keep(self, warnings: tuple[Problem, ...]) -> tuple[Problem, ...]:
         extra = len(warnings) - self.limits.max_warnings
         if extra <= 0:
@@ -390,7 +423,17 @@ class TerminalStore:
     def apply_text(self, text: str) -> tuple[Problem, ...]:
         """Parses one ``SessionUpdate`` (JSON text) and applies it; returns the warnings
         (at most ``Limits.max_warnings``). Raises ``ParseError`` (nothing applied) when it
-        does not parse."""
+        does not parse. A ``terminal_output_chunk`` written as senders write it skips the
+        generic decoder, with the same result."""
+        m = _FAST_UPDATE.match(text) if isinstance(text, str) else None
+        if m is not None and text.endswith('"}', m.end()):
+            try:
+                data = decode_base64(text[m.end() : -2])
+            except Base64Error:
+                pass  # the generic path reports it
+            else:
+                self._append_chunk(TerminalId(m.group(1)), data)
+                return self._keep(())
         parsed = parse_session_update(text)
         self.apply(parsed.value)
         return self._keep(parsed.warnings)
@@ -399,15 +442,21 @@ class TerminalStore:
         """Parses one ``session/update`` notification's params and applies its update.
         The first notification binds the store to its session; one of another session
         raises ``ParseError`` with ``session_mismatch`` at ``/sessionId`` (nothing
-        applied)."""
+        applied). One ``terminal_output_chunk`` written as senders write it (canonical
+        member order, no whitespace, ids without escapes) skips the generic decoder, with
+        the same result."""
+        m = _FAST_NOTIFICATION.match(text) if isinstance(text, str) else None
+        if m is not None and text.endswith('"}}', m.end()):
+            try:
+                data = decode_base64(text[m.end() : -3])
+            except Base64Error:
+                pass  # the generic path reports it
+            else:
+                self._bind(SessionId(m.group(1)))
+                self._append_chunk(TerminalId(m.group(2)), data)
+                return self._keep(())
         parsed = parse_update_session_notification(text)
-        session = parsed.value.session_id
-        if self._session is not None and self._session != session:
-            message = (
-                f"this store holds session {_quote(self._session)}, not {_quote(session)}; use one store per session"
-            )
-            raise ParseError(Problem("session_mismatch", "/sessionId", message))
-        self._session = session
+        self._bind(parsed.value.session_id)
         self.apply(parsed.value.update)
         return self._keep(parsed.warnings)
 
