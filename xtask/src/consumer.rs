@@ -67,6 +67,12 @@ fn main() {{
     assert!(err.starts_with("invalid_base64 at /data"), "{{err}}");
     // Depending on acp-terminal switches on no serde_json feature here: plain maps still sort.
     assert_eq!(serde_json::json!({{"b": 1, "a": 2}}).to_string(), r#"{{"a":2,"b":1}}"#);
+    // ... and the adapters keep member order all the same (unknown members and `_meta`
+    // in input order, as TypeScript and Python write them), without serde_json's
+    // `preserve_order`.
+    let v1 = r#"{{"toolCallId":"c","zeta":{{"y":1,"b":[true]}},"alpha":0,"title":"Run","_meta":{{"z":1,"a":{{"d":null,"c":"x"}}}}}}"#;
+    let v2 = acp_terminal::adapters::convert(acp_terminal::adapters::Direction::V1ToV2, "ToolCallUpdate", None, v1).expect("converts");
+    assert_eq!(v2.text, r#"{{"toolCallId":"c","title":"Run","_meta":{{"z":1,"a":{{"d":null,"c":"x"}}}},"zeta":{{"y":1,"b":[true]}},"alpha":0}}"#);
     println!("rust consumer: ok");
 }}
 "##

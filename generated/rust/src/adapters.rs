@@ -11,7 +11,9 @@
 use crate::registry;
 use crate::store::TerminalStore;
 use crate::wire::{self, Error, ErrorKind, Transcript, Warning};
-use serde_json::{Map, Value};
+// The crate's own ordered JSON: member order must survive whatever features a
+// dependent enables on serde_json (its `Map` is sorted without `preserve_order`).
+use crate::wire::{Json as Value, Members as Map};
 use std::collections::HashMap;
 
 /// Which way a conversion goes.
@@ -117,7 +119,7 @@ fn at(path: &str, token: &str) -> String {
 }
 
 fn parse_canonical(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
+    wire::parse_value(text).unwrap_or(Value::Null)
 }
 
 /// Converts `text`, a value of definition `type_name` in the source version, to the
@@ -146,7 +148,7 @@ pub fn convert(direction: Direction, type_name: &str, to_type: Option<&str>, tex
     };
     let source = parse_canonical(&canonical);
     let out = Converter { direction }.value(type_name, target, &source, "")?;
-    let out_text = serde_json::to_string(&out).unwrap_or_default();
+    let out_text = wire::to_string(&out);
     let back = |p: &str| map_back(direction, type_name, p);
     let (final_text, target_warnings) = registry::decode(direction.to(), target, &out_text)
         .ok_or_else(|| refuse("", format!("`{target}` is not a {} definition", direction.to())))?
@@ -195,7 +197,7 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
                     None => return Some(at(path, k)),
                 }
             }
-            y.keys().find(|k| !x.contains_key(*k)).map(|k| at(path, k))
+            y.keys().find(|k| !x.contains_key(k)).map(|k| at(path, k))
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
@@ -203,7 +205,7 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
             }
             x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first_difference(v, w, &at(path, &i.to_string())))
         }
-        (Value::Number(x), Value::Number(y)) => (x.as_f64() != y.as_f64()).then(|| path.to_owned()),
+        (Value::Number(x), Value::Number(y)) => (x != y).then(|| path.to_owned()),
         _ => (a != b).then(|| path.to_owned()),
     }
 }
@@ -218,7 +220,7 @@ struct Converter {
     direction: Direction,
 }
 
-fn obj(v: &Value) -> Map<String, Value> {
+fn obj(v: &Value) -> Map {
     v.as_object().cloned().unwrap_or_default()
 }
 
@@ -232,7 +234,7 @@ impl Converter {
             "SessionNotification" | "UpdateSessionNotification" => {
                 let mut o = obj(v);
                 if let Some(u) = v.get("update") {
-                    o.insert("update".into(), self.session_update(u, &at(p, "update"))?);
+                    o.insert("update", self.session_update(u, &at(p, "update"))?);
                 }
                 Ok(Value::Object(o))
             }
@@ -263,7 +265,7 @@ impl Converter {
         match (self.direction, tag) {
             (Direction::V1ToV2, "tool_call" | "tool_call_update") => {
                 let mut o = obj(&self.tool_call_update(v, p, false)?);
-                o.insert("sessionUpdate".into(), Value::String("tool_call_update".into()));
+                o.insert("sessionUpdate", Value::String("tool_call_update".into()));
                 Ok(Value::Object(o))
             }
             (Direction::V2ToV1, "tool_call_update") => self.tool_call_update(v, p, false),
@@ -298,9 +300,9 @@ impl Converter {
             for (i, item) in items.iter().enumerate() {
                 out.push(self.tool_call_content(item, &at(&base, &i.to_string()))?);
             }
-            o.insert("content".into(), Value::Array(out));
+            o.insert("content", Value::Array(out));
         }
-        if needs_title && !v.get("title").is_some_and(Value::is_string) {
+        if needs_title && !v.get("title").is_some_and(is_string) {
             return Err(refuse(&at(p, "title"), "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead"));
         }
         Ok(Value::Object(o))
@@ -318,7 +320,7 @@ impl Converter {
     fn content(&self, v: &Value, p: &str) -> Result<Value, Error> {
         let mut o = obj(v);
         if let Some(b) = v.get("content") {
-            o.insert("content".into(), self.content_block(b, &at(p, "content"))?);
+            o.insert("content", self.content_block(b, &at(p, "content"))?);
         }
         Ok(Value::Object(o))
     }
@@ -353,13 +355,13 @@ impl Converter {
         };
         let converted = self.tool_call_update(&tool_call, &at(p, "toolCall"), false)?;
         let mut subject = Map::new();
-        subject.insert("type".into(), Value::String("tool_call".into()));
-        subject.insert("toolCall".into(), converted);
+        subject.insert("type", Value::String("tool_call".into()));
+        subject.insert("toolCall", converted);
         let mut o = Map::new();
         for (k, x) in obj(v) {
             if k == "toolCall" {
-                o.insert("title".into(), Value::String(title.to_owned()));
-                o.insert("subject".into(), Value::Object(subject.clone()));
+                o.insert("title", Value::String(title.to_owned()));
+                o.insert("subject", Value::Object(subject.clone()));
             } else {
                 o.insert(k, x);
             }
@@ -399,7 +401,7 @@ impl Converter {
             match k.as_str() {
                 "title" => {}
                 "subject" => {
-                    o.insert("toolCall".into(), converted.clone());
+                    o.insert("toolCall", converted.clone());
                 }
                 _ => {
                     o.insert(k, x);
@@ -517,12 +519,12 @@ impl Bridge {
             "tool_call_update" => {
                 let id = tag_of(&v, "toolCallId").to_owned();
                 let mut update = obj(&v);
-                update.shift_remove("sessionUpdate");
+                update.remove("sessionUpdate");
                 match v.get("content") {
                     Some(Value::Array(items)) => self.call(&id).content = Some(items.clone()),
                     Some(_) => {
                         self.call(&id).content = Some(Vec::new());
-                        update.insert("content".into(), Value::Array(Vec::new()));
+                        update.insert("content", Value::Array(Vec::new()));
                     }
                     None => {}
                 }
@@ -536,7 +538,7 @@ impl Bridge {
                 let item = v.get("content").cloned().unwrap_or(Value::Null);
                 self.call(&id).content.get_or_insert_with(Vec::new).push(item);
                 let mut update = Map::new();
-                update.insert("toolCallId".into(), Value::String(id.clone()));
+                update.insert("toolCallId", Value::String(id.clone()));
                 let out = self.emit(&id, update, true, false)?;
                 self.call(&id).sent = true;
                 Ok(out)
@@ -561,7 +563,7 @@ impl Bridge {
         for id in ids {
             if self.references(&id).iter().any(|t| dirty.contains(t)) {
                 let mut update = Map::new();
-                update.insert("toolCallId".into(), Value::String(id.clone()));
+                update.insert("toolCallId", Value::String(id.clone()));
                 out.extend(self.emit(&id, update, true, false)?);
             }
         }
@@ -575,7 +577,7 @@ impl Bridge {
         for id in ids {
             if self.references(&id).iter().any(|t| t == terminal) {
                 let mut update = Map::new();
-                update.insert("toolCallId".into(), Value::String(id.clone()));
+                update.insert("toolCallId", Value::String(id.clone()));
                 out.extend(self.emit(&id, update, true, false)?);
             }
         }
@@ -600,12 +602,12 @@ impl Bridge {
     /// Builds and converts one v1 update for tool call `id` from the v2 members in
     /// `update`; with `with_content`, the content is the call's whole content with every
     /// terminal item shown as text.
-    fn emit(&mut self, id: &str, mut update: Map<String, Value>, with_content: bool, first: bool) -> Result<Emitted, Error> {
+    fn emit(&mut self, id: &str, mut update: Map, with_content: bool, first: bool) -> Result<Emitted, Error> {
         let terminals = self.references(id);
         if with_content {
             let items = self.calls[self.index[id]].1.content.clone().unwrap_or_default();
             let rendered: Vec<Value> = items.iter().map(|item| self.render_item(item)).collect();
-            update.insert("content".into(), Value::Array(rendered));
+            update.insert("content", Value::Array(rendered));
         }
         let mut extra = Vec::new();
         if self.options.meta && with_content {
@@ -617,16 +619,16 @@ impl Bridge {
                 if n == 0 {
                     let mut meta = update.get("_meta").and_then(Value::as_object).cloned().unwrap_or_default();
                     meta.extend(members);
-                    update.insert("_meta".into(), Value::Object(meta));
+                    update.insert("_meta", Value::Object(meta));
                 } else {
                     let mut u = Map::new();
-                    u.insert("toolCallId".into(), Value::String(id.to_owned()));
-                    u.insert("_meta".into(), Value::Object(members));
+                    u.insert("toolCallId", Value::String(id.to_owned()));
+                    u.insert("_meta", Value::Object(members));
                     extra.push(u);
                 }
             }
         }
-        let create = first && update.get("title").is_some_and(Value::is_string);
+        let create = first && update.get("title").is_some_and(is_string);
         let mut out = vec![Self::to_v1(update, create)?];
         for u in extra {
             out.push(Self::to_v1(u, false)?);
@@ -634,16 +636,16 @@ impl Bridge {
         Ok(out)
     }
 
-    fn to_v1(update: Map<String, Value>, create: bool) -> Result<String, Error> {
-        let text = serde_json::to_string(&Value::Object(update)).unwrap_or_default();
+    fn to_v1(update: Map, create: bool) -> Result<String, Error> {
+        let text = wire::to_string(&Value::Object(update));
         let (target, tag) = if create { ("ToolCall", "tool_call") } else { ("ToolCallUpdate", "tool_call_update") };
         let converted = convert(Direction::V2ToV1, "ToolCallUpdate", Some(target), &text)?;
         let mut o = Map::new();
-        o.insert("sessionUpdate".into(), Value::String(tag.into()));
+        o.insert("sessionUpdate", Value::String(tag.into()));
         if let Value::Object(m) = parse_canonical(&converted.text) {
             o.extend(m);
         }
-        let tagged = serde_json::to_string(&Value::Object(o)).unwrap_or_default();
+        let tagged = wire::to_string(&Value::Object(o));
         registry::decode("v1", "SessionUpdate", &tagged).map_or_else(|| Ok(tagged.clone()), |r| r.map(|(t, _)| t))
     }
 
@@ -652,13 +654,13 @@ impl Bridge {
             return item.clone();
         }
         let mut text = Map::new();
-        text.insert("type".into(), Value::String("text".into()));
-        text.insert("text".into(), Value::String(self.render(tag_of(item, "terminalId"))));
+        text.insert("type", Value::String("text".into()));
+        text.insert("text", Value::String(self.render(tag_of(item, "terminalId"))));
         let mut o = Map::new();
-        o.insert("type".into(), Value::String("content".into()));
-        o.insert("content".into(), Value::Object(text));
+        o.insert("type", Value::String("content".into()));
+        o.insert("content", Value::Object(text));
         if let Some(m) = item.get("_meta") {
-            o.insert("_meta".into(), m.clone());
+            o.insert("_meta", m.clone());
         }
         Value::Object(o)
     }
@@ -683,15 +685,15 @@ impl Bridge {
         s
     }
 
-    fn convention(&mut self, call: &str, terminal: &str) -> Map<String, Value> {
+    fn convention(&mut self, call: &str, terminal: &str) -> Map {
         let mut out = Map::new();
         let Some(t) = self.store.terminal(terminal) else { return out };
         let mut sent = self.sent.get(&(call.to_owned(), terminal.to_owned())).copied().unwrap_or_default();
         if !sent.info {
             let mut info = Map::new();
-            info.insert("terminal_id".into(), Value::String(terminal.to_owned()));
-            info.insert("cwd".into(), t.cwd().map_or(Value::Null, |c| Value::String(c.as_str().to_owned())));
-            out.insert("terminal_info".into(), Value::Object(info));
+            info.insert("terminal_id", Value::String(terminal.to_owned()));
+            info.insert("cwd", t.cwd().map_or(Value::Null, |c| Value::String(c.as_str().to_owned())));
+            out.insert("terminal_info", Value::Object(info));
             sent.info = true;
         }
         let bytes = t.output().to_vec();
@@ -703,19 +705,19 @@ impl Bridge {
         let end = if exited.is_some() { new.len() } else { new.len() - incomplete_tail(new) };
         if end > 0 {
             let mut o = Map::new();
-            o.insert("terminal_id".into(), Value::String(terminal.to_owned()));
-            o.insert("data".into(), Value::String(String::from_utf8_lossy(&new[..end]).into_owned()));
-            out.insert("terminal_output".into(), Value::Object(o));
+            o.insert("terminal_id", Value::String(terminal.to_owned()));
+            o.insert("data", Value::String(String::from_utf8_lossy(&new[..end]).into_owned()));
+            out.insert("terminal_output", Value::Object(o));
             sent.offset += end;
         }
         if let Some(e) = exited
             && !sent.exit
         {
             let mut o = Map::new();
-            o.insert("terminal_id".into(), Value::String(terminal.to_owned()));
-            o.insert("exit_code".into(), e.exit_code.map_or(Value::Null, Value::from));
-            o.insert("signal".into(), e.signal.clone().map_or(Value::Null, Value::String));
-            out.insert("terminal_exit".into(), Value::Object(o));
+            o.insert("terminal_id", Value::String(terminal.to_owned()));
+            o.insert("exit_code", e.exit_code.map_or(Value::Null, |c| Value::Number(f64::from(c))));
+            o.insert("signal", e.signal.clone().map_or(Value::Null, Value::String));
+            out.insert("terminal_exit", Value::Object(o));
             sent.exit = true;
         }
         self.sent.insert((call.to_owned(), terminal.to_owned()), sent);
@@ -823,12 +825,12 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
         let mut u = Map::new();
         match key {
             "terminal_info" => {
-                u.insert("sessionUpdate".into(), "terminal_update".into());
-                u.insert("terminalId".into(), Value::String(id));
+                u.insert("sessionUpdate", "terminal_update");
+                u.insert("terminalId", Value::String(id));
                 match m.get("cwd") {
                     None | Some(Value::Null) => {}
                     Some(Value::String(c)) if wire::is_absolute_path(c) => {
-                        u.insert("cwd".into(), Value::String(c.clone()));
+                        u.insert("cwd", Value::String(c.clone()));
                     }
                     Some(Value::String(_)) => {
                         warn(&mut warnings, ErrorKind::RelativePath, format!("{p}/cwd"), "`terminal_info.cwd` must be an absolute path; the working directory was left unknown");
@@ -838,9 +840,9 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
             }
             "terminal_output" => match m.get("data") {
                 Some(Value::String(d)) => {
-                    u.insert("sessionUpdate".into(), "terminal_output_chunk".into());
-                    u.insert("terminalId".into(), Value::String(id));
-                    u.insert("data".into(), Value::String(wire::encode_base64(d.as_bytes())));
+                    u.insert("sessionUpdate", "terminal_output_chunk");
+                    u.insert("terminalId", Value::String(id));
+                    u.insert("data", Value::String(wire::encode_base64(d.as_bytes())));
                 }
                 Some(_) => {
                     warn(&mut warnings, ErrorKind::WrongType, format!("{p}/data"), "`terminal_output.data` must be a string; this output was skipped");
@@ -855,9 +857,9 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                 let mut status = Map::new();
                 match m.get("exit_code") {
                     None | Some(Value::Null) => {}
-                    Some(Value::Number(n)) => match n.as_f64() {
+                    Some(Value::Number(n)) => match Some(*n) {
                         Some(f) if f.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&f) => {
-                            status.insert("exitCode".into(), Value::from(f as u32));
+                            status.insert("exitCode", Value::Number(f));
                         }
                         Some(f) if f.fract() == 0.0 => {
                             warn(&mut warnings, ErrorKind::OutOfRange, format!("{p}/exit_code"), "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown");
@@ -869,13 +871,13 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                 match m.get("signal") {
                     None | Some(Value::Null) => {}
                     Some(Value::String(s)) => {
-                        status.insert("signal".into(), Value::String(s.clone()));
+                        status.insert("signal", Value::String(s.clone()));
                     }
                     Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/signal"), "`terminal_exit.signal` must be a string; the signal was left unknown"),
                 }
-                u.insert("sessionUpdate".into(), "terminal_update".into());
-                u.insert("terminalId".into(), Value::String(id));
-                u.insert("exitStatus".into(), Value::Object(status));
+                u.insert("sessionUpdate", "terminal_update");
+                u.insert("terminalId", Value::String(id));
+                u.insert("exitStatus", Value::Object(status));
             }
         }
         updates.push(Value::Object(u));
@@ -887,11 +889,16 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                 refs.push(id);
             }
         }
-        let content: Vec<Value> = refs.into_iter().map(|id| serde_json::json!({ "type": "terminal", "terminalId": id })).collect();
-        updates.insert(0, serde_json::json!({ "sessionUpdate": "tool_call_update", "toolCallId": call, "content": content }));
+        let content: Vec<Value> = refs.into_iter().map(|id| Value::Object([("type", Value::from("terminal")), ("terminalId", Value::String(id))].into_iter().collect())).collect();
+        let update: Map = [("sessionUpdate", Value::from("tool_call_update")), ("toolCallId", Value::from(call)), ("content", Value::Array(content))].into_iter().collect();
+        updates.insert(0, Value::Object(update));
     }
     for u in updates {
-        store.apply_text(&u.to_string())?;
+        store.apply_text(&wire::to_string(&u))?;
     }
     Ok(warnings)
+}
+
+fn is_string(v: &Value) -> bool {
+    matches!(v, Value::String(_))
 }

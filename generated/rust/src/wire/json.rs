@@ -80,6 +80,18 @@ impl Json {
         matches!(self, Self::Null)
     }
 
+    /// `true` for an object.
+    #[must_use]
+    pub const fn is_object(&self) -> bool {
+        matches!(self, Self::Object(_))
+    }
+
+    /// The value of member `name`, when this is an object that has it.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Self> {
+        self.as_object().and_then(|m| m.get(name))
+    }
+
     /// The JSON type, for messages (`"an object"` ...).
     #[must_use]
     pub const fn describe(&self) -> &'static str {
@@ -240,10 +252,24 @@ impl Members {
         self.entries.iter().map(|(k, _)| k)
     }
 
+    /// Keeps only the members for which `keep` returns `true`, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &Json) -> bool) {
+        self.entries.retain(|(k, v)| keep(k, v));
+    }
+
     /// Appends a member known not to be present (the caller checked).
     #[doc(hidden)]
     pub fn push_unchecked(&mut self, name: String, value: Json) {
         self.entries.push((name, value));
+    }
+}
+
+impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Members {
+    /// Sets each member as [`Members::insert`] does.
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, members: I) {
+        for (k, v) in members {
+            self.insert(k, v);
+        }
     }
 }
 
