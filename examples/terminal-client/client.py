@@ -4,7 +4,8 @@ generated Python binding ``acp_terminal``.
 It spawns the Agent, answers its ``session/request_permission`` (showing the command's
 safe display string), applies every ``session/update`` to a ``TerminalStore`` through
 the text entry point ``apply_notification_text``, prints each terminal's safe
-transcript live (on stdout; headers and the question on stderr), and exits with the
+transcript live, reading only what is new after each message (on stdout; headers and
+the question on stderr), and exits with the
 command's status: its exit code, 128 + the signal number when a signal ended it, or
 126 when the command was not run.
 
@@ -29,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from acp_terminal import ParseError, TerminalStore, safe_display, v2
+from acp_terminal import ParseError, TerminalStore, Transcript, safe_display, v2
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_RUN = 126
@@ -52,13 +53,23 @@ def status_code(store: TerminalStore) -> int | None:
     return code
 
 
+class Shown:
+    """What of one terminal's transcript is on the screen: the finished lines up to
+    ``pos`` (a ``finished_length``), then ``partial`` characters of the current line."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+        self.pos = 0
+        self.partial = 0
+
+
 class Client:
     def __init__(self, answer: str, out: IO[str], err: IO[str]) -> None:
         self.answer = answer
         self.store = TerminalStore()
         self.out = out
         self.err = err
-        self.printed: dict[str, int] = {}  # characters of each transcript already printed
+        self.shown: dict[str, Shown] = {}
         self.announced: set[str] = set()
         self.not_run: str | None = None
 
@@ -92,18 +103,30 @@ class Client:
 
     def show(self, final: bool = False) -> None:
         """Prints what each terminal's transcript gained: whole lines while it runs,
-        everything once it has exited (or at the end)."""
+        the current line too once it has exited (or at the end). It reads only what is
+        new (``finished_since`` and ``current_line``), never the whole text, so it costs
+        the new output whatever the transcript holds."""
         for tid, t in self.store.terminals():
             key = str(tid)
             if key not in self.announced and t.command is not None:
                 self.announced.add(key)
                 self.err.write(f"--- {key}: $ {safe_display(t.command)}\n")
-            text = t.transcript
-            done = self.printed.get(key, 0)
-            end = len(text) if (final or t.exit_status is not None) else text.rfind("\n") + 1
-            if end > done:
-                self.out.write(text[done:end])
-                self.printed[key] = end
+            r = t.read_transcript()
+            shown = self.shown.get(key)
+            if shown is None or shown.transcript is not r:
+                # A replacement snapshot starts a new transcript: show it from its start.
+                shown = self.shown[key] = Shown(r)
+            new = r.finished_since(shown.pos)
+            shown.pos = r.finished_length
+            if shown.partial and new:
+                # The first new line starts with the part of it already printed.
+                new = new[min(shown.partial, new.index("\n")) :]
+                shown.partial = 0
+            self.out.write(new)
+            if final or t.exit_status is not None:
+                line = r.current_line
+                self.out.write(line[shown.partial :])
+                shown.partial = max(shown.partial, len(line))
             self.out.flush()
 
     def handle(self, line: str, agent_in: IO[str]) -> None:

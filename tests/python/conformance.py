@@ -101,22 +101,29 @@ def transcript_case(c: dict[str, Any]) -> None:
 
 def store_view(store: TerminalStore) -> dict[str, Any]:
     """The view of a store's terminals that replay cases compare; ``size`` only when known, ``droppedBytes`` only
-    when a byte was dropped."""
+    when a byte was dropped, ``wrappedLines`` only when a line wrapped, ``droppedLines`` and ``droppedChars`` only
+    when a line was left out."""
     out: dict[str, Any] = {}
     for terminal_id, t in store.terminals():
         e = t.exit_status
+        r = t.read_transcript()
         view: dict[str, Any] = {
             "command": t.command,
             "cwd": t.cwd,
             "output": base64.b64encode(t.output.to_bytes()).decode("ascii"),
             "exitStatus": None if e is None else {"exitCode": e.exit_code, "signal": e.signal},
-            "transcript": t.transcript,
+            "transcript": r.text,
             "toolCallIds": t.sorted_tool_calls(),
         }
         if t.size is not None:
             view["size"] = {"cols": t.size.cols, "rows": t.size.rows}
         if t.dropped_bytes > 0:
             view["droppedBytes"] = t.dropped_bytes
+        if r.wrapped_lines > 0:
+            view["wrappedLines"] = r.wrapped_lines
+        if r.dropped_lines > 0:
+            view["droppedLines"] = r.dropped_lines
+            view["droppedChars"] = r.dropped_chars
         out[terminal_id] = view
     return out
 
@@ -132,7 +139,13 @@ def store_counters(store: TerminalStore) -> dict[str, int] | None:
 def replay_limits(c: dict[str, Any]) -> Limits:
     """The limits of a replay case (``limits``, members optional)."""
     given = c.get("limits", {})
-    names = {"maxTerminals": "max_terminals", "maxRetainedBytes": "max_retained_bytes", "maxWarnings": "max_warnings"}
+    names = {
+        "maxTerminals": "max_terminals",
+        "maxRetainedBytes": "max_retained_bytes",
+        "maxWarnings": "max_warnings",
+        "maxLineLength": "max_line_length",
+        "maxTextLength": "max_text_length",
+    }
     values: dict[str, int] = {}
     for wire, name in names.items():
         v = given.get(wire)

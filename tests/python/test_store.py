@@ -5,6 +5,7 @@ bytes retained, limits hold, and the transcript is built only when asked for."""
 from __future__ import annotations
 
 import base64
+import json
 import random
 import time
 from collections.abc import Callable
@@ -12,7 +13,8 @@ from collections.abc import Callable
 import pytest
 
 import acp_terminal.store as store_module
-from acp_terminal import ByteLog, Limits, ParseError, Problem, TerminalStore, Transcript
+from acp_terminal import ByteLog, Limits, ParseError, Problem, TerminalState, TerminalStore, Transcript, v2
+from acp_terminal._runtime.transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH
 from acp_terminal.v2 import parse_session_update, parse_update_session_notification
 
 UNLIMITED = Limits(max_terminals=1 << 62, max_retained_bytes=1 << 62, max_warnings=1 << 62)
@@ -410,3 +412,86 @@ def test_a_plain_chunk_skips_the_generic_decoder(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ParseError):
         store.apply_text('{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"IR=="}')
     assert len(calls) == 2
+
+class _Reader:
+    """Reads what is new in a terminal (finished lines, then the current line), as a display
+    does after every chunk."""
+
+    def __init__(self) -> None:
+        self.pos = 0
+        self.shown: list[str] = []
+        self.line = ""
+
+    def read(self, t: TerminalState | None) -> None:
+        assert t is not None
+        r = t.read_transcript()
+        self.shown.append(r.finished_since(self.pos))
+        self.pos = r.finished_length
+        self.line = r.current_line
+
+    def text(self) -> str:
+        return "".join(self.shown) + self.line
+
+
+def test_reading_what_is_new_after_every_chunk_through_the_store_is_linear() -> None:
+    def run(n: int) -> None:
+        texts = [chunk("t", f"line {i}\r\nprogress {i}%\r".encode()) for i in range(n)]
+        store = TerminalStore()
+        reader = _Reader()
+        for text in texts:
+            store.apply_text(text)
+            reader.read(store.terminal("t"))
+        t = store.terminal("t")
+        assert t is not None and reader.text() == t.transcript
+
+    assert_linear("reading what is new after every chunk", 1000, run)
+
+
+def test_the_store_limits_set_every_transcript_limit_snapshots_included() -> None:
+    assert (Limits().max_line_length, Limits().max_text_length) == (MAX_LINE_LENGTH, MAX_TEXT_LENGTH)
+    store = TerminalStore(Limits(max_line_length=4, max_text_length=8))
+    store.apply_text(chunk("t", b"abcdefghij\n"))
+    t = store.terminal("t")
+    assert t is not None
+    # "abcd\n" and "efgh\n" wrapped, then "ij\n" pushed the text past 8 code points.
+    assert t.transcript == "efgh\nij\n"
+    r = t.read_transcript()
+    assert (r.wrapped_lines, r.dropped_lines, r.dropped_chars) == (2, 1, 5)
+    assert t.output.to_bytes() == b"abcdefghij\n", "the bytes are all retained"
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","output":{"data":"MTIzNDU2"}}')
+    t = store.terminal("t")
+    assert t is not None and t.transcript == "1234\n56"
+    assert t.read_transcript() is not r, "a snapshot starts a new transcript"
+    assert (t.read_transcript().wrapped_lines, t.read_transcript().dropped_lines) == (1, 0)
+
+
+def test_reading_what_is_new_rebuilds_the_text_when_old_lines_are_left_out() -> None:
+    store = TerminalStore(Limits(max_text_length=100))
+    reader = _Reader()
+    pieces = [f"out {i}\n{'par' if i % 3 == 0 else ''}".encode() for i in range(200)]
+    for p in pieces:
+        store.apply_text(chunk("t", p))
+        reader.read(store.terminal("t"))
+    eager = Transcript()
+    eager.push(b"".join(pieces))
+    t = store.terminal("t")
+    assert t is not None and t.read_transcript().dropped_lines > 100
+    assert reader.text() == eager.text, "every line was shown once, in order, before it was left out"
+
+
+def test_apply_notification_binds_and_checks_the_session_of_a_parsed_value() -> None:
+    one = '{"sessionId":"s1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"YQ=="}}'
+    other = one.replace("s1", "s2")
+    store = TerminalStore()
+    store.apply_notification(v2.parse_update_session_notification(one).value)
+    assert store.session_id == "s1"
+    store.apply_notification(v2.parse_update_session_notification(json.loads(one)).value)
+    with pytest.raises(ParseError) as by_value:
+        store.apply_notification(v2.parse_update_session_notification(other).value)
+    assert (by_value.value.kind, by_value.value.path) == ("session_mismatch", "/sessionId")
+    # The value route and the text route give the same error, and neither applies it.
+    with pytest.raises(ParseError) as by_text:
+        store.apply_notification_text(other)
+    assert str(by_text.value) == str(by_value.value)
+    t = store.terminal("t")
+    assert t is not None and t.output.to_bytes() == b"aa"

@@ -125,21 +125,27 @@ export function transcriptCase(c: JsonObject): void {
   if (t.text !== want) throw new Error(`transcript differs\n    expected ${JSON.stringify(want)}\n    got      ${JSON.stringify(t.text)}`);
 }
 
-/** The view of a store's terminals that replay cases compare; `size` only when known, `droppedBytes` only when a byte was dropped. */
+/**
+ * The view of a store's terminals that replay cases compare; `size` only when known, `droppedBytes` only when a
+ * byte was dropped, `wrappedLines` only when a line wrapped, `droppedLines` and `droppedChars` only when a line was left out.
+ */
 export function storeView(store: TerminalStore): JsonObject {
   const out: [string, Json][] = [];
   for (const [id, t] of store.terminals()) {
     const e = t.exitStatus;
+    const r = t.readTranscript();
     const view: [string, Json][] = [
       ["command", t.command],
       ["cwd", t.cwd],
       ["output", encodeBase64(t.output.toBytes())],
       ["exitStatus", e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null }],
-      ["transcript", t.transcript],
+      ["transcript", r.text],
       ["toolCallIds", t.sortedToolCalls()],
     ];
     if (t.size !== null) view.push(["size", { cols: t.size.cols, rows: t.size.rows }]);
     if (t.droppedBytes > 0) view.push(["droppedBytes", t.droppedBytes]);
+    if (r.wrappedLines > 0) view.push(["wrappedLines", r.wrappedLines]);
+    if (r.droppedLines > 0) view.push(["droppedLines", r.droppedLines], ["droppedChars", r.droppedChars]);
     out.push([id, objectOf(view)]);
   }
   return objectOf(out);
@@ -157,7 +163,7 @@ function replayLimits(c: JsonObject): Partial<Limits> {
   const l = get(c, "limits");
   const out: { -readonly [K in keyof Limits]?: number } = {};
   if (l === undefined) return out;
-  for (const name of ["maxTerminals", "maxRetainedBytes", "maxWarnings"] as const) {
+  for (const name of ["maxTerminals", "maxRetainedBytes", "maxWarnings", "maxLineLength", "maxTextLength"] as const) {
     const v = get(l, name);
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`limits.${name} is not a whole number`);

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
-import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
-import { type ApplyResult, ByteLog, DEFAULT_LIMITS, type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
-import { parseSessionUpdate, parseUpdateSessionNotification } from "../../generated/typescript/src/v2.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { type ApplyResult, ByteLog, DEFAULT_LIMITS, type Limits, type TerminalState, TerminalStore } from "../../generated/typescript/src/store.js";
+import { type UpdateSessionNotification, parseSessionUpdate, parseUpdateSessionNotification } from "../../generated/typescript/src/v2.js";
 
 const unlimited = { maxTerminals: Infinity, maxRetainedBytes: Infinity, maxWarnings: Infinity };
 
@@ -416,4 +416,80 @@ test("a plain chunk skips the generic decoder", () => {
   }
   assert.equal(store.sessionId, "sess_1");
   assert.equal(store.terminal("term_0")?.output.length, 201);
+});
+
+/** Reads what is new since `at.pos` (finished lines, then the current line), as a display does after every chunk. */
+function readNew(t: TerminalState, at: { pos: number; shown: string[] }): string {
+  const r = t.readTranscript();
+  at.shown.push(r.finishedSince(at.pos));
+  at.pos = r.finishedLength;
+  return r.currentLine;
+}
+
+test("reading what is new after every chunk through the store: linear", () => {
+  assertLinear("reading what is new after every chunk", 4000, (n) => {
+    const texts = Array.from({ length: n }, (_, i) => chunk("t", bytes(`line ${i}\r\nprogress ${i}%\r`)));
+    const store = new TerminalStore();
+    const at = { pos: 0, shown: [] as string[] };
+    let line = "";
+    for (const text of texts) {
+      assert.ok(store.applyText(text).ok);
+      line = readNew(store.terminal("t") as TerminalState, at);
+    }
+    assert.equal(at.shown.join("") + line, store.terminal("t")?.transcript);
+  });
+});
+
+test("the store's limits set every transcript's limits, snapshots included", () => {
+  assert.deepEqual([DEFAULT_LIMITS.maxLineLength, DEFAULT_LIMITS.maxTextLength], [MAX_LINE_LENGTH, MAX_TEXT_LENGTH]);
+  const store = new TerminalStore({ maxLineLength: 4, maxTextLength: 8 });
+  assert.ok(store.applyText(chunk("t", bytes("abcdefghij\n"))).ok);
+  let t = store.terminal("t") as TerminalState;
+  // "abcd\n" and "efgh\n" wrapped, then "ij\n" pushed the text past 8 code points.
+  assert.equal(t.transcript, "efgh\nij\n");
+  const r = t.readTranscript();
+  assert.deepEqual([r.wrappedLines, r.droppedLines, r.droppedChars], [2, 1, 5]);
+  assert.deepEqual(t.output.toBytes(), bytes("abcdefghij\n"), "the bytes are all retained");
+  assert.ok(store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","output":{"data":"MTIzNDU2"}}').ok);
+  t = store.terminal("t") as TerminalState;
+  assert.equal(t.transcript, "1234\n56");
+  assert.notEqual(t.readTranscript(), r, "a snapshot starts a new transcript");
+  assert.deepEqual([t.readTranscript().wrappedLines, t.readTranscript().droppedLines], [1, 0]);
+});
+
+test("reading what is new rebuilds the text when old lines are left out", () => {
+  const store = new TerminalStore({ maxTextLength: 100 });
+  const at = { pos: 0, shown: [] as string[] };
+  let line = "";
+  let all = "";
+  for (let i = 0; i < 200; i++) {
+    const piece = `out ${i}\n${i % 3 === 0 ? "par" : ""}`;
+    all += piece;
+    assert.ok(store.applyText(chunk("t", bytes(piece))).ok);
+    line = readNew(store.terminal("t") as TerminalState, at);
+  }
+  const eager = new Transcript();
+  eager.push(bytes(all));
+  const t = store.terminal("t") as TerminalState;
+  assert.ok(t.readTranscript().droppedLines > 100);
+  assert.equal(at.shown.join("") + line, eager.text, "every line was shown once, in order, before it was left out");
+});
+
+test("applyNotification binds and checks the session of a parsed value", () => {
+  const one = '{"sessionId":"s1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"YQ=="}}';
+  const parse = (s: string): UpdateSessionNotification => {
+    const r = parseUpdateSessionNotification(JSON.parse(s));
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  };
+  const store = new TerminalStore();
+  assert.ok(store.applyNotification(parse(one)).ok);
+  assert.equal(store.sessionId, "s1");
+  assert.ok(store.applyNotification(parse(one)).ok);
+  const other = one.replace("s1", "s2");
+  const r = store.applyNotification(parse(other));
+  assert.ok(!r.ok && r.error.kind === "session_mismatch" && r.error.path === "/sessionId");
+  // The value route and the text route give the same error, and neither applies it.
+  assert.deepEqual(store.applyNotificationText(other), r);
+  assert.deepEqual(store.terminal("t")?.output.toBytes(), bytes("aa"));
 });

@@ -397,14 +397,17 @@ pub fn readme_snippets() -> Result<(), String> {
     if !ts.is_empty() {
         crate::node::install()?;
         let app = dir.join("ts");
+        write_file(&app.join("package.json"), r#"{ "name": "readme-snippets", "private": true, "type": "module" }"#)?;
+        // The SDK (pinned as in tests/typescript) for the SDK route's example; first, as
+        // npm removes packages it did not install.
+        run(Command::new(crate::node::npm()).args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", crate::node::SDK]).current_dir(&app))?;
         let pkg = app.join("node_modules/acp-terminal");
         run(Command::new(crate::node::tsc_path()).args(["-p", "generated/typescript/tsconfig.json", "--outDir"]).arg(pkg.join("dist")))?;
         std::fs::copy(root().join("generated/typescript/package.json"), pkg.join("package.json")).map_err(|e| e.to_string())?;
-        write_file(&app.join("package.json"), r#"{ "name": "readme-snippets", "private": true, "type": "module" }"#)?;
         write_file(
             &app.join("tsconfig.json"),
             r#"{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
-                 "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM"], "outDir": "dist" },
+                 "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "types": [], "lib": ["ES2022", "DOM", "ESNext.Disposable"], "outDir": "dist" },
                "include": ["*.ts"] }"#,
         )?;
         for s in &ts {

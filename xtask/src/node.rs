@@ -5,7 +5,7 @@
 use crate::{root, run};
 use std::process::Command;
 
-fn npm() -> &'static str {
+pub fn npm() -> &'static str {
     if cfg!(windows) { "npm.cmd" } else { "npm" }
 }
 
@@ -161,7 +161,7 @@ fn api_reference(app: &Scratch) -> Result<(), String> {
 }
 
 /// The SDK the README's example and `tests/typescript/sdk.test.ts` use.
-const SDK: &str = "@agentclientprotocol/sdk@2.4.0";
+pub const SDK: &str = "@agentclientprotocol/sdk@2.4.0";
 
 /// Every ```ts block of the README in the installed package is a complete program:
 /// each is compiled (strict, with DOM for `console` and `TextEncoder`, and the

@@ -13,6 +13,7 @@ use crate::v2::{
     AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId,
     UpdateSessionNotification,
 };
+use crate::wire::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
@@ -32,11 +33,27 @@ pub struct Limits {
     /// At most this many warnings returned per applied message; the rest are counted
     /// in [`Counters::warnings_dropped`].
     pub max_warnings: usize,
+    /// The line length limit, in cells, of every transcript the store creates
+    /// ([`Transcript::with_limits`]): a longer line wraps, counted in
+    /// [`Transcript::wrapped_lines`].
+    pub max_line_length: usize,
+    /// The text length limit, in code points of finished lines, of every transcript the
+    /// store creates ([`Transcript::with_limits`]): past it the oldest lines are left
+    /// out, counted in [`Transcript::dropped_lines`] and [`Transcript::dropped_chars`].
+    pub max_text_length: usize,
 }
 
 impl Limits {
-    /// The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message.
-    pub const DEFAULT: Self = Self { max_terminals: 1024, max_retained_bytes: 1 << 20, max_warnings: 64 };
+    /// The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message,
+    /// and the transcript's own defaults ([`MAX_LINE_LENGTH`] cells per line,
+    /// [`MAX_TEXT_LENGTH`] code points of finished lines).
+    pub const DEFAULT: Self = Self {
+        max_terminals: 1024,
+        max_retained_bytes: 1 << 20,
+        max_warnings: 64,
+        max_line_length: MAX_LINE_LENGTH,
+        max_text_length: MAX_TEXT_LENGTH,
+    };
 }
 
 impl Default for Limits {
@@ -213,27 +230,37 @@ impl ByteLog {
 
 /// The transcript, built on demand: `rendered` counts the bytes since the last
 /// snapshot it has read.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Lazy {
     /// Boxed, so a terminal whose text is never asked for holds one pointer.
     transcript: Option<Box<Transcript>>,
     rendered: u64,
+    /// The limits of the transcript when it is created: line length, text length.
+    limits: (usize, usize),
+}
+
+impl Default for Lazy {
+    fn default() -> Self {
+        Self { transcript: None, rendered: 0, limits: (MAX_LINE_LENGTH, MAX_TEXT_LENGTH) }
+    }
 }
 
 impl Lazy {
-    /// Reads every byte of `output` not read yet.
-    fn catch_up(&mut self, output: &ByteLog) {
+    /// Reads every byte of `output` not read yet; returns the transcript.
+    fn catch_up(&mut self, output: &ByteLog) -> &Transcript {
         let end = output.dropped() + output.len() as u64;
-        if self.rendered == end && self.transcript.is_some() {
-            return;
+        let (line, text) = self.limits;
+        let t = self.transcript.get_or_insert_with(|| Box::new(Transcript::with_limits(line, text)));
+        if self.rendered == end {
+            return t;
         }
-        let t = self.transcript.get_or_insert_with(Box::default);
         // Bytes are never dropped before they are read, so `rendered >= dropped`.
         let from = usize::try_from(self.rendered - output.dropped()).unwrap_or(usize::MAX);
         for b in output.blocks_from(from) {
             t.push(b);
         }
         self.rendered = end;
+        t
     }
 }
 
@@ -299,11 +326,29 @@ impl TerminalState {
     /// The safe transcript of every output byte since the last snapshot
     /// (docs/TRANSCRIPT.md). It is built on the first call and then only reads the
     /// bytes that arrived since the previous call, so asking once per frame is cheap.
+    ///
+    /// This builds a new `String` of the whole text on every call; a display that reads
+    /// after every chunk reads only what is new through [`TerminalState::with_transcript`].
     #[must_use]
     pub fn transcript(&self) -> String {
+        self.with_transcript(Transcript::text)
+    }
+
+    /// Calls `f` with this terminal's [`Transcript`], caught up with every output byte
+    /// since the last snapshot, without copying its text: read only what is new with
+    /// [`Transcript::finished_len`], [`Transcript::finished_since`] and
+    /// [`Transcript::current_line`], and the limits' counters
+    /// ([`Transcript::wrapped_lines`], [`Transcript::dropped_lines`],
+    /// [`Transcript::dropped_chars`]). The transcript has the store's
+    /// [`Limits::max_line_length`] and [`Limits::max_text_length`].
+    ///
+    /// A replacement snapshot (a `terminal_update` with `output`) starts a new transcript:
+    /// its positions start again from 0, so a display that keeps a position starts over
+    /// when it applies one. `f` runs with this terminal's transcript locked: it must not
+    /// read this terminal's transcript again (that would deadlock).
+    pub fn with_transcript<R>(&self, f: impl FnOnce(&Transcript) -> R) -> R {
         let mut lazy = self.lazy.lock().unwrap_or_else(PoisonError::into_inner);
-        lazy.catch_up(&self.output);
-        lazy.transcript.as_ref().map(|t| t.text()).unwrap_or_default()
+        f(lazy.catch_up(&self.output))
     }
 
     /// The tool calls whose current content references this terminal, sorted.
@@ -313,7 +358,7 @@ impl TerminalState {
 
     fn replace_output(&mut self, bytes: Vec<u8>, limit: usize) {
         let lazy = self.lazy.get_mut().unwrap_or_else(PoisonError::into_inner);
-        *lazy = Lazy::default();
+        *lazy = Lazy { limits: lazy.limits, ..Lazy::default() };
         self.output.replace(bytes);
         self.enforce(limit);
     }
@@ -410,7 +455,8 @@ impl TerminalStore {
             self.counters.terminals_refused += 1;
             return None;
         }
-        self.terminals.push((id.clone(), TerminalState::default()));
+        let lazy = Lazy { limits: (self.limits.max_line_length, self.limits.max_text_length), ..Lazy::default() };
+        self.terminals.push((id.clone(), TerminalState { lazy: Mutex::new(lazy), ..TerminalState::default() }));
         self.index.insert(id.clone(), self.terminals.len() - 1);
         Some(self.terminals.len() - 1)
     }
@@ -504,7 +550,19 @@ impl TerminalStore {
     /// another session; nothing is applied then.
     pub fn apply_notification_text(&mut self, text: &str) -> Result<Vec<Warning>, Error> {
         let parsed = wire::from_str::<UpdateSessionNotification>(text)?;
-        let notification = parsed.value;
+        self.apply_notification(parsed.value)?;
+        Ok(self.keep_warnings(parsed.warnings))
+    }
+
+    /// Applies one parsed `session/update` notification's update, keeping its session:
+    /// the first notification binds the store to its session. Use it when an SDK or
+    /// your own serde types already parsed the notification; [`TerminalStore::apply`]
+    /// of its `update` alone would not check the session.
+    ///
+    /// # Errors
+    /// `session_mismatch` at `/sessionId` for a notification of another session;
+    /// nothing is applied then.
+    pub fn apply_notification(&mut self, notification: UpdateSessionNotification) -> Result<(), Error> {
         match &self.session {
             Some(bound) if *bound != notification.session_id => {
                 return Err(Error::new(
@@ -521,7 +579,7 @@ impl TerminalStore {
             None => self.session = Some(notification.session_id),
         }
         self.apply(notification.update);
-        Ok(self.keep_warnings(parsed.warnings))
+        Ok(())
     }
 
     /// Applies updates in order, stopping at the first that fails to parse: everything

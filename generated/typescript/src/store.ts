@@ -11,7 +11,7 @@ import { decodeBase64 } from "./runtime/base64.js";
 import type { Problem } from "./runtime/errors.js";
 import type { JsonObject } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
-import { Transcript } from "./runtime/transcript.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
 import {
   type AbsolutePath,
   type SessionId,
@@ -21,6 +21,7 @@ import {
   type TerminalSize,
   type ToolCallContent,
   type ToolCallId,
+  type UpdateSessionNotification,
   parseSessionUpdate,
   parseUpdateSessionNotification,
 } from "./v2.js";
@@ -58,10 +59,29 @@ export interface Limits {
   readonly maxRetainedBytes: number;
   /** At most this many warnings returned per applied message; the rest are counted in `counters.warningsDropped`. */
   readonly maxWarnings: number;
+  /**
+   * The line length limit, in cells, of every transcript the store creates: a longer line
+   * wraps, counted in the transcript's `wrappedLines`.
+   */
+  readonly maxLineLength: number;
+  /**
+   * The text length limit, in code points of finished lines, of every transcript the store
+   * creates: past it the oldest lines are left out, counted in `droppedLines` and `droppedChars`.
+   */
+  readonly maxTextLength: number;
 }
 
-/** The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({ maxTerminals: 1024, maxRetainedBytes: 1 << 20, maxWarnings: 64 });
+/**
+ * The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message, and the
+ * transcript's own defaults (`MAX_LINE_LENGTH` cells per line, `MAX_TEXT_LENGTH` code points).
+ */
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxTerminals: 1024,
+  maxRetainedBytes: 1 << 20,
+  maxWarnings: 64,
+  maxLineLength: MAX_LINE_LENGTH,
+  maxTextLength: MAX_TEXT_LENGTH,
+});
 
 /** What the store ignored because a limit was hit. */
 export interface Counters {
@@ -276,6 +296,13 @@ export class TerminalState {
   private renderer: Transcript | null = null;
   /** How many bytes since the last snapshot the renderer has read. */
   private rendered = 0;
+  /** The limits of every transcript this terminal creates. */
+  private readonly transcriptLimits: TranscriptLimits;
+
+  /** A terminal whose transcripts have `limits` (the store passes its `maxLineLength` and `maxTextLength`). */
+  constructor(limits: TranscriptLimits = {}) {
+    this.transcriptLimits = limits;
+  }
 
   /** How many output bytes since the last snapshot are no longer retained because of `maxRetainedBytes`. */
   get droppedBytes(): number {
@@ -291,6 +318,21 @@ export class TerminalState {
     return this.catchUp().text;
   }
 
+  /**
+   * This terminal's `Transcript`, caught up with every output byte since the last snapshot,
+   * without copying its text: a display that reads after every chunk reads only what is new
+   * with `finishedLength`, `finishedSince(position)` and `currentLine`, and the limits'
+   * counters (`wrappedLines`, `droppedLines`, `droppedChars`). It has the store's
+   * `maxLineLength` and `maxTextLength`.
+   *
+   * The object belongs to the store: only read it (never `push` or `reset`). A replacement
+   * snapshot (a `terminal_update` with `output`) starts a new transcript, so a display that
+   * keeps a position starts over when this returns another object than last time.
+   */
+  readTranscript(): Transcript {
+    return this.catchUp();
+  }
+
   /** The tool calls whose current content references this terminal, sorted by code point. */
   sortedToolCalls(): ToolCallId[] {
     return [...this.toolCalls].sort(byCodePoint);
@@ -299,7 +341,7 @@ export class TerminalState {
   private catchUp(): Transcript {
     let r = this.renderer;
     if (r === null) {
-      r = new Transcript();
+      r = new Transcript(this.transcriptLimits);
       this.renderer = r;
       this.rendered = this.output.dropped;
     }
@@ -321,7 +363,7 @@ export class TerminalState {
   replaceOutput(bytes: Uint8Array, limit: number): void {
     if (bytes.length > limit) {
       // Every byte is read by the transcript before it goes.
-      const r = new Transcript();
+      const r = new Transcript(this.transcriptLimits);
       r.push(bytes);
       this.output.replace(bytes, limit);
       this.renderer = r;
@@ -384,10 +426,13 @@ export class TerminalStore {
   /** The terminals each tool call's current content references, each once. */
   private readonly links = new Map<ToolCallId, TerminalState[]>();
   private session: SessionId | null = null;
+  /** The limits of every transcript the store creates. */
+  private readonly transcriptLimits: TranscriptLimits;
 
   /** An empty store; `limits` overrides some of `DEFAULT_LIMITS`. */
   constructor(limits: Partial<Limits> = {}) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...limits });
+    this.transcriptLimits = Object.freeze({ maxLineLength: this.limits.maxLineLength, maxTextLength: this.limits.maxTextLength });
   }
 
   /** The session the store is bound to, once a notification has been applied. */
@@ -413,7 +458,7 @@ export class TerminalStore {
         this.counters.terminalsRefused++;
         return undefined;
       }
-      t = new TerminalState();
+      t = new TerminalState(this.transcriptLimits);
       this.states.set(id, t);
     }
     return t;
@@ -542,9 +587,25 @@ export class TerminalStore {
     }
     const r = parseUpdateSessionNotification(text);
     if (!r.ok) return r;
-    const mismatch = this.bind(r.value.sessionId);
+    return this.notification(r.value, r.warnings);
+  }
+
+  /**
+   * Applies one parsed `session/update` notification's update, keeping its session: the
+   * first notification binds the store to its session; another session's gives
+   * `session_mismatch` at `/sessionId` (nothing applied). Use it when an SDK already parsed
+   * the notification (`parseUpdateSessionNotification(params)`): `apply(n.update)` alone
+   * would not check the session. Never throws; the warnings are empty.
+   */
+  applyNotification(n: UpdateSessionNotification): ApplyResult {
+    return this.notification(n, []);
+  }
+
+  /** Checks the notification's session, binding the store on the first, then applies its update. */
+  private notification(n: UpdateSessionNotification, warnings: Problem[]): ApplyResult {
+    const mismatch = this.bind(n.sessionId);
     if (mismatch !== undefined) return mismatch;
-    return this.guarded(r.value.update, r.warnings);
+    return this.guarded(n.update, warnings);
   }
 
   /** Binds the store to `id`, or gives the `session_mismatch` error when it holds another. */

@@ -20,7 +20,7 @@ from pydantic import JsonValue
 from ._runtime.base64 import Base64Error, decode_base64
 from ._runtime.errors import ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
-from ._runtime.transcript import Transcript
+from ._runtime.transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
 from .v2 import (
     AbsolutePath,
     SessionId,
@@ -35,6 +35,7 @@ from .v2 import (
     ToolCallContent,
     ToolCallContentTerminal,
     ToolCallId,
+    UpdateSessionNotification,
     parse_session_update,
     parse_update_session_notification,
 )
@@ -84,6 +85,13 @@ class Limits:
     max_warnings: int = 64
     """At most this many warnings returned per applied message; the rest are counted in
     ``Counters.warnings_dropped``."""
+    max_line_length: int = MAX_LINE_LENGTH
+    """The line length limit, in cells, of every transcript the store creates: a longer
+    line wraps, counted in the transcript's ``wrapped_lines``."""
+    max_text_length: int = MAX_TEXT_LENGTH
+    """The text length limit, in code points of finished lines, of every transcript the
+    store creates: past it the oldest lines are left out, counted in ``dropped_lines``
+    and ``dropped_chars``."""
 
 
 @dataclass
@@ -236,6 +244,8 @@ class TerminalState:
     tool_calls: set[ToolCallId] = field(default_factory=set)
     _renderer: Transcript | None = None
     _rendered: int = 0
+    _max_line_length: int = MAX_LINE_LENGTH
+    _max_text_length: int = MAX_TEXT_LENGTH
 
     @property
     def dropped_bytes(self) -> int:
@@ -250,14 +260,31 @@ class TerminalState:
         since the previous read are rendered, so reading once per frame is cheap."""
         return self._catch_up().text
 
+    def read_transcript(self) -> Transcript:
+        """This terminal's ``Transcript``, caught up with every output byte since the last
+        snapshot, without copying its text: a display that reads after every chunk reads
+        only what is new with ``finished_length``, ``finished_since(position)`` and
+        ``current_line``, and the limits' counters (``wrapped_lines``,
+        ``dropped_lines``, ``dropped_chars``). It has the store's ``max_line_length``
+        and ``max_text_length``.
+
+        The object belongs to the store: only read it (never ``push`` or ``reset``). A
+        replacement snapshot (a ``terminal_update`` with ``output``) starts a new
+        transcript, so a display that keeps a position starts over when this returns
+        another object than last time."""
+        return self._catch_up()
+
     def sorted_tool_calls(self) -> list[ToolCallId]:
         """The tool calls whose current content references this terminal, sorted."""
         return sorted(self.tool_calls)
 
+    def _new_transcript(self) -> Transcript:
+        return Transcript(self._max_line_length, self._max_text_length)
+
     def _catch_up(self) -> Transcript:
         r = self._renderer
         if r is None:
-            r = self._renderer = Transcript()
+            r = self._renderer = self._new_transcript()
             self._rendered = self.output.dropped
         end = self.output.dropped + len(self.output)
         if self._rendered < end:
@@ -273,7 +300,7 @@ class TerminalState:
     def _replace_output(self, data: bytes, limit: int) -> None:
         if len(data) > limit:
             # Every byte is read by the transcript before it goes.
-            r = Transcript()
+            r = self._new_transcript()
             r.push(data)
             self.output.replace(data, limit)
             self._renderer, self._rendered = r, len(data)
@@ -341,7 +368,9 @@ class TerminalStore:
             if len(self._states) >= self.limits.max_terminals:
                 self.counters.terminals_refused += 1
                 return None
-            state = self._states[terminal_id] = TerminalState()
+            limits = self.limits
+            state = TerminalState(_max_line_length=limits.max_line_length, _max_text_length=limits.max_text_length)
+            self._states[terminal_id] = state
         return state
 
     def _link(self, tool_call: ToolCallId, terminal_id: TerminalId) -> None:
@@ -456,9 +485,18 @@ class TerminalStore:
                 self._append_chunk(TerminalId(m.group(2)), data)
                 return self._keep(())
         parsed = parse_update_session_notification(text)
-        self._bind(parsed.value.session_id)
-        self.apply(parsed.value.update)
+        self.apply_notification(parsed.value)
         return self._keep(parsed.warnings)
+
+    def apply_notification(self, notification: UpdateSessionNotification) -> None:
+        """Applies one parsed ``session/update`` notification's update, keeping its
+        session: the first notification binds the store to its session; one of another
+        session raises ``ParseError`` with ``session_mismatch`` at ``/sessionId``
+        (nothing applied). Use it when the notification is already parsed
+        (``parse_update_session_notification(params).value``): ``apply`` of its
+        ``update`` alone would not check the session."""
+        self._bind(notification.session_id)
+        self.apply(notification.update)
 
     def apply_all(self, texts: Iterable[str]) -> list[Problem]:
         """Applies updates in order, stopping at the first that fails to parse (raised as

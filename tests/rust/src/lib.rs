@@ -114,11 +114,15 @@ pub fn transcript_case(case: &Value) -> CaseResult {
 }
 
 /// The view of a store's terminals that `replay` cases compare. `size` is there only
-/// when known, `droppedBytes` only when a byte was dropped.
+/// when known, `droppedBytes` only when a byte was dropped, `wrappedLines` only when
+/// the transcript wrapped a line, `droppedLines` and `droppedChars` only when it left
+/// out a line.
 #[must_use]
 pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
     let mut out = serde_json::Map::new();
     for (id, t) in store.terminals() {
+        let (transcript, wrapped, dropped_lines, dropped_chars) =
+            t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
         let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
         let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
         let mut view = serde_json::json!({
@@ -126,7 +130,7 @@ pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
             "cwd": t.cwd().map(|c| c.as_str()),
             "output": acp_terminal::wire::encode_base64(&t.output().to_vec()),
             "exitStatus": exit,
-            "transcript": t.transcript(),
+            "transcript": transcript,
             "toolCallIds": tool_calls,
         });
         if let Some(size) = t.size() {
@@ -134,6 +138,13 @@ pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
         }
         if t.dropped_bytes() > 0 {
             view["droppedBytes"] = t.dropped_bytes().into();
+        }
+        if wrapped > 0 {
+            view["wrappedLines"] = wrapped.into();
+        }
+        if dropped_lines > 0 {
+            view["droppedLines"] = dropped_lines.into();
+            view["droppedChars"] = dropped_chars.into();
         }
         out.insert(id.as_str().to_owned(), view);
     }
@@ -159,6 +170,8 @@ pub fn replay_limits(case: &Value) -> Result<acp_terminal::store::Limits, String
         ("maxTerminals", &mut limits.max_terminals),
         ("maxRetainedBytes", &mut limits.max_retained_bytes),
         ("maxWarnings", &mut limits.max_warnings),
+        ("maxLineLength", &mut limits.max_line_length),
+        ("maxTextLength", &mut limits.max_text_length),
     ] {
         if let Some(v) = l.get(name) {
             *slot = v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| format!("limits.{name} is not a whole number"))?;

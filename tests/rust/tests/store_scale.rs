@@ -43,7 +43,7 @@ fn link_chunk(call: &str, id: &str) -> String {
 }
 
 fn unlimited() -> Limits {
-    Limits { max_terminals: usize::MAX, max_retained_bytes: usize::MAX, max_warnings: usize::MAX }
+    Limits { max_terminals: usize::MAX, max_retained_bytes: usize::MAX, max_warnings: usize::MAX, ..Limits::DEFAULT }
 }
 
 #[test]
@@ -210,4 +210,86 @@ fn a_terminal_state_is_small_until_its_text_is_asked_for() {
     // Its members are inline (exit status, size, extension data); the transcript and
     // the bytes are not.
     assert!(size <= 1024, "a TerminalState is {size} bytes inline");
+}
+
+/// Reads what is new in `t` since `pos` (finished lines, then the current line), as a
+/// display does after every chunk; appends the finished lines to `shown`.
+fn read_new(t: &acp_terminal::store::TerminalState, pos: &mut u64, shown: &mut String) -> String {
+    t.with_transcript(|r| {
+        let (a, b) = r.finished_since(*pos);
+        shown.push_str(a);
+        shown.push_str(b);
+        *pos = r.finished_len();
+        r.current_line()
+    })
+}
+
+#[test]
+fn reading_what_is_new_after_every_chunk_through_the_store_is_linear() {
+    assert_linear("reading what is new after every chunk", 4_000, &|n| {
+        let texts: Vec<String> = (0..n).map(|i| chunk("t", format!("line {i}\r\nprogress {i}%\r").as_bytes())).collect();
+        let mut store = TerminalStore::new();
+        let (mut pos, mut shown, mut line) = (0, String::new(), String::new());
+        for text in &texts {
+            store.apply_text(text).expect("valid");
+            line = read_new(store.terminal("t").expect("terminal"), &mut pos, &mut shown);
+        }
+        shown.push_str(&line);
+        assert_eq!(shown, store.terminal("t").expect("terminal").transcript());
+    });
+}
+
+#[test]
+fn the_store_limits_set_every_transcript_limit() {
+    assert_eq!((Limits::DEFAULT.max_line_length, Limits::DEFAULT.max_text_length), (4096, 1 << 24));
+    let limits = Limits { max_line_length: 4, max_text_length: 8, ..Limits::default() };
+    let mut store = TerminalStore::with_limits(limits);
+    store.apply_text(&chunk("t", b"abcdefghij\n")).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    // "abcd\n" and "efgh\n" wrapped, then "ij\n" pushed the text past 8 code points.
+    assert_eq!(t.transcript(), "efgh\nij\n");
+    assert_eq!(t.with_transcript(|r| (r.wrapped_lines(), r.dropped_lines(), r.dropped_chars())), (2, 1, 5));
+    assert_eq!(t.output().to_vec(), b"abcdefghij\n", "the bytes are all retained");
+    // A snapshot starts a new transcript with the same limits.
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","output":{"data":"MTIzNDU2"}}"#).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    assert_eq!(t.transcript(), "1234\n56");
+    assert_eq!(t.with_transcript(|r| (r.wrapped_lines(), r.dropped_lines())), (1, 0));
+}
+
+#[test]
+fn reading_what_is_new_rebuilds_the_text_when_old_lines_are_left_out() {
+    let limits = Limits { max_text_length: 100, ..Limits::default() };
+    let mut store = TerminalStore::with_limits(limits);
+    let (mut pos, mut shown, mut line) = (0, String::new(), String::new());
+    let mut all = String::new();
+    for i in 0..200 {
+        let piece = format!("out {i}\n{}", if i % 3 == 0 { "par" } else { "" });
+        all.push_str(&piece);
+        store.apply_text(&chunk("t", piece.as_bytes())).expect("valid");
+        line = read_new(store.terminal("t").expect("terminal"), &mut pos, &mut shown);
+    }
+    let mut eager = Transcript::new();
+    eager.push(all.as_bytes());
+    let t = store.terminal("t").expect("terminal");
+    assert!(t.with_transcript(Transcript::dropped_lines) > 100);
+    assert_eq!(shown + &line, eager.text(), "every line was shown once, in order, before it was left out");
+    assert!(t.transcript().len() <= 100 + line.len());
+}
+
+#[test]
+fn apply_notification_binds_and_checks_the_session_of_a_parsed_value() {
+    use acp_terminal::v2::UpdateSessionNotification;
+    let parse = |s: &str| acp_terminal::wire::from_str::<UpdateSessionNotification>(s).expect("valid").value;
+    let one = r#"{"sessionId":"s1","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"YQ=="}}"#;
+    let mut store = TerminalStore::new();
+    store.apply_notification(parse(one)).expect("binds s1");
+    assert_eq!(store.session_id().map(|s| s.as_str()), Some("s1"));
+    store.apply_notification(parse(one)).expect("the same session");
+    let other = one.replace("s1", "s2");
+    let e = store.apply_notification(parse(&other)).expect_err("another session");
+    assert_eq!((e.kind.as_str(), e.path.as_str()), ("session_mismatch", "/sessionId"));
+    // The value route and the text route give the same error, and neither applies it.
+    assert_eq!(store.apply_notification_text(&other).expect_err("another session"), e);
+    assert_eq!(store.terminal("t").map(|t| t.output().to_vec()), Some(b"aa".to_vec()));
 }
