@@ -20,6 +20,11 @@
 /// The wire runtime shared with the generated Rust binding (its source is
 /// `templates/rust/runtime/`, which `cargo xtask gen` copies here and into
 /// `generated/rust`).
+/// The examples of the crate's README, run as doctests (`cargo test --doc`).
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod wire;
 
 pub mod emit;

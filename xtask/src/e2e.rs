@@ -426,6 +426,18 @@ pub fn readme_snippets() -> Result<(), String> {
             run_snippet(s, Command::new(pyenv::python()).arg(&file).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1"))?;
         }
     }
+    // The Python package's own README (its Rust and TypeScript peers run as doctests
+    // and in the npm consumer test).
+    let package_readme = "generated/python/README.md";
+    let text = std::fs::read_to_string(root().join(package_readme)).map_err(|e| format!("{package_readme}: {e}"))?;
+    let package: Vec<Snippet> = snippets(&text, package_readme)?.into_iter().filter(|s| s.lang == "python").collect();
+    eprintln!("e2e: {package_readme} snippets: {} python", package.len());
+    for s in &package {
+        let file = dir.join(format!("python/package_readme_{}.py", s.line));
+        write_file(&file, &format!("# {package_readme} line {}\n{}", s.line, s.code))?;
+        run_snippet(s, Command::new(pyenv::python()).arg(&file).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1"))
+            .map_err(|e| format!("{package_readme} (the generated copy of templates/python/README.md): {e}"))?;
+    }
     Ok(())
 }
 

@@ -34,6 +34,11 @@
 pub mod adapters;
 pub mod registry;
 pub mod store;
+
+/// The examples of the crate's README, run as doctests (`cargo test --doc`).
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 pub mod v1;
 pub mod v2;
 pub mod wire;
