@@ -43,7 +43,13 @@ enum Cmd {
         out: Option<PathBuf>,
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
-    Test,
+    Test {
+        /// Start at this step (goldens, cargo, typescript, python, conformance, fuzz,
+        /// packages, bench, e2e), after the generated-files check and the installs: to
+        /// go on from a step that failed. CI runs them all.
+        #[arg(long)]
+        from: Option<String>,
+    },
     /// Run the conformance vectors under DIR... (default `tests/vectors`) in every
     /// language and compare their bytes.
     Conformance {
@@ -118,12 +124,10 @@ fn check_lock_files() -> Result<(), String> {
     Ok(())
 }
 
-fn test() -> Result<(), String> {
-    check_lock_files()?;
-    codegen::generate(true)?;
-    node::install()?;
-    pyenv::install()?;
-    codegen::compile_goldens(&node::tsc_path(), &pyenv::python())?;
+/// One step of `cargo xtask test`: its name (for `--from`) and what it runs.
+type Step = (&'static str, fn() -> Result<(), String>);
+
+fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
@@ -131,23 +135,59 @@ fn test() -> Result<(), String> {
     // intra-doc links, missing docs on what the crate overview names...).
     run(Command::new(&cargo)
         .args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"])
-        .env("RUSTDOCFLAGS", "-D warnings"))?;
+        .env("RUSTDOCFLAGS", "-D warnings"))
+}
+
+fn typescript_tests() -> Result<(), String> {
     node::build_tests()?;
     run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
     node::runtime_tests()?;
-    node::transcript_tests()?;
-    pyenv::test()?;
-    conformance::conformance(&[])?;
-    fuzz::quick()?;
+    node::transcript_tests()
+}
+
+fn packages() -> Result<(), String> {
     consumer::rust()?;
     crates::publish_dry_run()?;
     consumer::typescript()?;
     consumer::python()?;
-    pyenv::package()?;
-    bench::smoke()?;
+    pyenv::package()
+}
+
+fn end_to_end() -> Result<(), String> {
     e2e::terminal()?;
     e2e::browser()?;
-    e2e::readme_snippets()?;
+    e2e::readme_snippets()
+}
+
+/// Every step, in order. The installs always run; `--from NAME` skips the steps before NAME.
+const STEPS: &[Step] = &[
+    ("goldens", || codegen::compile_goldens(&node::tsc_path(), &pyenv::python())),
+    ("cargo", cargo_test),
+    ("typescript", typescript_tests),
+    ("python", pyenv::test),
+    ("conformance", || conformance::conformance(&[])),
+    ("fuzz", fuzz::quick),
+    ("packages", packages),
+    ("bench", bench::smoke),
+    ("e2e", end_to_end),
+];
+
+fn test(from: Option<&str>) -> Result<(), String> {
+    let start = match from {
+        None => 0,
+        Some(name) => STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
+            format!("--from {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
+        })?,
+    };
+    check_lock_files()?;
+    codegen::generate(true)?;
+    node::install()?;
+    pyenv::install()?;
+    for (name, step) in &STEPS[start..] {
+        let began = std::time::Instant::now();
+        step()?;
+        eprintln!("test step {name}: passed ({:.0} s)", began.elapsed().as_secs_f64());
+    }
     Ok(())
 }
 
@@ -156,7 +196,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::Gen { check, schema: Some(schema), out: Some(out) } => codegen::generate_from(&schema, &out, check),
         Cmd::Gen { check, .. } => codegen::generate(check),
-        Cmd::Test => test(),
+        Cmd::Test { from } => test(from.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
