@@ -495,3 +495,26 @@ def test_apply_notification_binds_and_checks_the_session_of_a_parsed_value() -> 
     assert str(by_text.value) == str(by_value.value)
     t = store.terminal("t")
     assert t is not None and t.output.to_bytes() == b"aa"
+
+
+def test_a_memory_error_while_appending_leaves_the_terminal_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No runtime error leaves the store half-updated: a failed append changes nothing,
+    and the store goes on afterwards."""
+    store = TerminalStore()
+    line = '{"sessionId":"s","update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"%s"}}'
+    store.apply_notification_text(line % base64.b64encode(b"before\n").decode())
+
+    def fail(self: ByteLog) -> None:
+        raise MemoryError
+
+    big = b"x" * 5000  # a block of its own: the tail is sealed first
+    monkeypatch.setattr(ByteLog, "_seal", fail)
+    with pytest.raises(MemoryError):
+        store.apply_notification_text(line % base64.b64encode(big).decode())
+    monkeypatch.undo()
+    t = store.terminal("t")
+    assert t is not None
+    assert len(t.output) == 7 and t.output.to_bytes() == b"before\n"
+    store.apply_notification_text(line % base64.b64encode(b"after").decode())
+    assert t.output.to_bytes() == b"before\nafter"
+    assert t.transcript == "before\nafter"

@@ -142,14 +142,16 @@ class ByteLog:
     def append(self, data: bytes, keep: int | None = None) -> None:
         """Appends ``data``, then keeps at most the last ``keep`` bytes, counting the
         rest as dropped."""
+        # Whatever allocates comes before the counts change, so a failure (MemoryError)
+        # leaves the log as it was.
         n = len(data)
         if keep is not None and n > keep:
+            kept = data[n - keep :]
             self.drop_front(self._len)
             self._dropped += n - keep
-            data, n = data[n - keep :], keep
+            data, n = kept, keep
         if n == 0:
             return
-        self._len += n
         if len(self._tail) + n <= _SMALL and n < _SMALL:
             self._tail += data
         else:
@@ -158,6 +160,7 @@ class ByteLog:
                 self._blocks.append(bytes(data))
             else:
                 self._tail += data
+        self._len += n
         if keep is not None and self._len > keep:
             self.drop_front(self._len - keep)
 
