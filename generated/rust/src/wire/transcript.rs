@@ -1200,14 +1200,23 @@ mod tests {
         ];
         for (name, make, n) in patterns {
             let (small, large) = (make(n), make(8 * n));
-            // Interleaved rounds, the best of five for each size.
-            let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
-            for _ in 0..5 {
-                a = a.min(seconds(&small));
-                b = b.min(seconds(&large));
+            // Interleaved rounds, the best of five for each size. A machine under load (other
+            // tests, other processes thrashing the shared cache) can slow the large input
+            // alone, so a ratio past the bound is measured again, up to three times:
+            // quadratic work is past it every time.
+            let mut ratio = f64::INFINITY;
+            for _attempt in 0..3 {
+                let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
+                for _ in 0..5 {
+                    a = a.min(seconds(&small));
+                    b = b.min(seconds(&large));
+                }
+                ratio = ratio.min(b / a);
+                eprintln!("{name}: {:.1} ms for {} bytes, {:.1} ms for 8x: {:.1}x", a * 1e3, small.len(), b * 1e3, b / a);
+                if ratio < 32.0 {
+                    break;
+                }
             }
-            let ratio = b / a;
-            eprintln!("{name}: {:.1} ms for {} bytes, {:.1} ms for 8x: {ratio:.1}x", a * 1e3, small.len(), b * 1e3);
             // Linear work gives about 8; quadratic work 64.
             assert!(ratio < 32.0, "{name}: 8x the input took {ratio:.1}x the time");
         }
