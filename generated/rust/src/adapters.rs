@@ -696,19 +696,25 @@ impl Bridge {
             out.insert("terminal_info", Value::Object(info));
             sent.info = true;
         }
+        // `sent.offset` is a position in the output since the last snapshot, dropped
+        // bytes included: the store keeps only the most recent `max_retained_bytes`, so a
+        // position in the retained bytes would stop moving once the first ones go.
+        let dropped = usize::try_from(t.dropped_bytes()).unwrap_or(usize::MAX);
         let bytes = t.output().to_vec();
-        if bytes.len() < sent.offset {
+        if dropped + bytes.len() < sent.offset {
             sent.offset = 0;
         }
+        // Bytes the store dropped before a flush sent them are gone: go on from the oldest kept.
+        let from = sent.offset.saturating_sub(dropped).min(bytes.len());
         let exited = t.exit_status();
-        let new = &bytes[sent.offset..];
+        let new = &bytes[from..];
         let end = if exited.is_some() { new.len() } else { new.len() - incomplete_tail(new) };
         if end > 0 {
             let mut o = Map::new();
             o.insert("terminal_id", Value::String(terminal.to_owned()));
             o.insert("data", Value::String(String::from_utf8_lossy(&new[..end]).into_owned()));
             out.insert("terminal_output", Value::Object(o));
-            sent.offset += end;
+            sent.offset = dropped + from + end;
         }
         if let Some(e) = exited
             && !sent.exit

@@ -558,14 +558,20 @@ export class Bridge {
       out["terminal_info"] = { terminal_id: terminal, cwd: t.cwd };
       sent.info = true;
     }
+    // `sent.offset` is a position in the output since the last snapshot, dropped bytes
+    // included: the store keeps only the most recent `maxRetainedBytes`, so a position in
+    // the retained bytes would stop moving once the first ones go.
+    const dropped = t.droppedBytes;
     const bytes = t.output.toBytes();
-    if (bytes.length < sent.offset) sent.offset = 0;
-    const fresh = bytes.subarray(sent.offset);
+    if (dropped + bytes.length < sent.offset) sent.offset = 0;
+    // Bytes the store dropped before a flush sent them are gone: go on from the oldest kept.
+    const from = Math.min(Math.max(sent.offset - dropped, 0), bytes.length);
+    const fresh = bytes.subarray(from);
     const exited = t.exitStatus;
     const end = exited !== null ? fresh.length : fresh.length - incompleteTail(fresh);
     if (end > 0) {
       out["terminal_output"] = { terminal_id: terminal, data: lossyUtf8(fresh.subarray(0, end)) };
-      sent.offset += end;
+      sent.offset = dropped + from + end;
     }
     if (exited !== null && !sent.exit) {
       out["terminal_exit"] = { terminal_id: terminal, exit_code: exited.exitCode ?? null, signal: exited.signal ?? null };

@@ -312,3 +312,37 @@ fn bridge_output_size_for_16_mib_in_4_kib_chunks() {
         println!("cap {:?}, meta {}: {updates} v1 updates, {emitted} bytes of v1 JSON for {} bytes of output: {ratio:.3}x", options.cap, options.meta, output.len());
     }
 }
+
+/// With the `_meta` convention, every output byte reaches the v1 Client exactly once, in
+/// order, also past the store's byte limit (the bridge's store keeps 1 MiB per terminal:
+/// the convention's position counts the dropped bytes too).
+#[test]
+fn the_meta_convention_sends_every_byte_once_past_the_byte_limit() {
+    use acp_terminal::adapters::{Bridge, BridgeOptions};
+    let mut output = Vec::new();
+    let mut n = 0;
+    while output.len() < 3 << 20 {
+        output.extend_from_slice(format!("line {n:07}\n").as_bytes());
+        n += 1;
+    }
+    let mut bridge = Bridge::new(BridgeOptions { cap: Some(4096), meta: true });
+    let mut sent = String::new();
+    let mut collect = |updates: Vec<String>| {
+        for u in updates {
+            let v: Value = serde_json::from_str(&u).expect("JSON");
+            if let Some(d) = v.pointer("/_meta/terminal_output/data").and_then(Value::as_str) {
+                sent.push_str(d);
+            }
+        }
+    };
+    collect(bridge.push(r#"{"sessionUpdate":"tool_call_update","toolCallId":"c","title":"t","content":[{"type":"terminal","terminalId":"t"}]}"#).expect("tool call"));
+    for (i, chunk) in output.chunks(4096).enumerate() {
+        collect(bridge.push(&format!(r#"{{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"{}"}}"#, wire::encode_base64(chunk))).expect("chunk"));
+        if (i + 1) % 64 == 0 {
+            collect(bridge.flush().expect("flush"));
+        }
+    }
+    collect(bridge.push(r#"{"sessionUpdate":"terminal_update","terminalId":"t","exitStatus":{"exitCode":0}}"#).expect("exit"));
+    assert_eq!(sent.len(), output.len(), "bytes sent through _meta/terminal_output");
+    assert!(sent.as_bytes() == output.as_slice(), "the convention's text is the output, in order");
+}

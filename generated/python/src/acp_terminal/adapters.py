@@ -550,15 +550,21 @@ class Bridge:
         if not sent.info:
             out["terminal_info"] = {"terminal_id": terminal_id, "cwd": t.cwd}
             sent.info = True
+        # `sent.offset` is a position in the output since the last snapshot, dropped bytes
+        # included: the store keeps only the most recent `max_retained_bytes`, so a position
+        # in the retained bytes would stop moving once the first ones go.
+        dropped = t.dropped_bytes
         data = t.output.to_bytes()
-        if len(data) < sent.offset:
+        if dropped + len(data) < sent.offset:
             sent.offset = 0
-        fresh = data[sent.offset :]
+        # Bytes the store dropped before a flush sent them are gone: go on from the oldest kept.
+        start = min(max(sent.offset - dropped, 0), len(data))
+        fresh = data[start:]
         exited = t.exit_status
         end = len(fresh) if exited is not None else len(fresh) - _incomplete_tail(fresh)
         if end > 0:
             out["terminal_output"] = {"terminal_id": terminal_id, "data": fresh[:end].decode("utf-8", "replace")}
-            sent.offset += end
+            sent.offset = dropped + start + end
         if exited is not None and not sent.exit:
             out["terminal_exit"] = {"terminal_id": terminal_id, "exit_code": exited.exit_code, "signal": exited.signal}
             sent.exit = True
