@@ -158,10 +158,31 @@ pub struct Input {
 }
 
 impl Input {
-    /// The IR of this input's schema text (errors name the source).
+    /// The IR of this input's schema text. When it cannot be generated, the error lists
+    /// every problem on a line of its own: each definition outside the supported
+    /// subset, then each name that collides in a language (the language views run on
+    /// the definitions that did build, so a collision never hides behind another error).
     fn ir(&self) -> Result<ir::Ir, String> {
         let schema: serde_json::Value = serde_json::from_str(&self.text).map_err(|e| format!("{}: not JSON: {e}", self.source))?;
-        ir::build(&schema).map_err(|e| format!("{}: {e}", self.source))
+        let (ir, errors) = ir::build_all(&schema);
+        let mut problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        for (lang, view) in [
+            ("Rust", rust::view(&ir).err()),
+            ("TypeScript", typescript::view(&ir).err()),
+            ("Python", python::view(&ir).err()),
+        ] {
+            for line in view.iter().flat_map(|e| e.lines()) {
+                let line = if line.contains(lang) { line.to_owned() } else { format!("{line} (in {lang})") };
+                if !problems.contains(&line) {
+                    problems.push(line);
+                }
+            }
+        }
+        match problems.as_slice() {
+            [] => Ok(ir),
+            [one] => Err(format!("{}: {one}", self.source)),
+            all => Err(format!("{}: {} problems:\n{}", self.source, all.len(), all.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n"))),
+        }
     }
 }
 

@@ -402,6 +402,9 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
         }
         // Shape union: `{title, allOf: [$ref]}` alternatives.
         if branches.iter().all(|b| b.get("properties").is_none() && as_ref(b).is_some()) {
+            if o.contains_key("properties") {
+                return err(name, &bptr, format!("members (`properties`) next to an untagged `{key}` of `$ref`s (an object that flattens one of several shapes) are not supported; the generator supports such an `{key}` only as a definition of its own"));
+            }
             check_keys(name, ptr, o, &[key])?;
             let names: Vec<String> = branches.iter().filter_map(as_ref).map(str::to_owned).collect();
             let required_of = |n: &str| -> BTreeSet<String> {
@@ -451,9 +454,30 @@ fn doc_of(b: &Value) -> String {
     doc(b)
 }
 
-/// Builds the IR of a schema document.
+/// Builds the IR of a schema document: one error naming every definition outside the
+/// supported subset (see [`build_all`] for each problem on its own).
 pub fn build(schema: &Value) -> Result<Ir, IrError> {
-    let defs = schema.get("$defs").and_then(Value::as_object).ok_or_else(|| IrError { def: String::new(), pointer: "/$defs".into(), message: "the document has no `$defs` object".into() })?;
+    let (ir, errors) = build_all(schema);
+    let Some(first) = errors.first() else { return Ok(ir) };
+    let mut message = first.message.clone();
+    if errors.len() > 1 {
+        message.push_str(&format!(
+            " (and {} more definitions outside the supported subset: {})",
+            errors.len() - 1,
+            errors[1..].iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    Err(IrError { def: first.def.clone(), pointer: first.pointer.clone(), message })
+}
+
+/// The IR of every definition that is inside the supported subset, and one error per
+/// definition that is not (or that refers to a name `$defs` lacks). A reference to a
+/// definition that failed is not a second error: that definition's own error says it.
+pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
+    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
+        let e = IrError { def: String::new(), pointer: "/$defs".into(), message: "the document has no `$defs` object".into() };
+        return (Ir { title: String::new(), defs: vec![] }, vec![e]);
+    };
     let title = schema.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -463,29 +487,14 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
             Err(e) => errors.push(e),
         }
     }
-    if let Some(first) = errors.first() {
-        // One error that names every definition outside the subset.
-        let mut message = first.message.clone();
-        if errors.len() > 1 {
-            message.push_str(&format!(
-                " (and {} more definitions outside the supported subset: {})",
-                errors.len() - 1,
-                errors[1..].iter().map(|e| format!("$defs/{} at {}: {}", e.def, e.pointer, e.message)).collect::<Vec<_>>().join("; ")
-            ));
-        }
-        return Err(IrError { def: first.def.clone(), pointer: first.pointer.clone(), message });
-    }
-    let names: BTreeSet<&str> = out.iter().map(Def::name).collect();
     for d in &out {
         let mut refs = Vec::new();
         collect_refs(d, &mut refs);
-        for (pointer, r) in refs {
-            if !names.contains(r.as_str()) {
-                return err(d.name(), &pointer, format!("reference to `{r}`, which is not in `$defs`"));
-            }
+        if let Some((pointer, r)) = refs.into_iter().find(|(_, r)| !defs.contains_key(r.as_str())) {
+            errors.push(IrError { def: d.name().to_owned(), pointer, message: format!("reference to `{r}`, which is not in `$defs`") });
         }
     }
-    Ok(Ir { title, defs: out })
+    (Ir { title, defs: out }, errors)
 }
 
 fn ty_refs(t: &Ty, pointer: String, out: &mut Vec<(String, String)>) {

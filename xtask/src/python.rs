@@ -325,9 +325,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         Ok(n)
     };
     let mut defs = Vec::new();
+    // Every definition is looked at, so one run reports every name that collides.
+    let mut errors = Vec::new();
     for d in &ir.defs {
         let snake = d.name().to_snake_case();
-        defs.push(match d {
+        let one = (|| -> Result<PDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => {
                 let mut seen = BTreeSet::new();
                 let fields: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
@@ -376,7 +378,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
             }
             Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
-        });
+        }) })();
+        match one {
+            Ok(d) => defs.push(d),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
     }
     // Named strings and enums decode through these.
     for d in &ir.defs {

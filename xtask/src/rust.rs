@@ -184,11 +184,14 @@ fn union_openness(other: Option<&Other>, what: &str) -> String {
 /// The Rust view of one schema document.
 pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
     let mut out = Vec::new();
+    // Every definition is looked at, so one run reports every name that collides.
+    let mut errors = Vec::new();
     for d in &ir.defs {
         if RESERVED_TYPES.contains(&d.name()) {
-            return Err(format!("$defs/{}: the name collides with a runtime type", d.name()));
+            errors.push(format!("$defs/{}: the name collides with a runtime type", d.name()));
+            continue;
         }
-        out.push(match d {
+        let one = (|| -> Result<RDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => {
                 let mut seen = BTreeSet::from(["extra".to_owned()]);
                 RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()? }
@@ -231,7 +234,11 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     .map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) })
                     .collect(),
             },
-        });
+        }) })();
+        match one {
+            Ok(d) => out.push(d),
+            Err(e) => errors.push(e),
+        }
     }
-    Ok(out)
+    if errors.is_empty() { Ok(out) } else { Err(errors.join("\n")) }
 }

@@ -284,8 +284,10 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         }
         Ok(n)
     };
+    // Every definition is looked at, so one run reports every name that collides.
+    let mut errors = Vec::new();
     for d in &ir.defs {
-        defs.push(match d {
+        let one = (|| -> Result<TDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => TDef::Struct {
                 name: name.clone(),
                 doc: jsdoc(doc, ""),
@@ -337,7 +339,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 doc: jsdoc(doc, ""),
                 alternatives: alternatives.iter().map(|a| (a.name.clone(), js(&a.key))).collect(),
             },
-        });
+        }) })();
+        match one {
+            Ok(d) => defs.push(d),
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
     }
     let (mut public_types, mut public_values) = (Vec::new(), Vec::new());
     for d in &defs {
