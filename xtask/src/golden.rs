@@ -5,7 +5,7 @@
 //! `UPDATE_GOLDEN=1` to rewrite the expected files (the test then fails once so the
 //! change is seen).
 
-use crate::codegen::{Files, Input, python_package, rust_crate, typescript_package};
+use crate::codegen::{Files, Input, Package, python_package, rust_crate, typescript_package};
 use crate::ir;
 use std::path::PathBuf;
 
@@ -22,11 +22,12 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
     let mut files = Files::default();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let inputs = [Input { module: "golden".into(), source: format!("xtask/tests/schemas/{stem}.json"), text }];
-    rust_crate(&inputs, "out", false, &mut files)?;
-    typescript_package(&inputs, "ts", false, &mut files)?;
-    python_package(&inputs, "py", false, &mut files)?;
+    let pkg = Package::neutral("golden-pkg", "A golden test")?;
+    rust_crate(&inputs, "out", &pkg, &mut files)?;
+    typescript_package(&inputs, "ts", &pkg, &mut files)?;
+    python_package(&inputs, "py", &pkg, &mut files)?;
     let get = |k: &str| files.0.get(k).cloned().ok_or_else(|| format!("no {k} generated"));
-    Ok((ir_text, get("out/src/golden.rs")?, get("ts/src/internal/golden.ts")?, get("py/src/acp_terminal/golden.py")?))
+    Ok((ir_text, get("out/src/golden.rs")?, get("ts/src/internal/golden.ts")?, get("py/src/golden_pkg/golden.py")?))
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
     .to_string();
     let input = Input { module: "m".into(), source: "s.json".into(), text };
     let mut files = Files::default();
-    let e = typescript_package(std::slice::from_ref(&input), "ts", false, &mut files).expect_err("two problems");
+    let e = typescript_package(std::slice::from_ref(&input), "ts", &Package::neutral("t", "t").expect("name"), &mut files).expect_err("two problems");
     let lines: Vec<&str> = e.lines().collect();
     assert_eq!(lines[0], "s.json: 3 problems:", "{e}");
     assert_eq!(lines[1], "  $defs/Thing at /properties/x/pattern: unsupported keyword `pattern`", "{e}");
@@ -100,10 +101,42 @@ fn upstream_schemas_report_each_problem_with_its_definition() {
         let text = std::fs::read_to_string(crate::root().join("tests/upstream").join(file)).expect("upstream copy");
         let input = Input { module: "m".into(), source: file.into(), text };
         let mut files = Files::default();
-        let e = rust_crate(std::slice::from_ref(&input), "r", false, &mut files).expect_err("not all of upstream is supported yet");
+        let e = rust_crate(std::slice::from_ref(&input), "r", &Package::neutral("u", "u").expect("name"), &mut files).expect_err("not all of upstream is supported yet");
         let problems: Vec<&str> = e.lines().skip(1).collect();
         assert!(e.lines().next().is_some_and(|l| l == format!("{file}: {} problems:", problems.len())), "{e}");
         assert!(problems.iter().all(|p| p.starts_with("  $defs/")), "{e}");
         assert!(problems.len() <= at_most, "{file}: {} problems, more than the {at_most} on record:\n{e}", problems.len());
     }
+}
+
+/// `gen --schema` on a schema other than ours writes a clean package of that schema:
+/// its own name everywhere, and no store, adapters or transcript.
+#[test]
+fn output_for_another_schema_is_a_package_of_that_schema_alone() {
+    use crate::codegen::{FromOptions, files_from};
+    let schema = dir().join("tagged_union.json");
+    let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()) }).expect("generates");
+    let default = files_from(&schema, &FromOptions::default()).expect("generates");
+    for files in [&named, &default] {
+        for (path, body) in &files.0 {
+            for word in ["acp-terminal", "acp_terminal", "ACP v2", "TerminalStore", "Transcript", "TerminalId", "Apache"] {
+                assert!(!body.contains(word), "{path} mentions `{word}`");
+            }
+            for client in ["store.", "adapters.", "transcript.", "LICENSE"] {
+                assert!(!path.rsplit('/').next().unwrap_or_default().starts_with(client), "{path} is the terminal surface's");
+            }
+        }
+    }
+    let get = |files: &Files, k: &str| files.0.get(k).cloned().unwrap_or_else(|| panic!("no {k}"));
+    assert!(get(&named, "rust/Cargo.toml").contains("name = \"my-proto\"\nversion = \"0.1.0\"\ndescription = \"My \\\"protocol\\\"\""));
+    assert!(get(&named, "typescript/package.json").contains("\"name\": \"my-proto\","));
+    assert!(get(&named, "python/pyproject.toml").contains("name = \"my-proto\""));
+    assert!(get(&named, "python/src/my_proto/__init__.py").contains("``my_proto``: My \"protocol\""));
+    assert!(get(&named, "rust/src/lib.rs").contains("use my_proto::wire;"));
+    assert!(get(&named, "typescript/src/runtime/model.ts").contains("Symbol.for(\"my-proto.extra\")"));
+    // By default the name is the schema's title (`Tagged unions`), kebab-cased.
+    assert!(get(&default, "rust/Cargo.toml").contains("name = \"tagged-unions\""));
+    assert!(default.0.contains_key("python/src/tagged_unions/tagged_union.py"));
+    let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None }).err().unwrap_or_default();
+    assert!(bad.contains("package name `My_Proto`: use kebab-case"), "{bad}");
 }

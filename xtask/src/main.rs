@@ -41,6 +41,13 @@ enum Cmd {
         /// Where `--schema` writes its bindings.
         #[arg(long, requires = "schema")]
         out: Option<PathBuf>,
+        /// The package name for `--schema` (kebab-case; the crate, npm and PyPI name,
+        /// `_` for `-` in Rust and Python). Default: the schema's `title`, kebab-cased.
+        #[arg(long, requires = "schema")]
+        name: Option<String>,
+        /// The package description for `--schema`.
+        #[arg(long, requires = "schema")]
+        description: Option<String>,
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
@@ -198,7 +205,9 @@ fn test(from: Option<&str>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Gen { check, schema: Some(schema), out: Some(out) } => codegen::generate_from(&schema, &out, check),
+        Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description } => {
+            codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description }, check)
+        }
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from } => test(from.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),

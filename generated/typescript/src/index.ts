@@ -23,7 +23,7 @@ export * from "./runtime/index.js";
 export { EXTRA, UNKNOWN_VARIANT, isUnknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
-export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
 export { safeDisplay } from "./runtime/display.js";
+export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
 export { ByteLog, DEFAULT_LIMITS, TerminalState, TerminalStore, type ApplyResult, type Counters, type Limits } from "./store.js";
 export { Bridge, type BridgeOptions, type BridgeResult, type ConvertResult, type ProtocolVersion, capText, convert, ingestV1 } from "./adapters.js";

@@ -4,7 +4,7 @@
  * conformance runners and adapters. The checked decoders (`Cx`, `decode<Name>`), the
  * canonical writer (`Writer`, `encode<Name>`), the strict JSON parser and the member
  * order helpers. Nothing here is covered by semver: use the package entry
- * (`acp-terminal`) and its `v1`/`v2` modules unless you are extending the codec.
+ * (`acp-terminal`) and its schema modules unless you are extending the codec.
  * @module
  */
 

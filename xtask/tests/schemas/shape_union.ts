@@ -3,7 +3,7 @@
  * Shape unions.
  *
  * The codec of `xtask/tests/schemas/shape_union.json`: the types, and for each the checked `decode<Name>`
- * and canonical `encode<Name>` the public module `acp-terminal/golden` builds its
+ * and canonical `encode<Name>` the public module `golden-pkg/golden` builds its
  * `parse<Name>` and `serialize<Name>` on. Internal: it may change in any release.
  * @module
  */

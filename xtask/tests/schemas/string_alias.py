@@ -3,8 +3,7 @@
 
 The types of ``xtask/tests/schemas/string_alias.json`` as pydantic models, each with ``parse_<name>`` (JSON text
 or an already parsed value in; ``Parsed(value, warnings)`` out, or ``ParseError``) and
-``serialize_<name>`` (canonical JSON text). The rules: docs/WIRE.md in the acp-terminal
-project.
+``serialize_<name>`` (canonical JSON text). The rules: the README of ``golden-pkg``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 //! Tagged objects with common members.
 //!
 //! The types of `xtask/tests/schemas/tagged_struct.json`, with their checked decoders and canonical encoders
-//! (the rules: docs/WIRE.md in the acp-terminal project).
+//! (the rules: the README of `golden-pkg`).
 #![allow(unused_imports, clippy::doc_markdown, clippy::doc_lazy_continuation)]
 
 use crate::wire::{Bytes, Json, Members, NoPayload};
