@@ -233,7 +233,10 @@ impl schemars::JsonSchema for AbsolutePath {
         "AbsolutePath".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        string("A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`).")
+        let mut s = string("A filesystem path that is absolute: POSIX (`/...`) or Windows (`C:\\...`, `C:/...`, `\\\\server\\share...`).");
+        // The rule travels with the schema, so every consumer of it knows the check.
+        s.insert("x-absolute-path".to_owned(), true.into());
+        s
     }
 }
 

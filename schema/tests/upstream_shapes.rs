@@ -1,6 +1,8 @@
 //! Our emitted definitions match upstream ACP's: names, property names and order,
 //! required sets, types, formats, tags and leniency annotations. Descriptions are ours,
-//! and `format: byte` and `x-patch` are our additions, so those are set aside.
+//! and `format: byte`, `x-patch` and `x-absolute-path` are our additions (upstream's
+//! overlay, `tests/upstream/acp-v2-overlay.json`, adds the last two), so those are set
+//! aside.
 
 use acp_terminal_schema::emit::{Version, schema};
 use acp_terminal_schema::registry::{V1_NAMES, V2_NAMES};
@@ -21,7 +23,7 @@ fn normalize(v: &Value) -> Value {
         Value::Object(o) => {
             let mut out = Map::new();
             for (k, x) in o {
-                if k == "description" || k == "x-patch" || (k == "format" && x == "byte") {
+                if k == "description" || k == "x-patch" || k == "x-absolute-path" || (k == "format" && x == "byte") {
                     continue;
                 }
                 out.insert(k.clone(), normalize(x));

@@ -458,6 +458,49 @@ pub struct FromOptions {
     pub name: Option<String>,
     /// The package description (`--description`).
     pub description: Option<String>,
+    /// A JSON document applied to the schema first (`--overlay`), see [`apply_overlay`].
+    pub overlay: Option<PathBuf>,
+}
+
+/// Applies an overlay to a schema document: a JSON merge patch (RFC 7386) that may only
+/// annotate what the schema has. Object members merge into the object of the same name,
+/// other values replace (or add) a member, and `null` removes one. An object value whose
+/// member is not in the schema is an error (a misspelt definition or property would
+/// otherwise be added silently and annotate nothing).
+///
+/// # Errors
+/// The JSON pointer of the first overlay member that names nothing in the schema.
+pub fn apply_overlay(schema: &mut serde_json::Value, overlay: &serde_json::Value) -> Result<(), String> {
+    fn merge(target: &mut serde_json::Map<String, serde_json::Value>, overlay: &serde_json::Map<String, serde_json::Value>, ptr: &str) -> Result<(), String> {
+        for (k, v) in overlay {
+            let at = format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1"));
+            match v {
+                serde_json::Value::Null => {
+                    if target.shift_remove(k).is_none() {
+                        return Err(format!("overlay {at}: `null` removes a member, but the schema has none there"));
+                    }
+                }
+                serde_json::Value::Object(o) => match target.get_mut(k) {
+                    Some(serde_json::Value::Object(t)) => merge(t, o, &at)?,
+                    Some(_) => return Err(format!("overlay {at}: an object merges into an object, but the schema has another value there")),
+                    None => return Err(format!("overlay {at}: the schema has nothing there to annotate (a misspelt name?)")),
+                },
+                other => {
+                    target.insert(k.clone(), other.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+    match (schema, overlay) {
+        (serde_json::Value::Object(t), serde_json::Value::Object(o)) => {
+            let mut o = o.clone();
+            // The overlay's own note is not part of the schema.
+            o.shift_remove("$comment");
+            merge(t, &o, "")
+        }
+        _ => Err("an overlay and its schema must both be JSON objects".into()),
+    }
 }
 
 /// The files `gen --schema FILE` writes: a Rust crate, a TypeScript package and a
@@ -468,7 +511,16 @@ pub struct FromOptions {
 /// problem (every problem is listed).
 pub fn files_from(schema: &Path, options: &FromOptions) -> Result<Files, String> {
     use heck::ToKebabCase;
-    let text = std::fs::read_to_string(schema).map_err(|e| format!("cannot read {}: {e}", schema.display()))?;
+    let mut text = std::fs::read_to_string(schema).map_err(|e| format!("cannot read {}: {e}", schema.display()))?;
+    if let Some(path) = &options.overlay {
+        let read = |p: &Path| -> Result<serde_json::Value, String> {
+            let t = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            serde_json::from_str(&t).map_err(|e| format!("{}: not JSON: {e}", p.display()))
+        };
+        let mut doc = read(schema)?;
+        apply_overlay(&mut doc, &read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+        text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    }
     let stem = schema.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let module: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     let module = if module.is_empty() || module.starts_with(|c: char| c.is_ascii_digit()) || module == "wire" || module == "registry" { format!("s_{module}") } else { module };

@@ -115,7 +115,7 @@ fn upstream_schemas_report_each_problem_with_its_definition() {
 fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     use crate::codegen::{FromOptions, files_from};
     let schema = dir().join("tagged_union.json");
-    let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()) }).expect("generates");
+    let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()), overlay: None }).expect("generates");
     let default = files_from(&schema, &FromOptions::default()).expect("generates");
     for files in [&named, &default] {
         for (path, body) in &files.0 {
@@ -137,6 +137,52 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     // By default the name is the schema's title (`Tagged unions`), kebab-cased.
     assert!(get(&default, "rust/Cargo.toml").contains("name = \"tagged-unions\""));
     assert!(default.0.contains_key("python/src/tagged_unions/tagged_union.py"));
-    let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None }).err().unwrap_or_default();
+    let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None, overlay: None }).err().unwrap_or_default();
     assert!(bad.contains("package name `My_Proto`: use kebab-case"), "{bad}");
+}
+
+#[test]
+fn an_overlay_annotates_what_the_schema_has_and_names_what_it_does_not() {
+    use crate::codegen::apply_overlay;
+    use serde_json::json;
+    let schema = json!({ "$defs": { "U": { "type": "object", "properties": { "a": { "type": ["string", "null"] }, "b": { "type": "string" } } } } });
+    let mut s = schema.clone();
+    apply_overlay(&mut s, &json!({ "$comment": "a note", "$defs": { "U": { "properties": { "a": { "x-patch": true }, "b": null } } } })).expect("applies");
+    assert_eq!(s, json!({ "$defs": { "U": { "type": "object", "properties": { "a": { "type": ["string", "null"], "x-patch": true } } } } }));
+    let typo = apply_overlay(&mut schema.clone(), &json!({ "$defs": { "V": { "properties": {} } } })).expect_err("no V");
+    assert_eq!(typo, "overlay /$defs/V: the schema has nothing there to annotate (a misspelt name?)");
+    let gone = apply_overlay(&mut schema.clone(), &json!({ "$defs": { "U": { "required": null } } })).expect_err("no required");
+    assert!(gone.starts_with("overlay /$defs/U/required: `null` removes a member"), "{gone}");
+    let kind = apply_overlay(&mut schema.clone(), &json!({ "$defs": { "U": { "type": { "x": 1 } } } })).expect_err("type is a string");
+    assert!(kind.starts_with("overlay /$defs/U/type: an object merges into an object"), "{kind}");
+}
+
+/// Upstream's schema cannot say which members are patches or which strings are checked
+/// paths; `tests/upstream/acp-v2-overlay.json` says it, and the IR follows.
+#[test]
+fn upstreams_overlay_marks_its_patches_and_its_path_rule() {
+    let read = |f: &str| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(crate::root().join("tests/upstream").join(f)).expect("file")).expect("JSON") };
+    let field = |ir: &ir::Ir, def: &str, wire: &str| -> ir::Presence {
+        ir.defs.iter().find_map(|d| match d {
+            ir::Def::Struct { name, fields, .. } if name == def => fields.iter().find(|f| f.wire == wire).map(|f| f.presence),
+            _ => None,
+        }).unwrap_or_else(|| panic!("{def}.{wire}"))
+    };
+    let absolute = |ir: &ir::Ir| ir.defs.iter().any(|d| matches!(d, ir::Def::StringAlias { name, absolute_path: true, .. } if name == "AbsolutePath"));
+    let plain = read("acp-v2-schema.json");
+    let (ir_plain, _) = ir::build_all(&plain);
+    assert_eq!(field(&ir_plain, "TerminalUpdate", "command"), ir::Presence::Opt);
+    assert!(!absolute(&ir_plain), "the rule is the schema's, not the name's");
+    let mut marked = plain.clone();
+    crate::codegen::apply_overlay(&mut marked, &read("acp-v2-overlay.json")).expect("the overlay applies");
+    let (ir_marked, errors) = ir::build_all(&marked);
+    let (_, errors_plain) = ir::build_all(&plain);
+    assert_eq!(errors.len(), errors_plain.len(), "the overlay adds no problem: {:?}", errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+    for (def, wire) in [("TerminalUpdate", "command"), ("TerminalUpdate", "output"), ("TerminalUpdate", "_meta"), ("ToolCallUpdate", "rawInput"), ("SessionInfoUpdate", "title")] {
+        assert_eq!(field(&ir_marked, def, wire), ir::Presence::Patch, "{def}.{wire}");
+    }
+    assert_eq!(field(&ir_marked, "TerminalUpdate", "terminalId"), ir::Presence::Req);
+    assert!(absolute(&ir_marked));
+    let mut v1 = read("acp-v1-schema.json");
+    crate::codegen::apply_overlay(&mut v1, &read("acp-v1-overlay.json")).expect("the v1 overlay applies");
 }

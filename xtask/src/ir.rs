@@ -35,7 +35,8 @@ pub struct Ir {
 pub enum Def {
     /// An object with known properties.
     Struct { name: String, doc: String, fields: Vec<Field>, extensions: Vec<(String, Value)> },
-    /// A named string (`TerminalId`), or a checked one (`AbsolutePath`).
+    /// A named string (`TerminalId`), or a checked one (`"x-absolute-path": true`:
+    /// absolute in POSIX or Windows form).
     StringAlias { name: String, doc: String, absolute_path: bool },
     /// String constants, open (catch-all string branch) or closed.
     StringEnum { name: String, doc: String, values: Vec<EnumValue>, other: Option<Other> },
@@ -233,6 +234,9 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
         }
         [t] if t == "string" => {
             check_keys(def, ptr, o, &["type", "format", "contentEncoding"])?;
+            if o.contains_key("x-absolute-path") {
+                return err(def, &format!("{ptr}/x-absolute-path"), "`x-absolute-path` is supported on a string definition in `$defs`: define the path type there and refer to it with `$ref`");
+            }
             match (o.get("format").and_then(Value::as_str), o.get("contentEncoding").and_then(Value::as_str)) {
                 (Some("byte"), _) | (None, Some("base64")) => Ty::Bytes,
                 (_, Some(enc)) => return err(def, &format!("{ptr}/contentEncoding"), format!("unsupported encoding `{enc}`")),
@@ -439,7 +443,12 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
     match ts.as_slice() {
         [t] if t == "string" => {
             check_keys(name, ptr, o, &["type"])?;
-            Ok(Def::StringAlias { name: name.into(), doc, absolute_path: name == "AbsolutePath" })
+            let absolute_path = match o.get("x-absolute-path") {
+                None | Some(Value::Bool(false)) => false,
+                Some(Value::Bool(true)) => true,
+                Some(_) => return err(name, "/x-absolute-path", "`x-absolute-path` must be `true` or `false`"),
+            };
+            Ok(Def::StringAlias { name: name.into(), doc, absolute_path })
         }
         [t] if t == "object" => {
             check_keys(name, ptr, o, &["type", "properties", "required"])?;

@@ -48,6 +48,11 @@ enum Cmd {
         /// The package description for `--schema`.
         #[arg(long, requires = "schema")]
         description: Option<String>,
+        /// A JSON merge patch applied to `--schema` first, to say what the schema cannot
+        /// (`x-patch` members, `x-absolute-path` strings); it may only annotate what the
+        /// schema has. `tests/upstream/acp-v2-overlay.json` is upstream's.
+        #[arg(long, requires = "schema")]
+        overlay: Option<PathBuf>,
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
@@ -205,8 +210,8 @@ fn test(from: Option<&str>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description } => {
-            codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description }, check)
+        Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description, overlay } => {
+            codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay }, check)
         }
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from } => test(from.as_deref()),

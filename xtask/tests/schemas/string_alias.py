@@ -37,13 +37,17 @@ __all__ = [
     "AbsolutePath",
     "Place",
     "ThingId",
+    "WorkDir",
     "check_absolute_path",
+    "check_work_dir",
     "parse_absolute_path",
     "parse_place",
     "parse_thing_id",
+    "parse_work_dir",
     "serialize_absolute_path",
     "serialize_place",
     "serialize_thing_id",
+    "serialize_work_dir",
 ]
 
 _ABSENT: Final[Any] = object()
@@ -85,6 +89,24 @@ def check_absolute_path(s: str) -> AbsolutePath:
 encode_AbsolutePath = encode_string
 
 
+def decode_WorkDir(v: Json, cx: Cx) -> WorkDir:
+    return WorkDir(decode_absolute_path(v, cx))
+
+
+WorkDir = NewType("WorkDir", Annotated[str, wire_rules("WorkDir", decode_WorkDir, python_values=True)])
+"""Checked too: the annotation decides, not the name."""
+
+
+def check_work_dir(s: str) -> WorkDir:
+    """Checks ``s`` and returns it as a ``WorkDir``; raises ``ValueError`` saying why when it is not absolute."""
+    if not is_absolute_path(s):
+        raise ValueError(why_not_absolute(s))
+    return WorkDir(s)
+
+
+encode_WorkDir = encode_string
+
+
 # --- objects ---
 
 
@@ -94,10 +116,12 @@ class Place(WireModel):
     Attributes:
         thing: The `thing` member.
         at: The `at` member.
+        from_: The `from` member.
     """
 
     thing: ThingId = Field(alias="thing")
     at: AbsolutePath | None = Field(default=None, alias="at")
+    from_: WorkDir | None = Field(default=None, alias="from")
 
 
 # --- unions ---
@@ -114,6 +138,7 @@ def decode_Place_values(
     """The checked values of a ``Place`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = None
+    m2: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -122,13 +147,15 @@ def decode_Place_values(
             m0 = cx.required(k, x, decode_ThingId)
         elif k == "at":
             m1 = cx.optional(k, x, decode_AbsolutePath)
+        elif k == "from":
+            m2 = cx.maybe(k, x, decode_WorkDir)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("thing")
-    return {"thing": m0, "at": m1}, extra
+    return {"thing": m0, "at": m1, "from_": m2}, extra
 
 
 def decode_Place(v: Json, cx: Cx) -> Place:
@@ -139,6 +166,7 @@ def decode_Place(v: Json, cx: Cx) -> Place:
 def encode_Place_known(w: Writer, v: Place) -> None:
     w.put("thing", v.thing, encode_ThingId)
     w.put_optional("at", v.at, encode_AbsolutePath)
+    w.put_optional("from", v.from_, encode_WorkDir)
 
 
 def encode_Place(w: Writer, v: Place) -> None:
@@ -167,6 +195,16 @@ def parse_absolute_path(data: str | Json) -> Parsed[AbsolutePath]:
 def serialize_absolute_path(value: AbsolutePath) -> str:
     """The canonical JSON text of a ``AbsolutePath``."""
     return encode_text(value, encode_AbsolutePath)
+
+
+def parse_work_dir(data: str | Json) -> Parsed[WorkDir]:
+    """Parses JSON text (or an already parsed value) as ``WorkDir``; raises ``ParseError``."""
+    return decode_input(data, decode_WorkDir)
+
+
+def serialize_work_dir(value: WorkDir) -> str:
+    """The canonical JSON text of a ``WorkDir``."""
+    return encode_text(value, encode_WorkDir)
 
 
 def parse_place(data: str | Json) -> Parsed[Place]:

@@ -14,6 +14,8 @@ crate::acp_string_newtype! {
 
 pub use crate::wire::AbsolutePath;
 
+pub use crate::wire::AbsolutePath;
+
 crate::acp_struct! {
     /// Uses both.
     pub struct Place {
@@ -21,5 +23,7 @@ crate::acp_struct! {
         pub thing: req ThingId = "thing" [],
         /// The `at` member (no description in the schema).
         pub at: opt AbsolutePath = "at" [],
+        /// The `from` member (no description in the schema).
+        pub from: maybe WorkDir = "from" [],
     }
 }

@@ -54,16 +54,36 @@ export function decodeAbsolutePath(v: Json, cx: Cx): AbsolutePath {
 /** Writes a `AbsolutePath`. */
 export const encodeAbsolutePath: Encoder<AbsolutePath> = encodeString;
 
+declare const WorkDirBrand: unique symbol;
+/** Checked too: the annotation decides, not the name. */
+export type WorkDir = string & { readonly [WorkDirBrand]: true };
+
+/** Checks `s` and brands it as a `WorkDir`; throws a `RangeError` saying why when it is not absolute. */
+export function WorkDir(s: string): WorkDir {
+  if (!isAbsolutePath(s)) throw new RangeError(whyNotAbsolute(s));
+  return s as WorkDir;
+}
+
+/** Checks a JSON value as a `WorkDir` (`relative_path` when it is not absolute). */
+export function decodeWorkDir(v: Json, cx: Cx): WorkDir {
+  return cx.absolutePath(v) as WorkDir;
+}
+
+/** Writes a `WorkDir`. */
+export const encodeWorkDir: Encoder<WorkDir> = encodeString;
+
 /** Uses both. */
 export interface Place extends WithExtra {
   thing: ThingId;
   at?: AbsolutePath;
+  from?: WorkDir;
 }
 
 /** Decodes the members of `obj` as a `Place`, skipping those named in `skip`. */
 export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Place {
   let m0: ThingId | undefined;
   let m1: AbsolutePath | undefined;
+  let m2: WorkDir | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -77,6 +97,10 @@ export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
         if (skip.includes(k)) break;
         m1 = cx.optional(k, x, decodeAbsolutePath);
         break;
+      case "from":
+        if (skip.includes(k)) break;
+        m2 = cx.maybe(k, x, decodeWorkDir);
+        break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
@@ -84,6 +108,7 @@ export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
   if (m0 === undefined) return cx.missing("thing");
   const out: Place = { thing: m0, };
   if (m1 !== undefined) out.at = m1;
+  if (m2 !== undefined) out.from = m2;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -97,6 +122,7 @@ export function decodePlace(v: Json, cx: Cx): Place {
 export function encodePlaceKnown(w: Writer, v: Place): void {
   w.put("thing", v.thing, encodeThingId);
   w.putOptional("at", v.at, encodeAbsolutePath);
+  w.putOptional("from", v.from, encodeWorkDir);
 }
 
 /** Writes a `Place` canonically. */
@@ -132,6 +158,19 @@ export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
 /** The canonical JSON text of a `AbsolutePath`. */
 export function serializeAbsolutePath(value: AbsolutePath): string {
   return encodeText(value, encodeAbsolutePath);
+}
+
+/**
+ * Parses a `WorkDir`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseWorkDir(input: unknown): ParseResult<WorkDir> {
+  return decodeInput(input, decodeWorkDir);
+}
+
+/** The canonical JSON text of a `WorkDir`. */
+export function serializeWorkDir(value: WorkDir): string {
+  return encodeText(value, encodeWorkDir);
 }
 
 /**
