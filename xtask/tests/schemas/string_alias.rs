@@ -14,7 +14,10 @@ crate::acp_string_newtype! {
 
 pub use crate::wire::AbsolutePath;
 
-pub use crate::wire::AbsolutePath;
+/// Checked too: the annotation decides, not the name.
+///
+/// A checked path (`x-absolute-path`): the runtime's [`crate::wire::AbsolutePath`].
+pub type WorkDir = crate::wire::AbsolutePath;
 
 crate::acp_struct! {
     /// Uses both.
