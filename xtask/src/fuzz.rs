@@ -251,6 +251,7 @@ impl<'a> Gen<'a> {
                 let a = rng.pick(alternatives);
                 self.value(&a.name, rng, depth + 1)
             }
+            Def::Alias { ty, .. } => self.ty(ty, None, rng, depth + 1),
         }
     }
 }

@@ -53,6 +53,10 @@ pub enum Def {
     },
     /// `anyOf` of object `$ref`s told apart by a member only one of them requires.
     ShapeUnion { name: String, doc: String, alternatives: Vec<Alternative> },
+    /// A named value of another type: a whole number in its format's range
+    /// (`ProtocolVersion`), a number, a boolean, or any JSON (a definition with no
+    /// `type`, like `ExtRequest`).
+    Alias { name: String, doc: String, ty: Ty },
 }
 
 impl Def {
@@ -63,7 +67,8 @@ impl Def {
             | Self::StringEnum { name, .. }
             | Self::TaggedUnion { name, .. }
             | Self::TaggedStruct { name, .. }
-            | Self::ShapeUnion { name, .. } => name,
+            | Self::ShapeUnion { name, .. }
+            | Self::Alias { name, .. } => name,
         }
     }
 }
@@ -455,7 +460,28 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
             let extensions = o.iter().filter(|(k, _)| k.starts_with("x-")).map(|(k, v)| (k.clone(), v.clone())).collect();
             Ok(Def::Struct { name: name.into(), doc, fields: fields(name, ptr, o)?, extensions })
         }
-        _ => err(name, ptr, "unsupported definition: expected an object, a string, a string enum or a union"),
+        _ => alias(name, v, doc),
+    }
+}
+
+/// A definition that is neither an object, a string nor a union.
+fn alias(name: &str, v: &Value, doc: String) -> R<Def> {
+    const WHAT: &str = "unsupported definition: expected an object, a string, a string enum, a union, a whole number, a number, a boolean or any JSON";
+    if v.get("properties").is_some() || v.get("type").and_then(Value::as_str) == Some("array") {
+        return err(name, "", WHAT);
+    }
+    let (ty, nullable) = prop_type(name, "", v)?;
+    match ty {
+        Ty::Json => Ok(Def::Alias { name: name.into(), doc, ty }),
+        _ if nullable => err(name, "/type", "a nullable definition other than any JSON is not supported; make the members that use it nullable instead"),
+        Ty::Integer { .. } if ty.integer_bounds().is_some() => {
+            err(name, "", "a whole-number definition with `minimum`/`maximum` narrower than its format's range is not supported yet; put the bounds on the members that use it")
+        }
+        Ty::Number { min: Some(_), .. } | Ty::Number { max: Some(_), .. } => {
+            err(name, "", "a number definition with `minimum`/`maximum` is not supported yet; put the bounds on the members that use it")
+        }
+        Ty::Integer { .. } | Ty::Number { .. } | Ty::Bool => Ok(Def::Alias { name: name.into(), doc, ty }),
+        _ => err(name, "", WHAT),
     }
 }
 
@@ -539,6 +565,6 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
         Def::ShapeUnion { alternatives, .. } => {
             out.extend(alternatives.iter().enumerate().map(|(i, a)| (format!("/anyOf/{i}/allOf/0/$ref"), a.name.clone())));
         }
-        Def::StringAlias { .. } | Def::StringEnum { .. } => {}
+        Def::StringAlias { .. } | Def::StringEnum { .. } | Def::Alias { .. } => {}
     }
 }

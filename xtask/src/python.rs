@@ -273,6 +273,7 @@ enum PDef {
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
+    Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
 }
 
 #[derive(Serialize)]
@@ -342,6 +343,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries }
             }
             Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
+            Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
             Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
                 name: name.clone(),
                 doc: docstring(doc, ""),
@@ -479,7 +481,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in defs {
         let (name, snake) = match d {
-            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } => (name, snake),
+            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } => (name, snake),
         };
         out.push(name.clone());
         out.push(format!("parse_{snake}"));

@@ -154,6 +154,7 @@ pub enum RDef {
         common: Vec<RField>,
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
+    Alias { name: String, doc: Vec<String>, ty: String },
 }
 
 fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
@@ -197,6 +198,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()? }
             }
             Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+            Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
             Def::StringEnum { name, doc, values, other } => RDef::StringEnum {
                 name: name.clone(),
                 doc: doc_lines(doc),

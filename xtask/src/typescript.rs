@@ -212,6 +212,7 @@ enum TDef {
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, open: bool, skip_const: String, known_const: String },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
+    Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
 }
 
 #[derive(Serialize)]
@@ -232,7 +233,7 @@ pub struct Module {
 fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
     let variants = |vs: &[TVariant], types: &mut Vec<String>| types.extend(vs.iter().map(|v| v.type_name.clone()));
     let name = match d {
-        TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } => {
+        TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } | TDef::Alias { name, .. } => {
             types.push(name.clone());
             name
         }
@@ -295,6 +296,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 skip_const: skip_const(&[]),
             },
             Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+            Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
             Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
                 name: name.clone(),
                 doc: jsdoc(doc, ""),
