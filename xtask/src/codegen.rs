@@ -566,7 +566,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     let mut inputs = Vec::new();
     for p in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !name.ends_with(".json") || name.ends_with(".ir.json") || name.starts_with("err_") {
+        if !name.ends_with(".json") || name.ends_with(".ir.json") || name.ends_with(".vectors.json") || name.starts_with("err_") {
             continue;
         }
         // Each schema alone, through the same path as the command line ...
@@ -609,7 +609,9 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
                 .arg(out.join("mypy-cache"))
                 .arg(out.join("all/python/src/goldens")),
         )
-    });
+    })
+    // What the constructs do, not only that they compile.
+    .and_then(|()| crate::construct_vectors::run(&out, tsc, python));
     let _ = std::fs::remove_dir_all(&out);
     result.map(|()| eprintln!("the bindings generated from {count} construct schemas compile in Rust, TypeScript and Python"))
 }

@@ -1,7 +1,7 @@
 //! Golden tests of the generator: one small schema per construct under
 //! `xtask/tests/schemas/`, with its IR (`.ir.json`) and generated Rust, TypeScript and
 //! Python (`.rs`, `.ts`, `.py`) checked in
-//! next to it; `err_*.json` schemas must fail with the error in `.err`. Run with
+//! next to it (and, optionally, `.vectors.json`: see `construct_vectors`); `err_*.json` schemas must fail with the error in `.err`. Run with
 //! `UPDATE_GOLDEN=1` to rewrite the expected files (the test then fails once so the
 //! change is seen).
 
@@ -33,7 +33,7 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
 #[test]
 fn every_construct_schema_matches_its_golden_ir_and_outputs() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut schemas: Vec<PathBuf> = std::fs::read_dir(dir()).expect("schemas dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with(".ir.json")).collect();
+    let mut schemas: Vec<PathBuf> = std::fs::read_dir(dir()).expect("schemas dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with(".ir.json") && !p.to_string_lossy().ends_with(".vectors.json")).collect();
     schemas.sort();
     assert!(schemas.len() >= 6, "construct schemas are missing");
     let mut mismatches = Vec::new();

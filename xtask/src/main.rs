@@ -4,6 +4,7 @@ mod bench;
 mod bench_inputs;
 mod codegen;
 mod conformance;
+mod construct_vectors;
 mod consumer;
 mod crates;
 mod e2e;

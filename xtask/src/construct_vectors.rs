@@ -1,0 +1,170 @@
+//! Behaviour of the generator's constructs, in the three languages: each construct
+//! schema under `xtask/tests/schemas/` may have `<stem>.vectors.json`, decode cases run
+//! through the packages generated from those schemas (not through acp-terminal's own),
+//! so a construct is checked by what its code does, not only by compiling.
+//!
+//! A vectors file is a JSON array of cases:
+//! `{"type": "Hello", "input": <JSON value> | "text": "<JSON text>", "output": <JSON value>
+//! (default: the input again), "warnings": [[kind, pointer], ...] (default none)}`, or
+//! with `"error": [kind, pointer]` instead of an output. Every language must give the
+//! expected result, byte for byte.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The Rust side: reads the cases on stdin, prints the results.
+const RUST_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
+use std::io::Read as _;
+
+fn main() {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).expect("stdin");
+    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("cases");
+    let mut out = Vec::new();
+    for c in &cases {
+        let (m, t, input) = (c["module"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["text"].as_str().unwrap_or(""));
+        out.push(match goldens::registry::decode(m, t, input) {
+            None => serde_json::json!({ "missing": true }),
+            Some(Ok((text, warnings))) => serde_json::json!({
+                "output": text,
+                "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
+            }),
+            Some(Err(e)) => serde_json::json!({ "error": [e.kind.as_str(), e.path] }),
+        });
+    }
+    println!("{}", serde_json::Value::Array(out));
+}
+"#;
+
+const TS_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { CODECS } = await import(pathToFileURL(process.argv[2]).href);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const out = cases.map((c) => {
+  const codec = CODECS.get(c.module)?.get(c.type);
+  if (!codec) return { missing: true };
+  const r = codec.parse(c.text);
+  if (!r.ok) return { error: [r.error.kind, r.error.path] };
+  return { output: codec.serialize(r.value), warnings: r.warnings.map((w) => [w.kind, w.path]) };
+});
+process.stdout.write(JSON.stringify(out));
+"#;
+
+const PY_RUNNER: &str = r#"# Written by cargo xtask test (construct vectors); not part of the package.
+import json
+import sys
+
+from goldens import ParseError
+from goldens.registry import CODECS
+
+out = []
+for c in json.load(sys.stdin):
+    codec = CODECS.get(c["module"], {}).get(c["type"])
+    if codec is None:
+        out.append({"missing": True})
+        continue
+    parse, serialize = codec
+    try:
+        p = parse(c["text"])
+    except ParseError as e:
+        out.append({"error": [e.kind, e.path]})
+        continue
+    out.append({"output": serialize(p.value), "warnings": [[w.kind, w.path] for w in p.warnings]})
+print(json.dumps(out))
+"#;
+
+/// One case with its expected result, in the runners' result form.
+struct Case {
+    at: String,
+    input: Value,
+    expected: Value,
+}
+
+fn load(dir: &Path) -> Result<Vec<Case>, String> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    let mut cases = Vec::new();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(stem) = name.strip_suffix(".vectors.json") else { continue };
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{name}: {e}"))?;
+        let list: Vec<Value> = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+        for (i, c) in list.iter().enumerate() {
+            let at = format!("{name} case {i}");
+            let ty = c.get("type").and_then(Value::as_str).ok_or_else(|| format!("{at}: no `type`"))?;
+            let input_text = match (c.get("text").and_then(Value::as_str), c.get("input")) {
+                (Some(t), None) => t.to_owned(),
+                (None, Some(v)) => v.to_string(),
+                _ => return Err(format!("{at}: give exactly one of `input` (a JSON value) and `text` (JSON text)")),
+            };
+            let expected = match (c.get("error"), c.get("output").or(c.get("input"))) {
+                (Some(e), _) => json!({ "error": e }),
+                (None, Some(out)) => json!({ "output": out.to_string(), "warnings": c.get("warnings").cloned().unwrap_or_else(|| json!([])) }),
+                (None, None) => return Err(format!("{at}: a `text` case needs `output` or `error`")),
+            };
+            cases.push(Case { at, input: json!({ "module": stem, "type": ty, "text": input_text }), expected });
+        }
+    }
+    Ok(cases)
+}
+
+fn results(cmd: &mut Command, input: &str) -> Result<Vec<Value>, String> {
+    use std::io::Write as _;
+    eprintln!("$ {}", format!("{cmd:?}").replace('"', ""));
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    child.stdin.take().ok_or("stdin")?.write_all(input.as_bytes()).map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("{cmd:?} failed ({})", out.status));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("{cmd:?} printed no result list: {e}"))
+}
+
+/// Runs every construct vector in the packages built under `out` (`all/rust`,
+/// `all/typescript`, `all/python`, named `goldens`), and checks each language's result.
+///
+/// # Errors
+/// Every case a language gets wrong, with what it gave.
+pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
+    let cases = load(&crate::root().join("xtask/tests/schemas"))?;
+    let input = Value::Array(cases.iter().map(|c| c.input.clone()).collect()).to_string();
+    let rust = out.join("all/rust");
+    std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;
+    std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER).map_err(|e| e.to_string())?;
+    std::fs::write(out.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
+    std::fs::write(out.join("vectors.py"), PY_RUNNER).map_err(|e| e.to_string())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut by_lang = vec![(
+        "rust",
+        results(
+            Command::new(cargo)
+                .args(["run", "--quiet", "--example", "vectors", "--manifest-path"])
+                .arg(rust.join("Cargo.toml"))
+                .env("CARGO_TARGET_DIR", crate::root().join("target/goldens"))
+                .env("RUSTFLAGS", "-D warnings"),
+            &input,
+        )?,
+    )];
+    crate::run(Command::new(tsc).arg("-p").arg(out.join("all/typescript/tsconfig.json")))?;
+    by_lang.push(("typescript", results(Command::new("node").arg(out.join("vectors.mjs")).arg(out.join("all/typescript/dist/registry.js")), &input)?));
+    by_lang.push(("python", results(Command::new(python).arg(out.join("vectors.py")).env("PYTHONPATH", out.join("all/python/src")), &input)?));
+    let mut wrong = Vec::new();
+    for (lang, got) in &by_lang {
+        if got.len() != cases.len() {
+            return Err(format!("{lang}: {} results for {} cases", got.len(), cases.len()));
+        }
+        for (c, g) in cases.iter().zip(got) {
+            if *g != c.expected {
+                wrong.push(format!("{lang}: {}: expected {}, got {g}", c.at, c.expected));
+            }
+        }
+    }
+    if wrong.is_empty() {
+        eprintln!("construct vectors: {} cases pass in rust, typescript and python with the same bytes", cases.len());
+        Ok(())
+    } else {
+        Err(format!("construct vectors: {} wrong results:\n{}", wrong.len(), wrong.join("\n")))
+    }
+}
