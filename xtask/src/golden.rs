@@ -75,11 +75,13 @@ fn an_unsupported_construct_names_the_definition_and_pointer() {
 #[test]
 fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_language() {
     // An IR problem (`pattern`) and a name that only a language view sees: the variant
-    // type `AB` of union `A` with tag `b` is already a definition's name.
+    // type of union `A` with tag `b` is `AB`, or `ABVariant` when `AB` is a definition's
+    // name, and both are.
     let text = serde_json::json!({ "$defs": {
         "Thing": { "type": "object", "properties": { "x": { "type": "string", "pattern": "a" } } },
         "B": { "type": "object", "properties": {} },
         "AB": { "type": "object", "properties": {} },
+        "ABVariant": { "type": "object", "properties": {} },
         "A": { "oneOf": [{ "type": "object", "properties": { "t": { "type": "string", "const": "b" } }, "required": ["t"], "allOf": [{ "$ref": "#/$defs/B" }] }] }
     } })
     .to_string();
@@ -89,15 +91,15 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
     let lines: Vec<&str> = e.lines().collect();
     assert_eq!(lines[0], "s.json: 3 problems:", "{e}");
     assert_eq!(lines[1], "  $defs/Thing at /properties/x/pattern: unsupported keyword `pattern`", "{e}");
-    assert!(lines[2].starts_with("  $defs/A: the variant type name `AB` for `b` is already taken"), "{e}");
-    assert!(lines[3].starts_with("  $defs/A: the variant class name `AB` for `b` is already taken"), "{e}");
+    assert!(lines[2].starts_with("  $defs/A: the variant type name `ABVariant` for `b` is already taken"), "{e}");
+    assert!(lines[3].starts_with("  $defs/A: the variant class name `ABVariant` for `b` is already taken"), "{e}");
 }
 
 /// Upstream's full schemas (`tests/upstream/`): every problem the generator has with
 /// them names its definition, and the count only goes down (issue 13 takes it to 0).
 #[test]
 fn upstream_schemas_report_each_problem_with_its_definition() {
-    for (file, at_most) in [("acp-v2-schema.json", 28), ("acp-v1-schema.json", 29)] {
+    for (file, at_most) in [("acp-v2-schema.json", 22), ("acp-v1-schema.json", 29)] {
         let text = std::fs::read_to_string(crate::root().join("tests/upstream").join(file)).expect("upstream copy");
         let input = Input { module: "m".into(), source: file.into(), text };
         let mut files = Files::default();

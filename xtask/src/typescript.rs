@@ -278,8 +278,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     let names: BTreeSet<String> = ir.defs.iter().map(|d| d.name().to_owned()).collect();
     let mut defs = Vec::new();
     let mut variant_names = BTreeSet::new();
+    // A variant's type is `Owner` + `Tag`; when that is already a definition's name
+    // (upstream's `AuthMethod` variant `terminal` carries the definition
+    // `AuthMethodTerminal`), it is `Owner` + `Tag` + `Variant`.
     let mut vname = |owner: &str, wire: &str| -> Result<String, String> {
-        let n = format!("{owner}{}", wire.to_upper_camel_case());
+        let mut n = format!("{owner}{}", wire.to_upper_camel_case());
+        if names.contains(&n) {
+            n.push_str("Variant");
+        }
         if names.contains(&n) || !variant_names.insert(n.clone()) {
             return Err(format!("$defs/{owner}: the variant type name `{n}` for `{wire}` is already taken"));
         }

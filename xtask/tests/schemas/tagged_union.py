@@ -44,14 +44,17 @@ __all__ = [
     "Shape",
     "ShapeCircle",
     "ShapeNone",
+    "ShapeNoneVariant",
     "Square",
     "parse_circle",
     "parse_closed_shape",
     "parse_shape",
+    "parse_shape_none",
     "parse_square",
     "serialize_circle",
     "serialize_closed_shape",
     "serialize_shape",
+    "serialize_shape_none",
     "serialize_square",
 ]
 
@@ -86,6 +89,11 @@ class Square(WireModel):
     side: float = Field(alias="side")
 
 
+class ShapeNone(WireModel):
+    """Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`."""
+
+
+
 # --- unions ---
 
 
@@ -95,7 +103,7 @@ class ShapeCircle(Circle):
     kind: Literal["circle"] = Field(default="circle", alias="kind")
 
 
-class ShapeNone(WireModel):
+class ShapeNoneVariant(WireModel):
     """Nothing."""
 
     kind: Literal["none"] = Field(default="none", alias="kind")
@@ -104,7 +112,7 @@ class ShapeNone(WireModel):
 SHAPE_TAGS: Final = ("circle", "none")
 Shape: TypeAlias = Annotated[
     Annotated[ShapeCircle, Tag("circle")]
-    | Annotated[ShapeNone, Tag("none")]
+    | Annotated[ShapeNoneVariant, Tag("none")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("kind")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("kind", "kind", SHAPE_TAGS, open_union=True)),
     wire_rules("Shape", lambda v, cx: decode_Shape(v, cx)),
@@ -208,6 +216,39 @@ def encode_Square(w: Writer, v: Square) -> None:
     w.end_object()
 
 
+def decode_ShapeNone_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ShapeNone`` by attribute name, and its unknown members."""
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if extra is None:
+            extra = {}
+        extra[k] = x
+    return {}, extra
+
+
+def decode_ShapeNone(v: Json, cx: Cx) -> ShapeNone:
+    values, extra = decode_ShapeNone_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ShapeNone, values, extra)
+
+
+def encode_ShapeNone_known(w: Writer, v: ShapeNone) -> None:
+    return
+
+
+def encode_ShapeNone(w: Writer, v: ShapeNone) -> None:
+    w.begin_object()
+    encode_ShapeNone_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -216,7 +257,7 @@ def decode_Shape(v: Json, cx: Cx) -> Shape:
         values["kind"] = "circle"
         return construct(ShapeCircle, values, extra)
     elif tag == "none":
-        return no_payload(ShapeNone, obj, "kind")
+        return no_payload(ShapeNoneVariant, obj, "kind")
     return unknown_variant(tag, obj, "kind")
 
 
@@ -277,6 +318,16 @@ def serialize_square(value: Square) -> str:
     return encode_text(value, encode_Square)
 
 
+def parse_shape_none(data: str | Json) -> Parsed[ShapeNone]:
+    """Parses JSON text (or an already parsed value) as ``ShapeNone``; raises ``ParseError``."""
+    return decode_input(data, decode_ShapeNone)
+
+
+def serialize_shape_none(value: ShapeNone) -> str:
+    """The canonical JSON text of a ``ShapeNone``."""
+    return encode_text(value, encode_ShapeNone)
+
+
 def parse_shape(data: str | Json) -> Parsed[Shape]:
     """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``."""
     return decode_input(data, decode_Shape)
@@ -301,8 +352,9 @@ register_decoders(
     {
         Circle: decode_Circle,
         Square: decode_Square,
+        ShapeNone: decode_ShapeNone,
         ShapeCircle: decode_Shape,
-        ShapeNone: decode_Shape,
+        ShapeNoneVariant: decode_Shape,
         ClosedShapeSquare: decode_ClosedShape,
     }
 )

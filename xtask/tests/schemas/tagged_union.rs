@@ -23,6 +23,12 @@ crate::acp_struct! {
     }
 }
 
+crate::acp_struct! {
+    /// Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`.
+    pub struct ShapeNone {
+    }
+}
+
 crate::acp_tagged_union! {
     /// Open, with a tag-only variant.
     pub enum Shape: tag "kind", open ("Future shapes.") {

@@ -112,13 +112,51 @@ export function encodeSquare(w: Writer, v: Square): void {
   w.endObject();
 }
 
+/** Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`. */
+export interface ShapeNone extends WithExtra {
+}
+
+/** Decodes the members of `obj` as a `ShapeNone`, skipping those named in `skip`. */
+export function decodeShapeNoneMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ShapeNone {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: ShapeNone = { };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ShapeNone`. */
+export function decodeShapeNone(v: Json, cx: Cx): ShapeNone {
+  return decodeShapeNoneMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ShapeNone`, in schema order. */
+export function encodeShapeNoneKnown(w: Writer, v: ShapeNone): void {
+}
+
+/** Writes a `ShapeNone` canonically. */
+export function encodeShapeNone(w: Writer, v: ShapeNone): void {
+  w.beginObject();
+  encodeShapeNoneKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** Round. */
 export type ShapeCircle = { kind: "circle" } & Circle;
 /** Nothing. */
-export type ShapeNone = { kind: "none" } & WithExtra;
+export type ShapeNoneVariant = { kind: "none" } & WithExtra;
 
 /** The variants of `Shape` this version knows. */
-export type KnownShape = ShapeCircle | ShapeNone;
+export type KnownShape = ShapeCircle | ShapeNoneVariant;
 
 /** Open, with a tag-only variant. */
 export type Shape = KnownShape | UnknownVariant;
@@ -230,6 +268,19 @@ export function parseSquare(input: unknown): ParseResult<Square> {
 /** The canonical JSON text of a `Square`. */
 export function serializeSquare(value: Square): string {
   return encodeText(value, encodeSquare);
+}
+
+/**
+ * Parses a `ShapeNone`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseShapeNone(input: unknown): ParseResult<ShapeNone> {
+  return decodeInput(input, decodeShapeNone);
+}
+
+/** The canonical JSON text of a `ShapeNone`. */
+export function serializeShapeNone(value: ShapeNone): string {
+  return encodeText(value, encodeShapeNone);
 }
 
 /**
