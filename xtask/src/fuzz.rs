@@ -252,6 +252,10 @@ impl<'a> Gen<'a> {
                 self.value(&a.name, rng, depth + 1)
             }
             Def::Alias { ty, .. } => self.ty(ty, None, rng, depth + 1),
+            Def::KindUnion { branches, .. } => {
+                let b = rng.pick(branches);
+                if b.kind == "null" { Value::Null } else { self.ty(&b.ty, None, rng, depth + 1) }
+            }
         }
     }
 }

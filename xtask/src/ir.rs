@@ -57,6 +57,23 @@ pub enum Def {
     /// (`ProtocolVersion`), a number, a boolean, or any JSON (a definition with no
     /// `type`, like `ExtRequest`).
     Alias { name: String, doc: String, ty: Ty },
+    /// An untagged `anyOf` whose branches are told apart by the JSON kind of the value
+    /// (`RequestId`: `null`, a whole number or a string). A whole number goes to the
+    /// integer branch when it is in that branch's range, else to the number branch if
+    /// there is one.
+    KindUnion { name: String, doc: String, branches: Vec<KindBranch> },
+}
+
+/// One branch of a [`Def::KindUnion`].
+#[derive(Debug, Serialize)]
+pub struct KindBranch {
+    /// The branch's `title` (or its kind), for the variant name.
+    pub title: String,
+    pub doc: String,
+    /// `null`, `boolean`, `integer`, `number`, `string` or `array`.
+    pub kind: String,
+    /// The value's type (`Json` for the `null` branch).
+    pub ty: Ty,
 }
 
 impl Def {
@@ -68,7 +85,8 @@ impl Def {
             | Self::TaggedUnion { name, .. }
             | Self::TaggedStruct { name, .. }
             | Self::ShapeUnion { name, .. }
-            | Self::Alias { name, .. } => name,
+            | Self::Alias { name, .. }
+            | Self::KindUnion { name, .. } => name,
         }
     }
 }
@@ -432,6 +450,10 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
             }
             return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives });
         }
+        if let Some(d) = kind_union(name, &bptr, &branches, &doc)? {
+            check_keys(name, ptr, o, &[key])?;
+            return Ok(d);
+        }
         let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf")?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
             check_keys(name, ptr, o, &["type", "properties", "required", key])?;
@@ -462,6 +484,45 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
         }
         _ => alias(name, v, doc),
     }
+}
+
+/// `anyOf` branches that each are one JSON kind (no `properties`, `const` or `$ref`):
+/// a union decided by the kind of the value. `None` when the branches are not of that
+/// form (another union construct may fit them).
+fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<Def>> {
+    let plain = |b: &Value| b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none();
+    if branches.len() < 2 || !branches.iter().all(plain) {
+        return Ok(None);
+    }
+    let mut out: Vec<KindBranch> = Vec::new();
+    for (i, b) in branches.iter().enumerate() {
+        let bp = format!("{ptr}/{i}");
+        let kind = b.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let ty = if kind == "null" {
+            check_keys(name, &bp, b.as_object().ok_or_else(|| IrError { def: name.into(), pointer: bp.clone(), message: "a branch must be an object".into() })?, &["type"])?;
+            Ty::Json
+        } else {
+            let (ty, nullable) = prop_type(name, &bp, b)?;
+            if nullable {
+                return err(name, &bp, "a branch of a union decided by JSON kind cannot be nullable; add a `null` branch");
+            }
+            ty
+        };
+        match (&kind[..], &ty) {
+            ("integer", t) if t.integer_bounds().is_some() => return err(name, &bp, "an integer branch with `minimum`/`maximum` narrower than its format is not supported yet"),
+            ("number", Ty::Number { min: Some(_), .. } | Ty::Number { max: Some(_), .. }) => return err(name, &bp, "a number branch with `minimum`/`maximum` is not supported yet"),
+            ("null" | "boolean" | "integer" | "number" | "string", _) => {}
+            ("array", _) if !out.iter().any(|o| o.kind == "array") => {}
+            ("array", _) => return err(name, &bp, "two array branches cannot be told apart by the JSON kind of the value (telling them apart by their items is not supported yet)"),
+            (k, _) => return err(name, &format!("{bp}/type"), format!("a `{k}` branch is not supported in a union decided by JSON kind")),
+        }
+        if out.iter().any(|o| o.kind == kind) {
+            return err(name, &bp, format!("two `{kind}` branches cannot be told apart by the JSON kind of the value"));
+        }
+        let title = b.get("title").and_then(Value::as_str).map_or_else(|| kind.clone(), str::to_owned);
+        out.push(KindBranch { title, doc: self::doc(b), kind, ty });
+    }
+    Ok(Some(Def::KindUnion { name: name.into(), doc: doc.to_owned(), branches: out }))
 }
 
 /// A definition that is neither an object, a string nor a union.
@@ -564,6 +625,11 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
         }
         Def::ShapeUnion { alternatives, .. } => {
             out.extend(alternatives.iter().enumerate().map(|(i, a)| (format!("/anyOf/{i}/allOf/0/$ref"), a.name.clone())));
+        }
+        Def::KindUnion { branches, .. } => {
+            for (i, b) in branches.iter().enumerate() {
+                ty_refs(&b.ty, format!("/anyOf/{i}"), out);
+            }
         }
         Def::StringAlias { .. } | Def::StringEnum { .. } | Def::Alias { .. } => {}
     }

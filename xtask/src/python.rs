@@ -274,6 +274,15 @@ enum PDef {
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
+    KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<PKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)>, snake: String },
+}
+
+/// A branch of a union decided by JSON kind: its kind, decoder and encoder.
+#[derive(Serialize)]
+struct PKind {
+    kind: String,
+    decoder: String,
+    encoder: String,
 }
 
 #[derive(Serialize)]
@@ -349,6 +358,22 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries }
             }
             Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
+            Def::KindUnion { name, doc, branches } => {
+                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
+                let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "None".to_owned() } else { h.py_type(&b.ty) }).collect();
+                let mut out = Vec::new();
+                for b in branches {
+                    let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
+                    out.push(PKind { kind: b.kind.clone(), decoder, encoder });
+                }
+                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
+                let (int, num) = (find("integer"), find("number"));
+                let range = branches.iter().find_map(|b| match &b.ty {
+                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((format!("{min}"), format!("{max}"))),
+                    _ => None,
+                });
+                PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: crate::rust::kinds_expected(&kinds), branches: out, int, num, range, snake }
+            }
             Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
             Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
                 name: name.clone(),
@@ -487,7 +512,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in defs {
         let (name, snake) = match d {
-            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } => (name, snake),
+            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } | PDef::KindUnion { name, snake, .. } => (name, snake),
         };
         out.push(name.clone());
         out.push(format!("parse_{snake}"));

@@ -155,6 +155,44 @@ pub enum RDef {
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
     Alias { name: String, doc: Vec<String>, ty: String },
+    KindUnion { name: String, doc: Vec<String>, expected: String, branches: Vec<RKind>, integer_range: Option<(String, String)>, int: Option<RKindRef>, num: Option<RKindRef> },
+}
+
+/// The variant and type of the integer or number branch.
+#[derive(Serialize)]
+pub struct RKindRef {
+    ident: String,
+    ty: String,
+}
+
+/// A branch of a union decided by JSON kind: its variant, kind and Rust type.
+#[derive(Serialize)]
+pub struct RKind {
+    doc: Vec<String>,
+    ident: String,
+    kind: String,
+    ty: String,
+}
+
+/// What a union decided by JSON kind expects, for `wrong_type` messages
+/// (`null, a whole number or a string`).
+pub fn kinds_expected(kinds: &[&str]) -> String {
+    let words: Vec<&str> = kinds
+        .iter()
+        .map(|k| match *k {
+            "null" => "null",
+            "boolean" => "a boolean",
+            "integer" => "a whole number",
+            "number" => "a number",
+            "string" => "a string",
+            _ => "an array",
+        })
+        .collect();
+    match words.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
 }
 
 fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
@@ -198,6 +236,25 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()? }
             }
             Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+            Def::KindUnion { name, doc, branches } => {
+                let mut seen = BTreeSet::new();
+                let mut out = Vec::new();
+                for b in branches {
+                    let ident = variant_ident(&b.title);
+                    if !seen.insert(ident.clone()) {
+                        return Err(format!("$defs/{name}: the branch `{}` maps to the Rust variant `{ident}`, which is already taken", b.title));
+                    }
+                    out.push(RKind { doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)), ident, kind: b.kind.clone(), ty: rust_type(&b.ty) });
+                }
+                let integer_range = branches.iter().find_map(|b| match &b.ty {
+                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((number(*min), number(*max))),
+                    _ => None,
+                });
+                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
+                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
+                let (int, num) = (find("integer"), find("number"));
+                RDef::KindUnion { name: name.clone(), doc: doc_lines(doc), expected: kinds_expected(&kinds), branches: out, integer_range, int, num }
+            }
             Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
             Def::StringEnum { name, doc, values, other } => RDef::StringEnum {
                 name: name.clone(),

@@ -213,6 +213,15 @@ enum TDef {
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
+    KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<TKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)> },
+}
+
+/// A branch of a union decided by JSON kind: its kind, decoder and encoder.
+#[derive(Serialize)]
+struct TKind {
+    kind: String,
+    decoder: String,
+    encoder: String,
 }
 
 #[derive(Serialize)]
@@ -233,7 +242,7 @@ pub struct Module {
 fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
     let variants = |vs: &[TVariant], types: &mut Vec<String>| types.extend(vs.iter().map(|v| v.type_name.clone()));
     let name = match d {
-        TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } | TDef::Alias { name, .. } => {
+        TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } | TDef::Alias { name, .. } | TDef::KindUnion { name, .. } => {
             types.push(name.clone());
             name
         }
@@ -302,6 +311,22 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 skip_const: skip_const(&[]),
             },
             Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+            Def::KindUnion { name, doc, branches } => {
+                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
+                let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
+                let mut out = Vec::new();
+                for b in branches {
+                    let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
+                    out.push(TKind { kind: b.kind.clone(), decoder, encoder });
+                }
+                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
+                let (int, num) = (find("integer"), find("number"));
+                let range = branches.iter().find_map(|b| match &b.ty {
+                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((format!("{min}"), format!("{max}"))),
+                    _ => None,
+                });
+                TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: crate::rust::kinds_expected(&kinds), branches: out, int, num, range }
+            }
             Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
             Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
                 name: name.clone(),
