@@ -93,7 +93,6 @@ class ShapeNone(WireModel):
     """Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`."""
 
 
-
 # --- unions ---
 
 
