@@ -165,6 +165,13 @@ impl<'a> Gen<'a> {
                 json!(v.clamp(min.unwrap_or(f64::MIN), max.unwrap_or(f64::MAX)))
             }
             Ty::Bytes => Value::String(base64(&bytes(rng))),
+            Ty::Map { values } => {
+                let mut m = Map::new();
+                for k in ["b", "a", "10"].iter().take(if depth > 4 { 0 } else { 1 + usize::from(rng.one_in(2)) * 2 }) {
+                    m.insert((*k).to_owned(), self.ty(values, None, rng, depth + 1));
+                }
+                Value::Object(m)
+            }
             Ty::Object => {
                 let v = any_json(rng, 2);
                 if v.is_object() { v } else { json!({}) }

@@ -160,6 +160,9 @@ pub enum Ty {
     Bytes,
     /// A free-form object (`additionalProperties: true`), order kept.
     Object,
+    /// An object whose member values all have one type (`additionalProperties` with a
+    /// schema), order kept.
+    Map { values: Box<Ty> },
     /// Any JSON value.
     Json,
     Array { items: Box<Ty> },
@@ -292,10 +295,18 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
         }
         [t] if t == "object" => {
             check_keys(def, ptr, o, &["type", "additionalProperties"])?;
-            if o.get("additionalProperties").is_some_and(|a| a != &Value::Bool(true)) {
-                return err(def, &format!("{ptr}/additionalProperties"), "only free-form objects (`additionalProperties: true`) are supported here");
+            match o.get("additionalProperties") {
+                None | Some(Value::Bool(true)) => Ty::Object,
+                Some(values @ Value::Object(_)) => {
+                    let at = format!("{ptr}/additionalProperties");
+                    let (values, nullable) = prop_type(def, &at, values)?;
+                    if nullable && !matches!(values, Ty::Json) {
+                        return err(def, &at, "nullable member values of a typed map are not supported");
+                    }
+                    Ty::Map { values: Box::new(values) }
+                }
+                Some(_) => return err(def, &format!("{ptr}/additionalProperties"), "`additionalProperties` must be `true` or a schema for every member's value (a closed object needs `properties`)"),
             }
-            Ty::Object
         }
         [t] if t == "array" => {
             check_keys(def, ptr, o, &["type", "items", "minItems"])?;
@@ -597,6 +608,7 @@ fn ty_refs(t: &Ty, pointer: String, out: &mut Vec<(String, String)>) {
     match t {
         Ty::Ref { name } => out.push((pointer, name.clone())),
         Ty::Array { items } => ty_refs(items, format!("{pointer}/items"), out),
+        Ty::Map { values } => ty_refs(values, format!("{pointer}/additionalProperties"), out),
         _ => {}
     }
 }

@@ -59,6 +59,7 @@ fn comment(doc: &str, indent: &str) -> Vec<String> {
 #[derive(Default)]
 struct Helpers {
     arrays: BTreeMap<String, (String, String, String)>,
+    maps: BTreeMap<String, (String, String, String)>,
     options: BTreeMap<String, String>,
     /// Runtime decoders and encoders the module calls (for its imports).
     used: BTreeSet<String>,
@@ -78,6 +79,7 @@ impl Helpers {
             Ty::Object => "dict[str, JsonValue]".into(),
             Ty::Json => "JsonValue".into(),
             Ty::Array { items } => format!("list[{}]", self.py_type(items)),
+            Ty::Map { values } => format!("dict[str, {}]", self.py_type(values)),
         }
     }
 
@@ -92,6 +94,7 @@ impl Helpers {
             Ty::Object => "Object".into(),
             Ty::Json => "Json".into(),
             Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
+            Ty::Map { values } => format!("MapOf{}", Self::suffix(values)),
         }
     }
 
@@ -135,6 +138,12 @@ impl Helpers {
                 self.arrays.insert(name.clone(), entry);
                 format!("decode_{name}")
             }
+            Ty::Map { values } => {
+                let name = Self::suffix(t);
+                let entry = (self.py_type(values), self.decoder(values), self.encoder(values));
+                self.maps.insert(name.clone(), entry);
+                format!("decode_{name}")
+            }
         }
     }
 
@@ -147,7 +156,7 @@ impl Helpers {
             Ty::Bytes => "encode_bytes".into(),
             Ty::Object => "encode_object".into(),
             Ty::Json => "encode_json".into(),
-            Ty::Array { .. } => {
+            Ty::Array { .. } | Ty::Map { .. } => {
                 self.decoder(t);
                 format!("encode_{}", Self::suffix(t))
             }
@@ -294,6 +303,7 @@ pub struct Module {
     registrations: Vec<String>,
     defs: Vec<PDef>,
     arrays: Vec<(String, String, String, String)>,
+    maps: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
     skips: Vec<(String, String)>,
     names: Vec<String>,
@@ -500,6 +510,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         encoders,
         defs,
         arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
+        maps: h.maps.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
         options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),
         skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
         names: ir.defs.iter().map(|d| d.name().to_owned()).collect(),

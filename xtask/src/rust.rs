@@ -75,6 +75,7 @@ fn rust_type(t: &Ty) -> String {
         Ty::Object => "Members".into(),
         Ty::Json => "Json".into(),
         Ty::Array { items } => format!("Vec<{}>", rust_type(items)),
+        Ty::Map { values } => format!("crate::wire::Map<{}>", rust_type(values)),
     }
 }
 

@@ -44,6 +44,7 @@ fn jsdoc(doc: &str, indent: &str) -> Vec<String> {
 #[derive(Default)]
 struct Helpers {
     arrays: BTreeMap<String, (String, String, String)>,
+    maps: BTreeMap<String, (String, String, String)>,
     options: BTreeMap<String, String>,
 }
 
@@ -58,6 +59,7 @@ impl Helpers {
             Ty::Object => "JsonObject".into(),
             Ty::Json => "Json".into(),
             Ty::Array { items } => format!("{}[]", self.ts_type(items)),
+            Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ts_type(values)),
         }
     }
 
@@ -72,6 +74,7 @@ impl Helpers {
             Ty::Object => "Object".into(),
             Ty::Json => "Json".into(),
             Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
+            Ty::Map { values } => format!("MapOf{}", Self::suffix(values)),
         }
     }
 
@@ -103,6 +106,12 @@ impl Helpers {
                 self.arrays.insert(name.clone(), (item_ty, item_dec, item_enc));
                 format!("decode{name}")
             }
+            Ty::Map { values } => {
+                let name = Self::suffix(t);
+                let entry = (self.ts_type(values), self.decoder(values), self.encoder(values));
+                self.maps.insert(name.clone(), entry);
+                format!("decode{name}")
+            }
         }
     }
 
@@ -115,7 +124,7 @@ impl Helpers {
             Ty::Bytes => "encodeBytes".into(),
             Ty::Object => "encodeObject".into(),
             Ty::Json => "encodeJson".into(),
-            Ty::Array { .. } => {
+            Ty::Array { .. } | Ty::Map { .. } => {
                 self.decoder(t);
                 format!("encode{}", Self::suffix(t))
             }
@@ -228,6 +237,7 @@ struct TKind {
 pub struct Module {
     defs: Vec<TDef>,
     arrays: Vec<(String, String, String, String)>,
+    maps: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
     skips: Vec<(String, String)>,
     /// The names the public module (`src/<module>.ts`) re-exports: types only ...
@@ -390,6 +400,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         public_values,
         defs,
         arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
+        maps: h.maps.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
         options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),
         skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
     })

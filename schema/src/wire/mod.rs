@@ -8,6 +8,7 @@ mod decode;
 mod error;
 mod json;
 mod macros;
+mod map;
 mod patch;
 mod path;
 mod path_type;
@@ -31,6 +32,7 @@ pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
 pub use json::{Json, Members, Writer, push_token};
+pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
 pub use path_type::AbsolutePath;

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import Any, Final, TypeAlias, TypeVar, overload
 
@@ -288,6 +288,14 @@ class Writer:
             self.item()
             write(self, x)
         self.end_array()
+
+    def map(self, members: Mapping[str, T], write: Encoder[T]) -> None:
+        """Writes an object, each member's value with ``write``, in its order."""
+        self.begin_object()
+        for k, x in members.items():
+            self.key(k)
+            write(self, x)
+        self.end_object()
 
     def put(self, name: str, v: T, write: Encoder[T]) -> None:
         """Writes a required member."""

@@ -219,6 +219,24 @@ export class Cx {
     return v;
   }
 
+  /** Expects an object whose member values are all decoded by `value`, in input order. */
+  map<T>(v: Json, value: Decoder<T>): { [key: string]: T } {
+    const obj = this.expectObject(v);
+    const out = new ObjectBuilder();
+    const tokens = this.tokens;
+    const depth = tokens.length;
+    tokens.push("");
+    try {
+      for (const k of keysOf(obj)) {
+        tokens[depth] = k;
+        out.add(k, value(getMember(obj, k) as Json, this) as unknown as Json);
+      }
+    } finally {
+      tokens.length = depth;
+    }
+    return out.finish() as unknown as { [key: string]: T };
+  }
+
   /** Reads the string tag of a tagged union: `missing_field` when absent, `wrong_type` when not a string. */
   readTag(obj: JsonObject, tagName: string): string {
     const tag = getMember(obj, tagName);

@@ -132,6 +132,16 @@ export class Writer {
     }
   }
 
+  /** Writes an object, each member's value with `write`, in its member order (`keysOf`). */
+  map<T>(members: { readonly [key: string]: T }, write: Encoder<T>): void {
+    this.beginObject();
+    for (const k of keysOf(members as unknown as JsonObject)) {
+      this.key(k);
+      write(this, members[k] as T);
+    }
+    this.endObject();
+  }
+
   /** Writes an array, each item with `write`. */
   array<T>(items: readonly T[], write: Encoder<T>): void {
     this.beginArray();

@@ -206,6 +206,21 @@ class Cx:
             return v
         self.wrong_type("an object", v)
 
+    def map(self, v: Json, value: Decoder[T]) -> dict[str, T]:
+        """Expects an object whose member values are all decoded by ``value``, in input order."""
+        obj = self.expect_object(v)
+        out: dict[str, T] = {}
+        tokens = self._tokens
+        depth = len(tokens)
+        tokens.append("")
+        try:
+            for k, x in obj.items():
+                tokens[depth] = k
+                out[k] = value(x, self)
+        finally:
+            del tokens[depth:]
+        return out
+
     def read_tag(self, obj: JsonObject, tag_name: str) -> str:
         """Reads the string tag of a tagged union: ``missing_field`` when absent,
         ``wrong_type`` when not a string."""
