@@ -242,6 +242,8 @@ struct NameLit {
     name: String,
     lit: String,
     snake: String,
+    /// An object with members that have a schema `default` (it has `with_defaults`).
+    defaults: bool,
 }
 
 #[derive(Serialize)]
@@ -253,7 +255,15 @@ struct ModuleView {
 
 fn name_lits(ir: &ir::Ir) -> Vec<NameLit> {
     use heck::ToSnakeCase;
-    ir.defs.iter().map(|d| NameLit { name: d.name().to_owned(), lit: format!("{:?}", d.name()), snake: d.name().to_snake_case() }).collect()
+    ir.defs
+        .iter()
+        .map(|d| NameLit {
+            name: d.name().to_owned(),
+            lit: format!("{:?}", d.name()),
+            snake: d.name().to_snake_case(),
+            defaults: matches!(d, ir::Def::Struct { fields, .. } if fields.iter().any(|f| f.default.is_some())),
+        })
+        .collect()
 }
 
 /// Renders the Rust crate for `inputs` into `files` under `prefix` (`generated/rust`).

@@ -5,8 +5,9 @@
 //!
 //! A vectors file is a JSON array of cases:
 //! `{"type": "Hello", "input": <JSON value> | "text": "<JSON text>", "output": <JSON value>
-//! (default: the input again), "warnings": [[kind, pointer], ...] (default none)}`, or
-//! with `"error": [kind, pointer]` instead of an output. Every language must give the
+//! (default: the input again), "warnings": [[kind, pointer], ...] (default none),
+//! "defaults": <JSON value> (the value with its schema defaults applied, `with_defaults`;
+//! default: the output)}`, or with `"error": [kind, pointer]` instead of an output. Every language must give the
 //! expected result, byte for byte.
 
 use serde_json::{Value, json};
@@ -29,6 +30,7 @@ fn main() {
             Some(Ok((text, warnings))) => serde_json::json!({
                 "output": text,
                 "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
+                "defaults": goldens::registry::with_defaults(m, t, input).and_then(Result::ok).map(|(d, _)| d),
             }),
             Some(Err(e)) => serde_json::json!({ "error": [e.kind.as_str(), e.path] }),
         });
@@ -40,14 +42,15 @@ fn main() {
 const TS_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { CODECS } = await import(pathToFileURL(process.argv[2]).href);
+const { CODECS, DEFAULTS } = await import(pathToFileURL(process.argv[2]).href);
 const cases = JSON.parse(readFileSync(0, "utf8"));
 const out = cases.map((c) => {
   const codec = CODECS.get(c.module)?.get(c.type);
   if (!codec) return { missing: true };
   const r = codec.parse(c.text);
   if (!r.ok) return { error: [r.error.kind, r.error.path] };
-  return { output: codec.serialize(r.value), warnings: r.warnings.map((w) => [w.kind, w.path]) };
+  const withDefaults = DEFAULTS.get(c.module)?.get(c.type) ?? ((v) => v);
+  return { output: codec.serialize(r.value), warnings: r.warnings.map((w) => [w.kind, w.path]), defaults: codec.serialize(withDefaults(r.value)) };
 });
 process.stdout.write(JSON.stringify(out));
 "#;
@@ -57,7 +60,7 @@ import json
 import sys
 
 from goldens import ParseError
-from goldens.registry import CODECS
+from goldens.registry import CODECS, DEFAULTS
 
 out = []
 for c in json.load(sys.stdin):
@@ -71,7 +74,14 @@ for c in json.load(sys.stdin):
     except ParseError as e:
         out.append({"error": [e.kind, e.path]})
         continue
-    out.append({"output": serialize(p.value), "warnings": [[w.kind, w.path] for w in p.warnings]})
+    with_defaults = DEFAULTS.get(c["module"], {}).get(c["type"], lambda v: v)
+    out.append(
+        {
+            "output": serialize(p.value),
+            "warnings": [[w.kind, w.path] for w in p.warnings],
+            "defaults": serialize(with_defaults(p.value)),
+        }
+    )
 print(json.dumps(out))
 "#;
 
@@ -101,7 +111,11 @@ fn load(dir: &Path) -> Result<Vec<Case>, String> {
             };
             let expected = match (c.get("error"), c.get("output").or(c.get("input"))) {
                 (Some(e), _) => json!({ "error": e }),
-                (None, Some(out)) => json!({ "output": out.to_string(), "warnings": c.get("warnings").cloned().unwrap_or_else(|| json!([])) }),
+                (None, Some(out)) => json!({
+                    "output": out.to_string(),
+                    "warnings": c.get("warnings").cloned().unwrap_or_else(|| json!([])),
+                    "defaults": c.get("defaults").unwrap_or(out).to_string(),
+                }),
                 (None, None) => return Err(format!("{at}: a `text` case needs `output` or `error`")),
             };
             cases.push(Case { at, input: json!({ "module": stem, "type": ty, "text": input_text }), expected });

@@ -143,6 +143,10 @@ pub struct Field {
     pub skip_invalid_items: bool,
     pub min_items: Option<u64>,
     pub format: Option<String>,
+    /// The schema's `default`: what an omitted member means. The value model keeps the
+    /// member omitted (so it is written back only if it was present); `with_defaults`
+    /// in each binding applies it.
+    pub default: Option<Value>,
 }
 
 /// A property's type.
@@ -323,7 +327,15 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
 }
 
 fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field> {
-    let (ty, nullable) = prop_type(def, ptr, v)?;
+    let default = v.get("default").cloned();
+    let mut without_default = v.clone();
+    if let Some(o) = without_default.as_object_mut() {
+        o.shift_remove("default");
+    }
+    let (ty, nullable) = prop_type(def, ptr, &without_default)?;
+    if default.is_some() && (required || v.get("x-patch") == Some(&Value::Bool(true))) {
+        return err(def, &format!("{ptr}/default"), "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)");
+    }
     let flag = |k: &str| v.get(k) == Some(&Value::Bool(true));
     let patch = flag("x-patch");
     let presence = match (required, nullable, patch) {
@@ -345,6 +357,7 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
         skip_invalid_items: flag("x-deserialize-skip-invalid-items"),
         min_items: v.get("minItems").and_then(Value::as_u64),
         format: v.get("format").and_then(Value::as_str).filter(|f| *f != "byte" && !f.contains("int") && *f != "double").map(str::to_owned),
+        default,
     })
 }
 
@@ -594,6 +607,22 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
             Err(e) => errors.push(e),
         }
     }
+    let by_name: std::collections::BTreeMap<&str, &Def> = out.iter().map(|d| (d.name(), d)).collect();
+    for d in &out {
+        let fields = match d {
+            Def::Struct { fields, .. } => fields.as_slice(),
+            Def::TaggedStruct { common, .. } => common.as_slice(),
+            _ => &[],
+        };
+        for f in fields {
+            if let Some(v) = &f.default
+                && let Err(message) = check_default(&f.ty, v, &by_name, 0)
+            {
+                let pointer = format!("/properties/{}/default", f.wire.replace('~', "~0").replace('/', "~1"));
+                errors.push(IrError { def: d.name().to_owned(), pointer, message: format!("the default {v} is not a valid value: {message}") });
+            }
+        }
+    }
     for d in &out {
         let mut refs = Vec::new();
         collect_refs(d, &mut refs);
@@ -602,6 +631,61 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         }
     }
     (Ir { title, defs: out }, errors)
+}
+
+/// Whether `v` is a value of `t`, checked from the schema alone (so a default can never
+/// fail to decode in a binding). Defaults of union types and of checked paths and bytes
+/// are not supported yet.
+fn check_default(t: &Ty, v: &Value, defs: &std::collections::BTreeMap<&str, &Def>, depth: usize) -> Result<(), String> {
+    let kind = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("expected {what}")) };
+    if depth > 32 {
+        return Err("it nests too deeply".into());
+    }
+    match t {
+        Ty::Json => Ok(()),
+        Ty::Bool => kind(v.is_boolean(), "a boolean"),
+        Ty::String => kind(v.is_string(), "a string"),
+        Ty::Integer { min, max, .. } => match v.as_f64() {
+            Some(n) if n.fract() == 0.0 && n >= *min && n <= *max => Ok(()),
+            _ => Err(format!("expected a whole number from {min} to {max}")),
+        },
+        Ty::Number { min, max } => match v.as_f64() {
+            Some(n) if min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m) => Ok(()),
+            _ => Err("expected a number in range".into()),
+        },
+        Ty::Bytes => Err("a default for bytes is not supported yet".into()),
+        Ty::Object => kind(v.is_object(), "an object"),
+        Ty::Array { items } => match v.as_array() {
+            Some(a) => a.iter().try_for_each(|x| check_default(items, x, defs, depth + 1)),
+            None => Err("expected an array".into()),
+        },
+        Ty::Map { values } => match v.as_object() {
+            Some(o) => o.values().try_for_each(|x| check_default(values, x, defs, depth + 1)),
+            None => Err("expected an object".into()),
+        },
+        Ty::Ref { name } => match defs.get(name.as_str()) {
+            None => Err(format!("`{name}` cannot be generated")),
+            Some(Def::Struct { fields, .. }) => {
+                let Some(o) = v.as_object() else { return Err(format!("expected a `{name}` object")) };
+                for f in fields {
+                    match o.get(&f.wire) {
+                        None if f.presence == Presence::Req => return Err(format!("`{name}` needs `{}`", f.wire)),
+                        None => {}
+                        Some(Value::Null) if matches!(f.presence, Presence::Opt | Presence::Patch) || matches!(f.ty, Ty::Json) => {}
+                        Some(x) => check_default(&f.ty, x, defs, depth + 1).map_err(|e| format!("`{}`: {e}", f.wire))?,
+                    }
+                }
+                Ok(())
+            }
+            Some(Def::StringAlias { absolute_path: false, .. }) => kind(v.is_string(), "a string"),
+            Some(Def::StringEnum { values, other, .. }) => match v.as_str() {
+                Some(s) if other.is_some() || values.iter().any(|e| e.wire == s) => Ok(()),
+                _ => Err(format!("expected a `{name}` value")),
+            },
+            Some(Def::Alias { ty, .. }) => check_default(ty, v, defs, depth + 1),
+            Some(_) => Err(format!("a default of `{name}` is not supported yet")),
+        },
+    }
 }
 
 fn ty_refs(t: &Ty, pointer: String, out: &mut Vec<(String, String)>) {

@@ -15,8 +15,15 @@ const KEYWORDS: &[&str] = &[
 /// Attribute names pydantic's `BaseModel` already uses.
 const MODEL_ATTRIBUTES: &[&str] = &["copy", "dict", "json", "schema", "construct", "validate", "fields", "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs", "schema_json"];
 
+/// A Python string literal, quoted as `ruff format` quotes it: double quotes, unless
+/// the text has more double quotes than single quotes.
 fn py(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    let dq = serde_json::to_string(s).unwrap_or_default();
+    if s.matches('"').count() <= s.matches('\'').count() {
+        return dq;
+    }
+    let inner = &dq[1..dq.len() - 1];
+    format!("'{}'", inner.replace("\\\"", "\"").replace('\'', "\\'"))
 }
 
 fn ident(wire: &str) -> String {
@@ -276,7 +283,7 @@ fn pvariant(doc: Vec<String>, class_name: String, wire: String, payload: Option<
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum PDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String, value_entries: Vec<String> },
+    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String, value_entries: Vec<String>, defaults: Vec<(String, String, String)> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
@@ -358,6 +365,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         let one = (|| -> Result<PDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => {
                 let mut seen = BTreeSet::new();
+                let defaults: Vec<(String, String, String)> = fields.iter().filter_map(|f| f.default.as_ref().map(|v| (ident(&f.wire), h.decoder(&f.ty), py(&v.to_string())))).collect();
+                if !defaults.is_empty() {
+                    seen.insert("with_defaults".to_owned());
+                    h.used.insert("decode_default".into());
+                }
                 let fields: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
                 let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
                 if !fields.is_empty() {
@@ -365,7 +377,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
                 }
                 let value_entries = fields.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
-                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries }
+                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults }
             }
             Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
             Def::KindUnion { name, doc, branches } => {

@@ -79,6 +79,15 @@ fn rust_type(t: &Ty) -> String {
     }
 }
 
+/// A member with a schema `default`: its field, type and the default's JSON text.
+#[derive(Serialize)]
+pub struct RDefault {
+    ident: String,
+    ty: String,
+    text: String,
+    wire: String,
+}
+
 #[derive(Serialize)]
 pub struct RField {
     doc: Vec<String>,
@@ -140,7 +149,7 @@ pub struct RVariant {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<RField> },
+    Struct { name: String, doc: Vec<String>, fields: Vec<RField>, defaults: Vec<RDefault> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
     StringEnum { name: String, doc: Vec<String>, openness: String, values: Vec<RVariant> },
     TaggedUnion { name: String, doc: Vec<String>, tag: String, openness: String, variants: Vec<RVariant> },
@@ -234,7 +243,11 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
         let one = (|| -> Result<RDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => {
                 let mut seen = BTreeSet::from(["extra".to_owned()]);
-                RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()? }
+                let defaults = fields
+                    .iter()
+                    .filter_map(|f| f.default.as_ref().map(|v| RDefault { ident: ident(&f.wire), ty: rust_type(&f.ty), text: lit(&v.to_string()), wire: f.wire.clone() }))
+                    .collect();
+                RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?, defaults }
             }
             Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
             Def::KindUnion { name, doc, branches } => {

@@ -215,7 +215,7 @@ struct TVariant {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum TDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<TField>, skip_const: String },
+    Struct { name: String, doc: Vec<String>, fields: Vec<TField>, skip_const: String, defaults: Vec<(String, String, String)> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool },
     TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, open: bool, skip_const: String, known_const: String },
@@ -252,6 +252,11 @@ pub struct Module {
 fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
     let variants = |vs: &[TVariant], types: &mut Vec<String>| types.extend(vs.iter().map(|v| v.type_name.clone()));
     let name = match d {
+        TDef::Struct { name, defaults, .. } if !defaults.is_empty() => {
+            types.push(name.clone());
+            values.push(format!("withDefaults{name}"));
+            name
+        }
         TDef::Struct { name, .. } | TDef::ShapeUnion { name, .. } | TDef::Alias { name, .. } | TDef::KindUnion { name, .. } => {
             types.push(name.clone());
             name
@@ -319,6 +324,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 doc: jsdoc(doc, ""),
                 fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
                 skip_const: skip_const(&[]),
+                defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
             },
             Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
             Def::KindUnion { name, doc, branches } => {

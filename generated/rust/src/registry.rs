@@ -127,3 +127,12 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
         _ => None,
     }
 }
+
+/// Like [`decode`], then writes the value with its schema defaults applied
+/// (`with_defaults`, for the objects that have them; other definitions as they are).
+#[must_use]
+pub fn with_defaults(version: &str, name: &str, text: &str) -> Option<Result<Decoded, Error>> {
+    match (version, name) {
+        _ => decode(version, name, text),
+    }
+}

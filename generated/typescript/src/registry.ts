@@ -120,3 +120,11 @@ export const CODECS: ReadonlyMap<string, ReadonlyMap<string, Codec>> = new Map([
     ["WaitForTerminalExitResponse", codec(v1.parseWaitForTerminalExitResponse, v1.serializeWaitForTerminalExitResponse)],
   ])],
 ]);
+
+/** The objects with schema defaults, by version and name: each applies them (`withDefaults<Name>`). */
+export const DEFAULTS: ReadonlyMap<string, ReadonlyMap<string, (value: unknown) => unknown>> = new Map([
+  ["v2", new Map<string, (value: unknown) => unknown>([
+  ])],
+  ["v1", new Map<string, (value: unknown) => unknown>([
+  ])],
+]);

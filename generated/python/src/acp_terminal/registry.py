@@ -10,7 +10,7 @@ from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 
-__all__ = ["CODECS", "Codec"]
+__all__ = ["CODECS", "DEFAULTS", "Codec"]
 
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
@@ -119,4 +119,10 @@ CODECS: dict[str, dict[str, Codec]] = {
             v1.serialize_wait_for_terminal_exit_response,
         ),
     },
+}
+
+# The objects with schema defaults, by version and name: each applies them (``with_defaults``).
+DEFAULTS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "v2": {},
+    "v1": {},
 }

@@ -25,6 +25,7 @@ __all__ = [
     "decode_array",
     "decode_boolean",
     "decode_bytes",
+    "decode_default",
     "decode_input",
     "decode_int32",
     "decode_int64",
@@ -553,6 +554,15 @@ def decode_input(data: str | Json, decode: Decoder[T]) -> Parsed[T]:
     """``decode_text`` for a ``str`` (JSON text), ``decode_value`` for anything else (an
     already parsed value): what every generated ``parse_<name>`` does."""
     return decode_text(data, decode) if isinstance(data, str) else decode_value(data, decode)
+
+
+def decode_default(text: str, decode: Decoder[T]) -> T | None:
+    """A schema ``default`` (JSON text) as a ``T``, or ``None`` when it does not decode (the
+    generator checks every default against its type, so that does not happen)."""
+    try:
+        return decode_text(text, decode).value
+    except ParseError:
+        return None
 
 
 def decode_value(value: Json, decode: Decoder[T]) -> Parsed[T]:
