@@ -259,6 +259,7 @@ impl<'a> Gen<'a> {
                 self.value(&a.name, rng, depth + 1)
             }
             Def::Alias { ty, .. } => self.ty(ty, None, rng, depth + 1),
+            Def::IntEnum { values, .. } => json!(rng.pick(values).value),
             Def::KindUnion { branches, .. } => {
                 let b = rng.pick(branches);
                 if b.kind == "null" { Value::Null } else { self.ty(&b.ty, None, rng, depth + 1) }

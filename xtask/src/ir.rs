@@ -62,6 +62,18 @@ pub enum Def {
     /// integer branch when it is in that branch's range, else to the number branch if
     /// there is one.
     KindUnion { name: String, doc: String, branches: Vec<KindBranch> },
+    /// Whole-number constants of one integer format (`ErrorCode`), open (a catch-all
+    /// branch without `const`: any other number in range is kept) or closed.
+    IntEnum { name: String, doc: String, ty: Ty, values: Vec<IntValue>, open: bool },
+}
+
+/// One constant of a [`Def::IntEnum`].
+#[derive(Debug, Serialize)]
+pub struct IntValue {
+    pub value: i64,
+    /// The branch's `title`, for the constant's name.
+    pub title: String,
+    pub doc: String,
 }
 
 /// One branch of a [`Def::KindUnion`].
@@ -86,7 +98,8 @@ impl Def {
             | Self::TaggedStruct { name, .. }
             | Self::ShapeUnion { name, .. }
             | Self::Alias { name, .. }
-            | Self::KindUnion { name, .. } => name,
+            | Self::KindUnion { name, .. }
+            | Self::IntEnum { name, .. } => name,
         }
     }
 }
@@ -474,6 +487,10 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
             }
             return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives });
         }
+        if branches.iter().all(|b| b.get("type") == Some(&Value::from("integer"))) {
+            check_keys(name, ptr, o, &[key])?;
+            return int_enum(name, &bptr, &branches, doc, key == "anyOf");
+        }
         if let Some(d) = kind_union(name, &bptr, &branches, &doc)? {
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
@@ -547,6 +564,49 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<
         out.push(KindBranch { title, doc: self::doc(b), kind, ty });
     }
     Ok(Some(Def::KindUnion { name: name.into(), doc: doc.to_owned(), branches: out }))
+}
+
+/// Integer constants of one format, plus an optional catch-all branch (last, `anyOf` only).
+fn int_enum(name: &str, ptr: &str, branches: &[Value], doc: String, any_of: bool) -> R<Def> {
+    let mut ty: Option<Ty> = None;
+    let mut values: Vec<IntValue> = Vec::new();
+    let mut open = false;
+    for (i, b) in branches.iter().enumerate() {
+        let bp = format!("{ptr}/{i}");
+        let mut without_const = b.clone();
+        let c = without_const.as_object_mut().and_then(|o| o.shift_remove("const"));
+        let (t, nullable) = prop_type(name, &bp, &without_const)?;
+        if nullable {
+            return err(name, &bp, "a nullable integer constant is not supported");
+        }
+        if ty.as_ref().is_some_and(|first| format!("{first:?}") != format!("{t:?}")) {
+            return err(name, &bp, "every branch of an integer enum must have the same `format` and bounds");
+        }
+        ty = Some(t.clone());
+        match c {
+            None if any_of && i + 1 == branches.len() => open = true,
+            None => return err(name, &bp, "an integer enum branch needs `const` (only the last `anyOf` branch may be the catch-all)"),
+            Some(c) => {
+                let Some(n) = c.as_f64().filter(|n| n.fract() == 0.0) else { return err(name, &format!("{bp}/const"), "`const` must be a whole number") };
+                let Ty::Integer { min, max, .. } = &t else { return err(name, &bp, "expected an integer type") };
+                if n < *min || n > *max {
+                    return err(name, &format!("{bp}/const"), "`const` is outside the branch's range");
+                }
+                if values.iter().any(|v| v.value as f64 == n) {
+                    return err(name, &format!("{bp}/const"), "the constant is repeated");
+                }
+                #[allow(clippy::cast_possible_truncation)]
+                let value = n as i64;
+                let title = b.get("title").and_then(Value::as_str).map_or_else(|| format!("value {value}"), str::to_owned);
+                values.push(IntValue { value, title, doc: self::doc(b) });
+            }
+        }
+    }
+    let ty = ty.ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "an integer enum needs at least one constant".into() })?;
+    if values.is_empty() {
+        return err(name, ptr, "an integer enum needs at least one constant");
+    }
+    Ok(Def::IntEnum { name: name.into(), doc, ty, values, open })
 }
 
 /// A definition that is neither an object, a string nor a union.
@@ -727,6 +787,6 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
                 ty_refs(&b.ty, format!("/anyOf/{i}"), out);
             }
         }
-        Def::StringAlias { .. } | Def::StringEnum { .. } | Def::Alias { .. } => {}
+        Def::StringAlias { .. } | Def::StringEnum { .. } | Def::Alias { .. } | Def::IntEnum { .. } => {}
     }
 }

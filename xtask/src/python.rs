@@ -290,6 +290,7 @@ enum PDef {
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
+    IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool, snake: String },
     KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<PKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)>, snake: String },
 }
 
@@ -380,6 +381,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults }
             }
             Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
+            Def::IntEnum { name, doc, ty, values, open } => {
+                h.used.insert("encode_number".into());
+                PDef::IntEnum {
+                    name: name.clone(),
+                    doc: docstring(doc, ""),
+                    values: values.iter().map(|v| v.value.to_string()).collect(),
+                    values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                    decoder: h.decoder(ty),
+                    open: *open,
+                    snake,
+                }
+            }
             Def::KindUnion { name, doc, branches } => {
                 let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
                 let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "None".to_owned() } else { h.py_type(&b.ty) }).collect();
@@ -535,7 +548,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in defs {
         let (name, snake) = match d {
-            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } | PDef::KindUnion { name, snake, .. } => (name, snake),
+            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } | PDef::KindUnion { name, snake, .. } | PDef::IntEnum { name, snake, .. } => (name, snake),
         };
         out.push(name.clone());
         out.push(format!("parse_{snake}"));
@@ -544,6 +557,10 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
             PDef::StringAlias { absolute_path: true, .. } => out.push(format!("check_{snake}")),
             PDef::StringEnum { .. } => {
                 out.push(format!("Known{name}"));
+                out.push(format!("is_known_{snake}"));
+            }
+            PDef::IntEnum { values_const, .. } => {
+                out.push(values_const.clone());
                 out.push(format!("is_known_{snake}"));
             }
             PDef::TaggedUnion { variants, .. } => out.extend(variants.iter().map(|v| v.class_name.clone())),

@@ -2,7 +2,7 @@
 //! naming and typing decision is made here, not in the templates).
 
 use crate::ir::{Def, Field, Ir, Other, Presence, Ty};
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -165,7 +165,16 @@ pub enum RDef {
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
     Alias { name: String, doc: Vec<String>, ty: String },
+    IntEnum { name: String, doc: Vec<String>, ty: String, consts: Vec<RConst>, open: bool },
     KindUnion { name: String, doc: Vec<String>, expected: String, branches: Vec<RKind>, integer_range: Option<(String, String)>, int: Option<RKindRef>, num: Option<RKindRef> },
+}
+
+/// A named constant of an integer enum.
+#[derive(Serialize)]
+pub struct RConst {
+    doc: Vec<String>,
+    ident: String,
+    value: i64,
 }
 
 /// The variant and type of the integer or number branch.
@@ -250,6 +259,21 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?, defaults }
             }
             Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+            Def::IntEnum { name, doc, ty, values, open } => {
+                let mut seen = BTreeSet::from(["KNOWN".to_owned()]);
+                let mut consts = Vec::new();
+                for v in values {
+                    let mut id = v.title.to_shouty_snake_case();
+                    if !id.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        id = format!("VALUE_{}", id.trim_start_matches('_'));
+                    }
+                    if !seen.insert(id.clone()) {
+                        return Err(format!("$defs/{name}: the constant `{}` maps to the Rust name `{id}`, which is already taken", v.title));
+                    }
+                    consts.push(RConst { doc: doc_lines_or(&v.doc, &format!("{} (`{}`).", v.title, v.value)), ident: id, value: v.value });
+                }
+                RDef::IntEnum { name: name.clone(), doc: doc_lines(doc), ty: rust_type(ty), consts, open: *open }
+            }
             Def::KindUnion { name, doc, branches } => {
                 let mut seen = BTreeSet::new();
                 let mut out = Vec::new();

@@ -222,6 +222,7 @@ enum TDef {
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
+    IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool },
     KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<TKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)> },
 }
 
@@ -263,6 +264,11 @@ fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
         }
         TDef::StringAlias { name, .. } => {
             values.push(name.clone());
+            name
+        }
+        TDef::IntEnum { name, values_const, .. } => {
+            types.push(name.clone());
+            values.extend([values_const.clone(), format!("isKnown{name}")]);
             name
         }
         TDef::StringEnum { name, values_const, .. } => {
@@ -327,6 +333,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
             },
             Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+            Def::IntEnum { name, doc, ty, values, open } => TDef::IntEnum {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                values: values.iter().map(|v| v.value.to_string()).collect(),
+                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                decoder: h.decoder(ty),
+                open: *open,
+            },
             Def::KindUnion { name, doc, branches } => {
                 let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
                 let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
