@@ -155,6 +155,15 @@ pub struct Input {
     pub source: String,
     /// The schema text.
     pub text: String,
+    /// Generate the definitions inside the supported subset and leave out the others
+    /// (and what refers to them), saying which, instead of failing.
+    pub partial: bool,
+}
+
+/// The definition a problem line names (`$defs/Name at ...` or `$defs/Name: ...`).
+fn problem_def(line: &str) -> Option<&str> {
+    let rest = line.split("$defs/").nth(1)?;
+    rest.split([' ', ':']).next()
 }
 
 impl Input {
@@ -164,12 +173,64 @@ impl Input {
     /// the definitions that did build, so a collision never hides behind another error).
     fn ir(&self) -> Result<ir::Ir, String> {
         let schema: serde_json::Value = serde_json::from_str(&self.text).map_err(|e| format!("{}: not JSON: {e}", self.source))?;
-        let (ir, errors) = ir::build_all(&schema);
+        let (mut ir, errors) = ir::build_all(&schema);
+        let mut problems = Self::problems(&ir, &errors);
+        if self.partial && !problems.is_empty() {
+            // Leave out each definition with a problem, then everything that refers to
+            // one left out, until what is left generates.
+            let mut left_out: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+            let mut report = problems.clone();
+            for _ in 0..8 {
+                left_out.extend(problems.iter().filter_map(|p| problem_def(p)).map(str::to_owned));
+                loop {
+                    let before = left_out.len();
+                    for d in &ir.defs {
+                        if !left_out.contains(d.name()) && ir::refs_of(d).iter().any(|r| left_out.contains(r) || !ir.defs.iter().any(|x| x.name() == r)) {
+                            left_out.insert(d.name().to_owned());
+                        }
+                    }
+                    if left_out.len() == before {
+                        break;
+                    }
+                }
+                ir.defs.retain(|d| !left_out.contains(d.name()));
+                problems = Self::problems(&ir, &[]);
+                report.extend(problems.iter().cloned());
+                if problems.is_empty() {
+                    break;
+                }
+            }
+            // Said once per schema, though each language's package builds the IR.
+            static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
+            let first = SAID.lock().map(|mut s| s.insert(self.source.clone())).unwrap_or(true);
+            if problems.is_empty() && first {
+                eprintln!(
+                    "{}: generated {} definitions; left out {} ({}), because of:\n{}",
+                    self.source,
+                    ir.defs.len(),
+                    left_out.len(),
+                    left_out.iter().cloned().collect::<Vec<_>>().join(", "),
+                    report.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
+                );
+            }
+            if problems.is_empty() {
+                return Ok(ir);
+            }
+        }
+        match problems.as_slice() {
+            [] => Ok(ir),
+            [one] => Err(format!("{}: {one}", self.source)),
+            all => Err(format!("{}: {} problems:\n{}", self.source, all.len(), all.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n"))),
+        }
+    }
+
+    /// Every problem of `ir` (built with `errors`): the IR's, then each language view's.
+    fn problems(ir: &ir::Ir, errors: &[ir::IrError]) -> Vec<String> {
         let mut problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
         for (lang, view) in [
-            ("Rust", rust::view(&ir).err()),
-            ("TypeScript", typescript::view(&ir).err()),
-            ("Python", python::view(&ir).err()),
+            ("Rust", rust::view(ir).err()),
+            ("TypeScript", typescript::view(ir).err()),
+            ("Python", python::view(ir).err()),
         ] {
             for line in view.iter().flat_map(|e| e.lines()) {
                 let line = if line.contains(lang) { line.to_owned() } else { format!("{line} (in {lang})") };
@@ -178,11 +239,7 @@ impl Input {
                 }
             }
         }
-        match problems.as_slice() {
-            [] => Ok(ir),
-            [one] => Err(format!("{}: {one}", self.source)),
-            all => Err(format!("{}: {} problems:\n{}", self.source, all.len(), all.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n"))),
-        }
+        problems
     }
 }
 
@@ -432,7 +489,7 @@ pub fn generate(check: bool) -> Result<(), String> {
         let text = schema_text(v);
         files.add(source.clone(), text.clone());
         step(&format!("emit {source}"), &files, t, before);
-        inputs.push(Input { module: v.as_str().to_owned(), source, text });
+        inputs.push(Input { module: v.as_str().to_owned(), source, text, partial: false });
     }
     let (t, before) = (std::time::Instant::now(), files.0.len());
     let ours = Package::ours();
@@ -470,6 +527,8 @@ pub struct FromOptions {
     pub description: Option<String>,
     /// A JSON document applied to the schema first (`--overlay`), see [`apply_overlay`].
     pub overlay: Option<PathBuf>,
+    /// Leave out what cannot be generated (`--partial`), see [`Input::partial`].
+    pub partial: bool,
 }
 
 /// Applies an overlay to a schema document: a JSON merge patch (RFC 7386) that may only
@@ -547,7 +606,7 @@ pub fn files_from(schema: &Path, options: &FromOptions) -> Result<Files, String>
     });
     let pkg = Package::neutral(&name, &description)?;
     let mut files = Files::default();
-    let inputs = [Input { module, source, text }];
+    let inputs = [Input { module, source, text, partial: options.partial }];
     rust_crate(&inputs, "rust", &pkg, &mut files)?;
     typescript_package(&inputs, "typescript", &pkg, &mut files)?;
     python_package(&inputs, "python", &pkg, &mut files)?;
@@ -584,7 +643,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         count += 1;
         let module = name.trim_end_matches(".json").to_owned();
         let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-        inputs.push(Input { module, source: format!("xtask/tests/schemas/{name}"), text });
+        inputs.push(Input { module, source: format!("xtask/tests/schemas/{name}"), text, partial: false });
     }
     // ... and all of them as modules of one package per language, compiled once.
     let mut files = Files::default();
@@ -592,6 +651,26 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     rust_crate(&inputs, "all/rust", &pkg, &mut files)?;
     typescript_package(&inputs, "all/typescript", &pkg, &mut files)?;
     python_package(&inputs, "all/python", &pkg, &mut files)?;
+    // Upstream's full v2 and v1 schemas (with their overlays), as far as the generator
+    // supports them today: what it leaves out is listed, and what it generates must
+    // compile like the goldens.
+    let mut upstream = Vec::new();
+    for (module, file, overlay, at_least) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json", 152), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json", 140)] {
+        let dir = root().join("tests/upstream");
+        let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
+        let mut doc = read(file)?;
+        apply_overlay(&mut doc, &read(overlay)?)?;
+        let input = Input { module: module.into(), source: file.into(), text: serde_json::to_string(&doc).map_err(|e| e.to_string())?, partial: true };
+        let n = input.ir()?.defs.len();
+        if n < at_least {
+            return Err(format!("{file}: only {n} definitions generate; {at_least} did before"));
+        }
+        upstream.push(input);
+    }
+    let up = Package::neutral("acp-upstream", "Upstream ACP's v2 and v1 schemas, as far as the generator supports them")?;
+    rust_crate(&upstream, "upstream/rust", &up, &mut files)?;
+    typescript_package(&upstream, "upstream/typescript", &up, &mut files)?;
+    python_package(&upstream, "upstream/python", &up, &mut files)?;
     sync(&out, &files, &[], false)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let result = crate::run(
@@ -621,7 +700,25 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         )
     })
     // What the constructs do, not only that they compile.
-    .and_then(|()| crate::construct_vectors::run(&out, tsc, python));
+    .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
+    .and_then(|()| {
+        crate::run(
+            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["build", "--quiet", "--manifest-path"])
+                .arg(out.join("upstream/rust/Cargo.toml"))
+                .env("CARGO_TARGET_DIR", root().join("target/goldens"))
+                .env("RUSTFLAGS", "-D warnings"),
+        )
+    })
+    .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join("upstream/typescript/tsconfig.json"))))
+    .and_then(|()| {
+        crate::run(
+            Command::new(python)
+                .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
+                .arg(out.join("mypy-cache"))
+                .arg(out.join("upstream/python/src/acp_upstream")),
+        )
+    });
     let _ = std::fs::remove_dir_all(&out);
-    result.map(|()| eprintln!("the bindings generated from {count} construct schemas compile in Rust, TypeScript and Python"))
+    result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's v2 and v1 schemas as far as supported, compile in Rust, TypeScript and Python"))
 }

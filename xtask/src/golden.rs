@@ -21,7 +21,7 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
     ir_text.push('\n');
     let mut files = Files::default();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let inputs = [Input { module: "golden".into(), source: format!("xtask/tests/schemas/{stem}.json"), text }];
+    let inputs = [Input { module: "golden".into(), source: format!("xtask/tests/schemas/{stem}.json"), text, partial: false }];
     let pkg = Package::neutral("golden-pkg", "A golden test")?;
     rust_crate(&inputs, "out", &pkg, &mut files)?;
     typescript_package(&inputs, "ts", &pkg, &mut files)?;
@@ -85,7 +85,7 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
         "A": { "oneOf": [{ "type": "object", "properties": { "t": { "type": "string", "const": "b" } }, "required": ["t"], "allOf": [{ "$ref": "#/$defs/B" }] }] }
     } })
     .to_string();
-    let input = Input { module: "m".into(), source: "s.json".into(), text };
+    let input = Input { module: "m".into(), source: "s.json".into(), text, partial: false };
     let mut files = Files::default();
     let e = typescript_package(std::slice::from_ref(&input), "ts", &Package::neutral("t", "t").expect("name"), &mut files).expect_err("two problems");
     let lines: Vec<&str> = e.lines().collect();
@@ -101,7 +101,7 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
 fn upstream_schemas_report_each_problem_with_its_definition() {
     for (file, at_most) in [("acp-v2-schema.json", 15), ("acp-v1-schema.json", 15)] {
         let text = std::fs::read_to_string(crate::root().join("tests/upstream").join(file)).expect("upstream copy");
-        let input = Input { module: "m".into(), source: file.into(), text };
+        let input = Input { module: "m".into(), source: file.into(), text, partial: false };
         let mut files = Files::default();
         let e = rust_crate(std::slice::from_ref(&input), "r", &Package::neutral("u", "u").expect("name"), &mut files).expect_err("not all of upstream is supported yet");
         let problems: Vec<&str> = e.lines().skip(1).collect();
@@ -117,7 +117,7 @@ fn upstream_schemas_report_each_problem_with_its_definition() {
 fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     use crate::codegen::{FromOptions, files_from};
     let schema = dir().join("tagged_union.json");
-    let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()), overlay: None }).expect("generates");
+    let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()), overlay: None, partial: false }).expect("generates");
     let default = files_from(&schema, &FromOptions::default()).expect("generates");
     for files in [&named, &default] {
         for (path, body) in &files.0 {
@@ -139,7 +139,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     // By default the name is the schema's title (`Tagged unions`), kebab-cased.
     assert!(get(&default, "rust/Cargo.toml").contains("name = \"tagged-unions\""));
     assert!(default.0.contains_key("python/src/tagged_unions/tagged_union.py"));
-    let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None, overlay: None }).err().unwrap_or_default();
+    let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None, overlay: None, partial: false }).err().unwrap_or_default();
     assert!(bad.contains("package name `My_Proto`: use kebab-case"), "{bad}");
 }
 

@@ -763,6 +763,13 @@ fn field_refs(fields: &[Field], out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The names a definition refers to.
+pub fn refs_of(d: &Def) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_refs(d, &mut out);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Every `$ref` of a definition, with the pointer of the branch or property it is in.
 fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
     let variant_refs = |variants: &[Variant], out: &mut Vec<(String, String)>| {

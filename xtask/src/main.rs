@@ -54,6 +54,10 @@ enum Cmd {
         /// schema has. `tests/upstream/acp-v2-overlay.json` is upstream's.
         #[arg(long, requires = "schema")]
         overlay: Option<PathBuf>,
+        /// With `--schema`: generate the definitions the generator supports, leave out
+        /// the others and everything that refers to them, and list them with the reason.
+        #[arg(long, requires = "schema")]
+        partial: bool,
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
@@ -211,8 +215,8 @@ fn test(from: Option<&str>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description, overlay } => {
-            codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay }, check)
+        Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description, overlay, partial } => {
+            codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay, partial }, check)
         }
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from } => test(from.as_deref()),

@@ -509,6 +509,10 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     if no_payload {
         model_functions.push("no_payload".into());
     }
+    // A tag-only variant of a tagged object keeps the other members as unknown ones.
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedStruct { variants, .. } if variants.iter().any(|v| v.payload.is_none()))) {
+        model_functions.push("members_except".into());
+    }
     if unknown {
         model_functions.push("unknown_from".into());
         model_functions.push("unknown_variant".into());

@@ -28,6 +28,8 @@ from ._runtime.model import (
     WireModel,
     construct,
     discriminator,
+    members_except,
+    no_payload,
     register_decoders,
     unknown_from,
     unknown_variant,
@@ -42,6 +44,7 @@ from ._runtime.writer import (
 __all__ = [
     "Change",
     "ChangeAdd",
+    "ChangeClear",
     "ChangeVariant",
     "One",
     "parse_change",
@@ -82,11 +85,20 @@ class ChangeAdd(One):
     size: int | None = Field(default=None, alias="size")
 
 
-CHANGE_TAGS: Final = ("add",)
-ChangeVariant: TypeAlias = ChangeAdd
+class ChangeClear(WireModel):
+    """Tag only."""
+
+    op: Literal["clear"] = Field(default="clear", alias="op")
+    size: int | None = Field(default=None, alias="size")
+
+
+CHANGE_TAGS: Final = ("add", "clear")
+ChangeVariant: TypeAlias = ChangeAdd | ChangeClear
 
 Change: TypeAlias = Annotated[
-    Annotated[ChangeAdd, Tag("add")] | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
+    Annotated[ChangeAdd, Tag("add")]
+    | Annotated[ChangeClear, Tag("clear")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("op")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("op", "op", CHANGE_TAGS, open_union=True)),
     wire_rules("Change", lambda v, cx: decode_Change(v, cx)),
 ]
@@ -139,9 +151,14 @@ def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "op")
     cls: type[ChangeVariant]
+    values: dict[str, Any]
+    extra: dict[str, Json] | None
     if tag == "add":
         values, extra = decode_One_values(obj, cx, _SKIP_0)
         cls = ChangeAdd
+    elif tag == "clear":
+        values, extra = {}, members_except(obj, _SKIP_0)
+        cls = ChangeClear
     else:
         return unknown_variant(tag, obj, "op")
     values["op"] = tag
@@ -193,5 +210,6 @@ register_decoders(
     {
         One: decode_One,
         ChangeAdd: decode_Change,
+        ChangeClear: decode_Change,
     }
 )

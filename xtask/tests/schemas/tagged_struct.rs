@@ -21,6 +21,8 @@ crate::acp_tagged_struct! {
         variants {
             /// Added.
             Add(One) = "add",
+            /// Tag only.
+            Clear(NoPayload) = "clear",
         }
         common {
             /// The `size` member (no description in the schema).

@@ -74,15 +74,17 @@ export interface ChangeCommon {
 
 /** Added. */
 export type ChangeAdd = { op: "add" } & One & ChangeCommon;
+/** Tag only. */
+export type ChangeClear = { op: "clear" } & WithExtra & ChangeCommon;
 
 /** The variants of `Change` this version knows. */
-export type KnownChange = ChangeAdd;
+export type KnownChange = ChangeAdd | ChangeClear;
 
 /** Tagged by `op`; `size` is common. */
 export type Change = KnownChange | UnknownVariant;
 
 /** The tags of `Change` this version knows, in schema order. */
-export const CHANGE_TAGS = ["add"] as const;
+export const CHANGE_TAGS = ["add", "clear"] as const;
 
 /** Whether `v` is a variant this version knows. */
 export function isKnownChange(v: Change): v is KnownChange {
@@ -97,6 +99,9 @@ export function decodeChange(v: Json, cx: Cx): Change {
   switch (tag) {
     case "add":
       out = Object.assign(decodeOneMembers(obj, cx, SKIP_1), { op: "add" as const });
+      break;
+    case "clear":
+      out = Object.assign(noPayload(obj, "op", cx), { op: "clear" as const });
       break;
     default:
       return unknownVariant(tag, obj, "op", cx);
@@ -129,6 +134,8 @@ export function encodeChange(w: Writer, v: Change): void {
   switch (v.op) {
     case "add":
       encodeOneKnown(w, v);
+      break;
+    case "clear":
       break;
   }
   w.putOptional("size", v.size, encodeNumber);

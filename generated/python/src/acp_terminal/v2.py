@@ -1863,6 +1863,8 @@ def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "operation")
     cls: type[DiffChangeVariant]
+    values: dict[str, Any]
+    extra: dict[str, Json] | None
     if tag == "add":
         values, extra = decode_DiffPathChange_values(obj, cx, _SKIP_1)
         cls = DiffChangeAdd
