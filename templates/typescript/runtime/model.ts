@@ -37,6 +37,19 @@ export function isUnknownVariant(v: object): v is UnknownVariant {
   return (v as Partial<UnknownVariant>)[UNKNOWN_VARIANT] === true;
 }
 
+/**
+ * The payload of a tag-only variant of a tagged object: its unknown members, all but
+ * those named in `skip` (the tag and the common members, which are decoded on their own).
+ */
+export function noPayloadExcept(obj: JsonObject, skip: readonly string[], cx: Cx): WithExtra {
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const v = obj[k];
+    if (v !== undefined && !skip.includes(k)) extra = addExtra(extra, k, v, cx);
+  }
+  return extra === undefined ? {} : { [EXTRA]: extra.finish() };
+}
+
 /** The payload of a tag-only variant: just its unknown members (all but the tag). */
 export function noPayload(obj: JsonObject, tagName: string, cx: Cx): WithExtra {
   let extra: ObjectBuilder | undefined;
