@@ -136,19 +136,15 @@ fn results(cmd: &mut Command, input: &str) -> Result<Vec<Value>, String> {
     serde_json::from_slice(&out.stdout).map_err(|e| format!("{cmd:?} printed no result list: {e}"))
 }
 
-/// Runs every construct vector in the packages built under `out` (`all/rust`,
-/// `all/typescript`, `all/python`, named `goldens`), and checks each language's result.
-///
-/// # Errors
-/// Every case a language gets wrong, with what it gave.
-pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
-    let cases = load(&crate::root().join("xtask/tests/schemas"))?;
-    let input = Value::Array(cases.iter().map(|c| c.input.clone()).collect()).to_string();
-    let rust = out.join("all/rust");
+/// The results of `cases` (runner inputs) in the three packages under `dir`
+/// (`rust`, `typescript`, `python`) of the package `pkg` (crate and import name).
+fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Value]) -> Result<Vec<(&'static str, Vec<Value>)>, String> {
+    let input = Value::Array(cases.to_vec()).to_string();
+    let rust = dir.join("rust");
     std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;
-    std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER).map_err(|e| e.to_string())?;
-    std::fs::write(out.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
-    std::fs::write(out.join("vectors.py"), PY_RUNNER).map_err(|e| e.to_string())?;
+    std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER.replace("goldens::", &format!("{pkg}::"))).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("vectors.py"), PY_RUNNER.replace("goldens", pkg)).map_err(|e| e.to_string())?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut by_lang = vec![(
         "rust",
@@ -161,14 +157,28 @@ pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
             &input,
         )?,
     )];
-    crate::run(Command::new(tsc).arg("-p").arg(out.join("all/typescript/tsconfig.json")))?;
-    by_lang.push(("typescript", results(Command::new("node").arg(out.join("vectors.mjs")).arg(out.join("all/typescript/dist/registry.js")), &input)?));
-    by_lang.push(("python", results(Command::new(python).arg(out.join("vectors.py")).env("PYTHONPATH", out.join("all/python/src")), &input)?));
-    let mut wrong = Vec::new();
+    crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;
+    by_lang.push(("typescript", results(Command::new("node").arg(dir.join("vectors.mjs")).arg(dir.join("typescript/dist/registry.js")), &input)?));
+    by_lang.push(("python", results(Command::new(python).arg(dir.join("vectors.py")).env("PYTHONPATH", dir.join("python/src")), &input)?));
     for (lang, got) in &by_lang {
         if got.len() != cases.len() {
             return Err(format!("{lang}: {} results for {} cases", got.len(), cases.len()));
         }
+    }
+    Ok(by_lang)
+}
+
+/// Runs every construct vector in the packages built under `out` (`all/rust`,
+/// `all/typescript`, `all/python`, named `goldens`), and checks each language's result.
+///
+/// # Errors
+/// Every case a language gets wrong, with what it gave.
+pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
+    let cases = load(&crate::root().join("xtask/tests/schemas"))?;
+    let inputs: Vec<Value> = cases.iter().map(|c| c.input.clone()).collect();
+    let by_lang = results_in(&out.join("all"), "goldens", tsc, python, &inputs)?;
+    let mut wrong = Vec::new();
+    for (lang, got) in &by_lang {
         for (c, g) in cases.iter().zip(got) {
             if *g != c.expected {
                 wrong.push(format!("{lang}: {}: expected {}, got {g}", c.at, c.expected));
@@ -180,5 +190,55 @@ pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("construct vectors: {} wrong results:\n{}", wrong.len(), wrong.join("\n")))
+    }
+}
+
+/// Upstream's own test literals (`tests/upstream/vectors/v2-rust-tests/`, with the type
+/// and expectation its manifest gives) through the package generated from upstream's
+/// full v2 schema (`dir`, named `acp_upstream`, module `v2`): a literal whose file name
+/// starts with `invalid_` must be rejected, every other one accepted, and the three
+/// languages must give the same bytes, or the same error kind and pointer. Literals of
+/// a type the generator leaves out are counted, not run.
+///
+/// # Errors
+/// Each literal judged wrongly or differently, with what each language gave.
+pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, generated: &[String]) -> Result<(), String> {
+    let vectors = crate::root().join("tests/upstream/vectors/v2-rust-tests");
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(vectors.join("manifest.json")).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let mut runnable = Vec::new();
+    let mut skipped = Vec::new();
+    for c in manifest["cases"].as_array().ok_or("manifest.json: no cases")? {
+        let (file, ty) = (c["file"].as_str().unwrap_or_default(), c["type"].as_str().unwrap_or_default());
+        if !generated.iter().any(|g| g == ty) {
+            skipped.push(format!("{file} ({ty})"));
+            continue;
+        }
+        let text = std::fs::read_to_string(vectors.join(file)).map_err(|e| format!("{file}: {e}"))?;
+        // Upstream's serializer writes `options: []`, which the schema's `minItems: 1`
+        // rejects; the schema is the contract (the manifest notes the divergence).
+        let reject = file.starts_with("invalid_") || file == "request_permission_request_tool_call_subject.json";
+        runnable.push((file.to_owned(), reject, json!({ "module": "v2", "type": ty, "text": text })));
+    }
+    let inputs: Vec<Value> = runnable.iter().map(|(_, _, i)| i.clone()).collect();
+    let by_lang = results_in(dir, "acp_upstream", tsc, python, &inputs)?;
+    let mut wrong = Vec::new();
+    for (i, (file, reject, _)) in runnable.iter().enumerate() {
+        let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[i]).collect();
+        if got.iter().any(|g| g.get("error").is_some() != *reject) {
+            wrong.push(format!("{file}: expected {}, got rust {}, typescript {}, python {}", if *reject { "a rejection" } else { "acceptance" }, got[0], got[1], got[2]));
+        } else if got.iter().any(|g| **g != *got[0]) {
+            wrong.push(format!("{file}: the languages differ: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
+        }
+    }
+    if wrong.is_empty() {
+        eprintln!(
+            "upstream's v2 test literals: {} through the package of upstream's full v2 schema, judged as upstream does and identical in rust, typescript and python; {} not run, their type is left out ({})",
+            runnable.len(),
+            skipped.len(),
+            skipped.join(", ")
+        );
+        Ok(())
+    } else {
+        Err(format!("upstream's v2 test literals: {} wrong:\n{}", wrong.len(), wrong.join("\n")))
     }
 }
