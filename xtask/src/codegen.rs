@@ -655,7 +655,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     // supports them today: what it leaves out is listed, and what it generates must
     // compile like the goldens.
     let mut upstream = Vec::new();
-    let mut upstream_v2_names: Vec<String> = Vec::new();
+    let mut upstream_names: Vec<Vec<String>> = Vec::new();
     for (module, file, overlay, at_least) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json", 152), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json", 140)] {
         let dir = root().join("tests/upstream");
         let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
@@ -664,9 +664,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         let input = Input { module: module.into(), source: file.into(), text: serde_json::to_string(&doc).map_err(|e| e.to_string())?, partial: true };
         let ir = input.ir()?;
         let n = ir.defs.len();
-        if module == "v2" {
-            upstream_v2_names = ir.defs.iter().map(|d| d.name().to_owned()).collect();
-        }
+        upstream_names.push(ir.defs.iter().map(|d| d.name().to_owned()).collect::<Vec<_>>());
         if n < at_least {
             return Err(format!("{file}: only {n} definitions generate; {at_least} did before"));
         }
@@ -724,7 +722,8 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
                 .arg(out.join("upstream/python/src/acp_upstream")),
         )
     })
-    .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, &upstream_v2_names));
+    .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
+    .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]));
     let _ = std::fs::remove_dir_all(&out);
     result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's v2 and v1 schemas as far as supported, compile in Rust, TypeScript and Python"))
 }

@@ -193,17 +193,18 @@ pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
     }
 }
 
-/// Upstream's own test literals (`tests/upstream/vectors/v2-rust-tests/`, with the type
-/// and expectation its manifest gives) through the package generated from upstream's
-/// full v2 schema (`dir`, named `acp_upstream`, module `v2`): a literal whose file name
-/// starts with `invalid_` must be rejected, every other one accepted, and the three
-/// languages must give the same bytes, or the same error kind and pointer. Literals of
-/// a type the generator leaves out are counted, not run.
+/// Upstream's own test literals (`tests/upstream/vectors/<set>/`, each with the type its
+/// `manifest.json` gives) through the package generated from upstream's full schemas
+/// (`dir`, named `acp_upstream`, module `module`). A case's `outcome` (`accept` or
+/// `reject`) says what must happen; without one, a file whose name starts with
+/// `invalid_` must be rejected and any other accepted. The three languages must give the
+/// same bytes, or the same error kind and pointer. Literals of a type the generator
+/// leaves out are counted, not run.
 ///
 /// # Errors
 /// Each literal judged wrongly or differently, with what each language gave.
-pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, generated: &[String]) -> Result<(), String> {
-    let vectors = crate::root().join("tests/upstream/vectors/v2-rust-tests");
+pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &str, generated: &[String]) -> Result<(), String> {
+    let vectors = crate::root().join("tests/upstream/vectors").join(set);
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(vectors.join("manifest.json")).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let mut runnable = Vec::new();
     let mut skipped = Vec::new();
@@ -216,8 +217,13 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, generated: &[String])
         let text = std::fs::read_to_string(vectors.join(file)).map_err(|e| format!("{file}: {e}"))?;
         // Upstream's serializer writes `options: []`, which the schema's `minItems: 1`
         // rejects; the schema is the contract (the manifest notes the divergence).
-        let reject = file.starts_with("invalid_") || file == "request_permission_request_tool_call_subject.json";
-        runnable.push((file.to_owned(), reject, json!({ "module": "v2", "type": ty, "text": text })));
+        let reject = match c["outcome"].as_str() {
+            Some("reject") => true,
+            Some("accept") => false,
+            Some(other) => return Err(format!("{set}/manifest.json: {file}: outcome `{other}` is neither accept nor reject")),
+            None => file.starts_with("invalid_") || file == "request_permission_request_tool_call_subject.json",
+        };
+        runnable.push((file.to_owned(), reject, json!({ "module": module, "type": ty, "text": text })));
     }
     let inputs: Vec<Value> = runnable.iter().map(|(_, _, i)| i.clone()).collect();
     let by_lang = results_in(dir, "acp_upstream", tsc, python, &inputs)?;
@@ -232,13 +238,13 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, generated: &[String])
     }
     if wrong.is_empty() {
         eprintln!(
-            "upstream's v2 test literals: {} through the package of upstream's full v2 schema, judged as upstream does and identical in rust, typescript and python; {} not run, their type is left out ({})",
+            "upstream's {module} test literals ({set}): {} through the package of upstream's full {module} schema, judged as upstream does and identical in rust, typescript and python; {} not run, their type is left out ({})",
             runnable.len(),
             skipped.len(),
             skipped.join(", ")
         );
         Ok(())
     } else {
-        Err(format!("upstream's v2 test literals: {} wrong:\n{}", wrong.len(), wrong.join("\n")))
+        Err(format!("upstream's {module} test literals ({set}): {} wrong:\n{}", wrong.len(), wrong.join("\n")))
     }
 }
