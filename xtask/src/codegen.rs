@@ -158,6 +158,8 @@ pub struct Input {
     /// Generate the definitions inside the supported subset and leave out the others
     /// (and what refers to them), saying which, instead of failing.
     pub partial: bool,
+    /// The IR, built once however many packages are rendered from this input.
+    ir: std::cell::OnceCell<Result<ir::Ir, String>>,
 }
 
 /// The definition a problem line names (`$defs/Name at ...` or `$defs/Name: ...`).
@@ -167,11 +169,22 @@ fn problem_def(line: &str) -> Option<&str> {
 }
 
 impl Input {
+    /// An input; its IR is built when first asked for.
+    #[must_use]
+    pub fn new(module: impl Into<String>, source: impl Into<String>, text: impl Into<String>, partial: bool) -> Self {
+        Self { module: module.into(), source: source.into(), text: text.into(), partial, ir: std::cell::OnceCell::new() }
+    }
+
+    /// The IR (built on the first call).
+    fn ir(&self) -> Result<&ir::Ir, String> {
+        self.ir.get_or_init(|| self.build_ir()).as_ref().map_err(Clone::clone)
+    }
+
     /// The IR of this input's schema text. When it cannot be generated, the error lists
     /// every problem on a line of its own: each definition outside the supported
     /// subset, then each name that collides in a language (the language views run on
     /// the definitions that did build, so a collision never hides behind another error).
-    fn ir(&self) -> Result<ir::Ir, String> {
+    fn build_ir(&self) -> Result<ir::Ir, String> {
         let schema: serde_json::Value = serde_json::from_str(&self.text).map_err(|e| format!("{}: not JSON: {e}", self.source))?;
         let (mut ir, errors) = ir::build_all(&schema);
         let mut problems = Self::problems(&ir, &errors);
@@ -200,10 +213,7 @@ impl Input {
                     break;
                 }
             }
-            // Said once per schema, though each language's package builds the IR.
-            static SAID: std::sync::Mutex<std::collections::BTreeSet<String>> = std::sync::Mutex::new(std::collections::BTreeSet::new());
-            let first = SAID.lock().map(|mut s| s.insert(self.source.clone())).unwrap_or(true);
-            if problems.is_empty() && first {
+            if problems.is_empty() {
                 eprintln!(
                     "{}: generated {} definitions; left out {} ({}), because of:\n{}",
                     self.source,
@@ -212,8 +222,6 @@ impl Input {
                     left_out.iter().cloned().collect::<Vec<_>>().join(", "),
                     report.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
                 );
-            }
-            if problems.is_empty() {
                 return Ok(ir);
             }
         }
@@ -333,13 +341,13 @@ pub fn rust_crate(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut Fil
     let mut modules = Vec::new();
     for input in inputs {
         let ir = input.ir()?;
-        let defs = rust::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
+        let defs = rust::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "rust/module.rs.jinja", minijinja::context! { source => input.source, title => ir.title, defs => defs, pkg => pkg })?;
         files.add(format!("{prefix}/src/{}.rs", input.module), rustfmt(&src)?);
         modules.push(ModuleView {
             name: input.module.clone(),
             name_lit: format!("{:?}", input.module),
-            names: name_lits(&ir),
+            names: name_lits(ir),
         });
     }
     files.add(format!("{prefix}/src/lib.rs"), rustfmt(&render(&env, "rust/lib.rs.jinja", minijinja::context! { modules => &modules, client => client, pkg => pkg, sources => sources(inputs) })?)?);
@@ -397,14 +405,14 @@ pub fn typescript_package(inputs: &[Input], prefix: &str, pkg: &Package, files: 
     let mut modules = Vec::new();
     for input in inputs {
         let ir = input.ir()?;
-        let module = typescript::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
+        let module = typescript::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let cx = minijinja::context! { source => input.source, title => ir.title, name => input.module, module => module, pkg => pkg };
         files.add(format!("{prefix}/src/internal/{}.ts", input.module), render(&env, "typescript/module.ts.jinja", &cx)?);
         files.add(format!("{prefix}/src/{}.ts", input.module), render(&env, "typescript/public.ts.jinja", &cx)?);
         modules.push(ModuleView {
             name: input.module.clone(),
             name_lit: format!("{:?}", input.module),
-            names: name_lits(&ir),
+            names: name_lits(ir),
         });
     }
     let readme = if client { "typescript/README.md.jinja" } else { "neutral/README.md.jinja" };
@@ -451,10 +459,10 @@ pub fn python_package(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut
     let mut modules = Vec::new();
     for input in inputs {
         let ir = input.ir()?;
-        let module = python::view(&ir).map_err(|e| format!("{}: {e}", input.source))?;
+        let module = python::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "python/module.py.jinja", minijinja::context! { source => input.source, title => ir.title, module => module, pkg => pkg })?;
         files.add(format!("{prefix}/src/{ident}/{}.py", input.module), src);
-        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(&ir) });
+        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir) });
     }
     for (template, out) in [("init.py.jinja", format!("src/{ident}/__init__.py")), ("registry.py.jinja", format!("src/{ident}/registry.py")), ("pyproject.toml.jinja", "pyproject.toml".into())] {
         files.add(format!("{prefix}/{out}"), render(&env, &format!("python/{template}"), minijinja::context! { modules => &modules, client => client, pkg => pkg, sources => sources(inputs) })?);
@@ -489,7 +497,7 @@ pub fn generate(check: bool) -> Result<(), String> {
         let text = schema_text(v);
         files.add(source.clone(), text.clone());
         step(&format!("emit {source}"), &files, t, before);
-        inputs.push(Input { module: v.as_str().to_owned(), source, text, partial: false });
+        inputs.push(Input::new(v.as_str(), source, text, false));
     }
     let (t, before) = (std::time::Instant::now(), files.0.len());
     let ours = Package::ours();
@@ -606,7 +614,7 @@ pub fn files_from(schema: &Path, options: &FromOptions) -> Result<Files, String>
     });
     let pkg = Package::neutral(&name, &description)?;
     let mut files = Files::default();
-    let inputs = [Input { module, source, text, partial: options.partial }];
+    let inputs = [Input::new(module, source, text, options.partial)];
     rust_crate(&inputs, "rust", &pkg, &mut files)?;
     typescript_package(&inputs, "typescript", &pkg, &mut files)?;
     python_package(&inputs, "python", &pkg, &mut files)?;
@@ -643,7 +651,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         count += 1;
         let module = name.trim_end_matches(".json").to_owned();
         let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-        inputs.push(Input { module, source: format!("xtask/tests/schemas/{name}"), text, partial: false });
+        inputs.push(Input::new(module, format!("xtask/tests/schemas/{name}"), text, false));
     }
     // ... and all of them as modules of one package per language, compiled once.
     let mut files = Files::default();
@@ -661,7 +669,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
         let mut doc = read(file)?;
         apply_overlay(&mut doc, &read(overlay)?)?;
-        let input = Input { module: module.into(), source: file.into(), text: serde_json::to_string(&doc).map_err(|e| e.to_string())?, partial: true };
+        let input = Input::new(module, file, serde_json::to_string(&doc).map_err(|e| e.to_string())?, true);
         let ir = input.ir()?;
         let n = ir.defs.len();
         upstream_names.push(ir.defs.iter().map(|d| d.name().to_owned()).collect::<Vec<_>>());
@@ -675,55 +683,37 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     typescript_package(&upstream, "upstream/typescript", &up, &mut files)?;
     python_package(&upstream, "upstream/python", &up, &mut files)?;
     sync(&out, &files, &[], false)?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let result = crate::run(
-        Command::new(cargo)
-            .args(["build", "--quiet", "--manifest-path"])
-            .arg(out.join("all/rust/Cargo.toml"))
-            .env("CARGO_TARGET_DIR", root().join("target/goldens"))
-            .env("RUSTFLAGS", "-D warnings"),
-    )
-    // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).
-    .and_then(|()| {
+    let cargo = |args: &[&str], dir: &str| {
         crate::run(
             Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["test", "--doc", "--quiet", "--manifest-path"])
-                .arg(out.join("all/rust/Cargo.toml"))
+                .args(args)
+                .arg("--manifest-path")
+                .arg(out.join(dir).join("rust/Cargo.toml"))
                 .env("CARGO_TARGET_DIR", root().join("target/goldens"))
                 .env("RUSTFLAGS", "-D warnings"),
         )
-    })
-    .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join("all/typescript/tsconfig.json"))))
-    .and_then(|()| {
-        crate::run(
-            Command::new(python)
-                .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
-                .arg(out.join("mypy-cache"))
-                .arg(out.join("all/python/src/goldens")),
-        )
-    })
-    // What the constructs do, not only that they compile.
-    .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
-    .and_then(|()| {
-        crate::run(
-            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["build", "--quiet", "--manifest-path"])
-                .arg(out.join("upstream/rust/Cargo.toml"))
-                .env("CARGO_TARGET_DIR", root().join("target/goldens"))
-                .env("RUSTFLAGS", "-D warnings"),
-        )
-    })
-    .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join("upstream/typescript/tsconfig.json"))))
-    .and_then(|()| {
-        crate::run(
-            Command::new(python)
-                .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
-                .arg(out.join("mypy-cache"))
-                .arg(out.join("upstream/python/src/acp_upstream")),
-        )
-    })
-    .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
-    .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]));
+    };
+    // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.
+    let compile = |dir: &str, import: &str| {
+        cargo(&["build", "--quiet"], dir)
+            .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json"))))
+            .and_then(|()| {
+                crate::run(
+                    Command::new(python)
+                        .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
+                        .arg(out.join("mypy-cache"))
+                        .arg(out.join(dir).join("python/src").join(import)),
+                )
+            })
+    };
+    let result = compile("all", "goldens")
+        // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).
+        .and_then(|()| cargo(&["test", "--doc", "--quiet"], "all"))
+        // What the constructs do, not only that they compile.
+        .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
+        .and_then(|()| compile("upstream", "acp_upstream"))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]));
     let _ = std::fs::remove_dir_all(&out);
     result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's v2 and v1 schemas as far as supported, compile in Rust, TypeScript and Python"))
 }

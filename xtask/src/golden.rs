@@ -21,7 +21,7 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
     ir_text.push('\n');
     let mut files = Files::default();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let inputs = [Input { module: "golden".into(), source: format!("xtask/tests/schemas/{stem}.json"), text, partial: false }];
+    let inputs = [Input::new("golden", format!("xtask/tests/schemas/{stem}.json"), text, false)];
     let pkg = Package::neutral("golden-pkg", "A golden test")?;
     rust_crate(&inputs, "out", &pkg, &mut files)?;
     typescript_package(&inputs, "ts", &pkg, &mut files)?;
@@ -85,7 +85,7 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
         "A": { "oneOf": [{ "type": "object", "properties": { "t": { "type": "string", "const": "b" } }, "required": ["t"], "allOf": [{ "$ref": "#/$defs/B" }] }] }
     } })
     .to_string();
-    let input = Input { module: "m".into(), source: "s.json".into(), text, partial: false };
+    let input = Input::new("m", "s.json", text, false);
     let mut files = Files::default();
     let e = typescript_package(std::slice::from_ref(&input), "ts", &Package::neutral("t", "t").expect("name"), &mut files).expect_err("two problems");
     let lines: Vec<&str> = e.lines().collect();
@@ -101,7 +101,7 @@ fn one_run_reports_every_problem_of_a_schema_and_the_names_that_collide_in_a_lan
 fn upstream_schemas_report_each_problem_with_its_definition() {
     for (file, at_most) in [("acp-v2-schema.json", 15), ("acp-v1-schema.json", 15)] {
         let text = std::fs::read_to_string(crate::root().join("tests/upstream").join(file)).expect("upstream copy");
-        let input = Input { module: "m".into(), source: file.into(), text, partial: false };
+        let input = Input::new("m", file, text, false);
         let mut files = Files::default();
         let e = rust_crate(std::slice::from_ref(&input), "r", &Package::neutral("u", "u").expect("name"), &mut files).expect_err("not all of upstream is supported yet");
         let problems: Vec<&str> = e.lines().skip(1).collect();

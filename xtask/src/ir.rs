@@ -61,7 +61,15 @@ pub enum Def {
     /// (`RequestId`: `null`, a whole number or a string). A whole number goes to the
     /// integer branch when it is in that branch's range, else to the number branch if
     /// there is one.
-    KindUnion { name: String, doc: String, branches: Vec<KindBranch> },
+    KindUnion {
+        name: String,
+        doc: String,
+        branches: Vec<KindBranch>,
+        /// What the union expects, for `wrong_type` messages (`null, a whole number or a string`).
+        expected: String,
+        /// The integer branch's range, which decides between it and the number branch.
+        integer_range: Option<(f64, f64)>,
+    },
     /// Whole-number constants of one integer format (`ErrorCode`), open (a catch-all
     /// branch without `const`: any other number in range is kept) or closed.
     IntEnum { name: String, doc: String, ty: Ty, values: Vec<IntValue>, open: bool },
@@ -563,7 +571,26 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<
         let title = b.get("title").and_then(Value::as_str).map_or_else(|| kind.clone(), str::to_owned);
         out.push(KindBranch { title, doc: self::doc(b), kind, ty });
     }
-    Ok(Some(Def::KindUnion { name: name.into(), doc: doc.to_owned(), branches: out }))
+    let words: Vec<&str> = out
+        .iter()
+        .map(|b| match b.kind.as_str() {
+            "null" => "null",
+            "boolean" => "a boolean",
+            "integer" => "a whole number",
+            "number" => "a number",
+            "string" => "a string",
+            _ => "an array",
+        })
+        .collect();
+    let expected = match words.as_slice() {
+        [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
+        _ => words.join(""),
+    };
+    let integer_range = out.iter().find_map(|b| match &b.ty {
+        Ty::Integer { min, max, .. } => Some((*min, *max)),
+        _ => None,
+    });
+    Ok(Some(Def::KindUnion { name: name.into(), doc: doc.to_owned(), branches: out, expected, integer_range }))
 }
 
 /// Integer constants of one format, plus an optional catch-all branch (last, `anyOf` only).

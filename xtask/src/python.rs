@@ -393,8 +393,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     snake,
                 }
             }
-            Def::KindUnion { name, doc, branches } => {
-                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
+            Def::KindUnion { name, doc, branches, expected, integer_range } => {
                 let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "None".to_owned() } else { h.py_type(&b.ty) }).collect();
                 let mut out = Vec::new();
                 for b in branches {
@@ -403,11 +402,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                 let (int, num) = (find("integer"), find("number"));
-                let range = branches.iter().find_map(|b| match &b.ty {
-                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((format!("{min}"), format!("{max}"))),
-                    _ => None,
-                });
-                PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: crate::rust::kinds_expected(&kinds), branches: out, int, num, range, snake }
+                let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
+                PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake }
             }
             Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
             Def::StringEnum { name, doc, values, other } => PDef::StringEnum {

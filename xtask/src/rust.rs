@@ -193,26 +193,6 @@ pub struct RKind {
     ty: String,
 }
 
-/// What a union decided by JSON kind expects, for `wrong_type` messages
-/// (`null, a whole number or a string`).
-pub fn kinds_expected(kinds: &[&str]) -> String {
-    let words: Vec<&str> = kinds
-        .iter()
-        .map(|k| match *k {
-            "null" => "null",
-            "boolean" => "a boolean",
-            "integer" => "a whole number",
-            "number" => "a number",
-            "string" => "a string",
-            _ => "an array",
-        })
-        .collect();
-    match words.as_slice() {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
 
 fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
     let mut seen = BTreeSet::new();
@@ -274,7 +254,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 }
                 RDef::IntEnum { name: name.clone(), doc: doc_lines(doc), ty: rust_type(ty), consts, open: *open }
             }
-            Def::KindUnion { name, doc, branches } => {
+            Def::KindUnion { name, doc, branches, expected, integer_range } => {
                 let mut seen = BTreeSet::new();
                 let mut out = Vec::new();
                 for b in branches {
@@ -284,14 +264,9 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     }
                     out.push(RKind { doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)), ident, kind: b.kind.clone(), ty: rust_type(&b.ty) });
                 }
-                let integer_range = branches.iter().find_map(|b| match &b.ty {
-                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((number(*min), number(*max))),
-                    _ => None,
-                });
-                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
                 let (int, num) = (find("integer"), find("number"));
-                RDef::KindUnion { name: name.clone(), doc: doc_lines(doc), expected: kinds_expected(&kinds), branches: out, integer_range, int, num }
+                RDef::KindUnion { name: name.clone(), doc: doc_lines(doc), expected: expected.clone(), branches: out, integer_range: integer_range.map(|(lo, hi)| (number(lo), number(hi))), int, num }
             }
             Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
             Def::StringEnum { name, doc, values, other } => RDef::StringEnum {

@@ -341,8 +341,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 decoder: h.decoder(ty),
                 open: *open,
             },
-            Def::KindUnion { name, doc, branches } => {
-                let kinds: Vec<&str> = branches.iter().map(|b| b.kind.as_str()).collect();
+            Def::KindUnion { name, doc, branches, expected, integer_range } => {
                 let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
                 let mut out = Vec::new();
                 for b in branches {
@@ -351,11 +350,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                 let (int, num) = (find("integer"), find("number"));
-                let range = branches.iter().find_map(|b| match &b.ty {
-                    Ty::Integer { min, max, .. } if b.kind == "integer" => Some((format!("{min}"), format!("{max}"))),
-                    _ => None,
-                });
-                TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: crate::rust::kinds_expected(&kinds), branches: out, int, num, range }
+                let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
+                TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range }
             }
             Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
             Def::StringEnum { name, doc, values, other } => TDef::StringEnum {

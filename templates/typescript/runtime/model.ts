@@ -52,10 +52,5 @@ export function noPayloadExcept(obj: JsonObject, skip: readonly string[], cx: Cx
 
 /** The payload of a tag-only variant: just its unknown members (all but the tag). */
 export function noPayload(obj: JsonObject, tagName: string, cx: Cx): WithExtra {
-  let extra: ObjectBuilder | undefined;
-  for (const k of keysOf(obj)) {
-    const v = obj[k];
-    if (v !== undefined && k !== tagName) extra = addExtra(extra, k, v, cx);
-  }
-  return extra === undefined ? {} : { [EXTRA]: extra.finish() };
+  return noPayloadExcept(obj, [tagName], cx);
 }
