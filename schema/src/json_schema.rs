@@ -55,6 +55,9 @@ pub fn member(sub: Schema, description: &str, checks: &[Check]) -> Value {
             Check::Format(f) => {
                 m.insert("format".into(), f.into());
             }
+            Check::Pattern(p) => {
+                m.insert("pattern".into(), p.source.into());
+            }
         }
     }
     // `additionalProperties` of a free object goes last, as upstream writes it.

@@ -56,7 +56,7 @@ def problem_of(f: Callable[[], object]) -> Problem:
 # --- errors ---
 
 
-def test_the_ten_kinds() -> None:
+def test_the_eleven_kinds() -> None:
     assert ERROR_KINDS == (
         "invalid_json",
         "wrong_type",
@@ -65,6 +65,7 @@ def test_the_ten_kinds() -> None:
         "relative_path",
         "unknown_variant",
         "out_of_range",
+        "pattern_mismatch",
         "duplicate_key",
         "not_representable",
         "session_mismatch",

@@ -36,7 +36,7 @@ const err = <T>(decoder: Decoder<T>, text: string) => errorOf(decodeText(text, d
 const ok = <T>(decoder: Decoder<T>, text: string) => okOf(decodeText(text, decoder));
 
 describe("errors", () => {
-  test("the ten kinds", () => {
+  test("the eleven kinds", () => {
     assert.deepEqual(ERROR_KINDS, [
       "invalid_json",
       "wrong_type",
@@ -45,6 +45,7 @@ describe("errors", () => {
       "relative_path",
       "unknown_variant",
       "out_of_range",
+      "pattern_mismatch",
       "duplicate_key",
       "not_representable",
       "session_mismatch",

@@ -168,6 +168,9 @@ pub struct Field {
     /// member omitted (so it is written back only if it was present); `with_defaults`
     /// in each binding applies it.
     pub default: Option<Value>,
+    /// The schema's `pattern` on a string member, compiled to the subset every binding
+    /// checks the same way (`pattern_mismatch`).
+    pub pattern: Option<crate::pattern::Pattern>,
 }
 
 /// A property's type.
@@ -349,11 +352,24 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
 
 fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field> {
     let default = v.get("default").cloned();
+    let pattern = v.get("pattern").cloned();
     let mut without_default = v.clone();
     if let Some(o) = without_default.as_object_mut() {
         o.shift_remove("default");
+        o.shift_remove("pattern");
     }
     let (ty, nullable) = prop_type(def, ptr, &without_default)?;
+    let pattern = match pattern {
+        None => None,
+        Some(Value::String(p)) if matches!(ty, Ty::String) => {
+            Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?)
+        }
+        Some(Value::String(_)) => return err(def, &format!("{ptr}/pattern"), "`pattern` is supported on a plain string member (not on bytes, a `$ref` or another type)"),
+        Some(_) => return err(def, &format!("{ptr}/pattern"), "`pattern` must be a string"),
+    };
+    if pattern.is_some() && default.is_some() {
+        return err(def, &format!("{ptr}/default"), "a `default` on a member with a `pattern` is not supported");
+    }
     if default.is_some() && (required || v.get("x-patch") == Some(&Value::Bool(true))) {
         return err(def, &format!("{ptr}/default"), "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)");
     }
@@ -379,6 +395,7 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
         min_items: v.get("minItems").and_then(Value::as_u64),
         format: v.get("format").and_then(Value::as_str).filter(|f| *f != "byte" && !f.contains("int") && *f != "double").map(str::to_owned),
         default,
+        pattern,
     })
 }
 

@@ -13,6 +13,7 @@ mod fuzz;
 mod golden;
 mod ir;
 mod node;
+mod pattern;
 mod pyenv;
 mod python;
 mod rust;

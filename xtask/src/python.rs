@@ -26,6 +26,31 @@ fn py(s: &str) -> String {
     format!("'{}'", inner.replace("\\\"", "\"").replace('\'', "\\'"))
 }
 
+/// A compiled `pattern` as the right-hand side of a module constant, laid out as `ruff
+/// format` keeps it: lists with magic trailing commas, one atom per line, and an atom
+/// exploded the same way when its line would pass 120 columns.
+fn pattern_constant(p: &crate::pattern::Pattern) -> String {
+    let mut out = format!("Pattern(\n    {},\n    [\n", py(&p.source));
+    for a in &p.atoms {
+        let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("({lo}, {hi})")).collect();
+        let negated = if a.negated { "True" } else { "False" };
+        let max = a.max.map_or(-1, i64::from);
+        let one = format!("        Atom({negated}, [{}], {}, {max}),", ranges.join(", "), a.min);
+        if one.len() <= 120 {
+            out.push_str(&one);
+            out.push('\n');
+        } else {
+            out.push_str(&format!("        Atom(\n            {negated},\n            [\n"));
+            for r in &ranges {
+                out.push_str(&format!("                {r},\n"));
+            }
+            out.push_str(&format!("            ],\n            {},\n            {max},\n        ),\n", a.min));
+        }
+    }
+    out.push_str("    ],\n)");
+    out
+}
+
 fn ident(wire: &str) -> String {
     let s = wire.to_snake_case();
     let s = if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("f_{s}") } else { s };
@@ -68,6 +93,8 @@ struct Helpers {
     arrays: BTreeMap<String, (String, String, String)>,
     maps: BTreeMap<String, (String, String, String)>,
     options: BTreeMap<String, String>,
+    /// Each compiled `pattern` constant's text, by its name.
+    patterns: BTreeMap<String, String>,
     /// Runtime decoders and encoders the module calls (for its imports).
     used: BTreeSet<String>,
 }
@@ -188,6 +215,18 @@ impl Helpers {
         }
         if let Some(n) = f.min_items {
             parts.push(format!("min_items={n}"));
+        }
+        if let Some(p) = &f.pattern {
+            let text = pattern_constant(p);
+            let next = format!("_PATTERN_{}", self.patterns.len());
+            let name = match self.patterns.iter().find(|(_, t)| **t == text) {
+                Some((name, _)) => name.clone(),
+                None => {
+                    self.patterns.insert(next.clone(), text);
+                    next
+                }
+            };
+            parts.push(format!("pattern={name}"));
         }
         if parts.is_empty() {
             return None;
@@ -313,6 +352,7 @@ pub struct Module {
     arrays: Vec<(String, String, String, String)>,
     maps: Vec<(String, String, String, String)>,
     options: Vec<(String, String)>,
+    patterns: Vec<(String, String)>,
     skips: Vec<(String, String)>,
     names: Vec<String>,
     decoders: Vec<String>,
@@ -537,6 +577,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         arrays: h.arrays.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
         maps: h.maps.into_iter().map(|(n, (t, d, e))| (n, t, d, e)).collect(),
         options: h.options.into_iter().map(|(lit, name)| (name, lit)).collect(),
+        patterns: h.patterns.into_iter().collect(),
         skips: skips.into_iter().map(|(lit, name)| (name, lit)).collect(),
         names: ir.defs.iter().map(|d| d.name().to_owned()).collect(),
     })

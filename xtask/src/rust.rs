@@ -98,6 +98,20 @@ pub struct RField {
     checks: String,
 }
 
+/// A compiled pattern as a promoted constant (`&crate::wire::Pattern { .. }`).
+fn pattern_literal(p: &crate::pattern::Pattern) -> String {
+    let atoms: Vec<String> = p
+        .atoms
+        .iter()
+        .map(|a| {
+            let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("({lo}, {hi})")).collect();
+            let max = a.max.map_or_else(|| "u32::MAX".to_owned(), |m| m.to_string());
+            format!("crate::wire::Atom {{ negated: {}, ranges: &[{}], min: {}, max: {max} }}", a.negated, ranges.join(", "), a.min)
+        })
+        .collect();
+    format!("&crate::wire::Pattern {{ source: {}, atoms: &[{}] }}", lit(&p.source), atoms.join(", "))
+}
+
 fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField, String> {
     let id = ident(&f.wire);
     if !seen.insert(id.clone()) {
@@ -119,6 +133,9 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
     }
     if let Some(n) = f.min_items {
         checks.push(format!("MinItems({n})"));
+    }
+    if let Some(p) = &f.pattern {
+        checks.push(format!("Pattern({})", pattern_literal(p)));
     }
     if let Some(fmt) = &f.format {
         checks.push(format!("Format({})", lit(fmt)));

@@ -150,6 +150,18 @@ impl Helpers {
         if let Some(n) = f.min_items {
             parts.push(format!("minItems: {n}"));
         }
+        if let Some(p) = &f.pattern {
+            let atoms: Vec<String> = p
+                .atoms
+                .iter()
+                .map(|a| {
+                    let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
+                    format!("[{}, [{}], {}, {}]", a.negated, ranges.join(", "), a.min, a.max.map_or(-1, i64::from))
+                })
+                .collect();
+            let source = serde_json::to_string(&p.source).unwrap_or_default();
+            parts.push(format!("pattern: {{ source: {source}, atoms: [{}] }}", atoms.join(", ")));
+        }
         if parts.is_empty() {
             return None;
         }

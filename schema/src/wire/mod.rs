@@ -11,6 +11,7 @@ mod macros;
 mod map;
 mod patch;
 mod path;
+mod pattern;
 mod path_type;
 mod serde_impl;
 mod text;
@@ -35,6 +36,7 @@ pub use json::{Json, Members, Writer, push_token};
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
+pub use pattern::{Atom, Pattern};
 pub use path_type::AbsolutePath;
 #[doc(hidden)]
 pub use serde_impl::{Ser, ser_members, ser_number, ser_opt, ser_patch, ser_req};

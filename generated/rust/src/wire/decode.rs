@@ -42,6 +42,8 @@ pub enum Check {
     Range(f64, f64),
     /// An array member needs at least this many items.
     MinItems(usize),
+    /// A string member must match a schema `pattern` (else `pattern_mismatch`).
+    Pattern(&'static super::Pattern),
     /// A `format` annotation for the schema only (`uri`, `date-time`): not checked,
     /// as upstream does not check it either.
     Format(&'static str),
@@ -223,6 +225,10 @@ pub trait Decode: Sized {
     fn number(&self) -> Option<f64> {
         None
     }
+    /// The value as a string, for pattern checks.
+    fn text(&self) -> Option<&str> {
+        None
+    }
 
     /// Decodes one value from `d`: `None` when a problem was recorded in `cx`.
     ///
@@ -351,6 +357,15 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                                 got = cx.fail(e).into();
                                 break;
                             }
+                        }
+                    }
+                    Check::Pattern(p) => {
+                        if let Some(s) = v.text()
+                            && !p.matches(s)
+                        {
+                            let e = cx.error(ErrorKind::PatternMismatch, format!("the string does not match the pattern `{}`", p.source));
+                            got = cx.fail(e).into();
+                            break;
                         }
                     }
                     Check::MinItems(min) => {
@@ -542,6 +557,9 @@ impl Decode for String {
     }
     fn from_string(s: String, _: &mut Cx) -> Option<Self> {
         Some(s)
+    }
+    fn text(&self) -> Option<&str> {
+        Some(self)
     }
 }
 

@@ -20,6 +20,8 @@ pub enum ErrorKind {
     UnknownVariant,
     /// A number or array length is outside its allowed range.
     OutOfRange,
+    /// A string does not match its `pattern`.
+    PatternMismatch,
     /// An object repeats a member name.
     DuplicateKey,
     /// A value cannot be represented in the other protocol version.
@@ -40,6 +42,7 @@ impl ErrorKind {
             Self::RelativePath => "relative_path",
             Self::UnknownVariant => "unknown_variant",
             Self::OutOfRange => "out_of_range",
+            Self::PatternMismatch => "pattern_mismatch",
             Self::DuplicateKey => "duplicate_key",
             Self::NotRepresentable => "not_representable",
             Self::SessionMismatch => "session_mismatch",

@@ -5,6 +5,7 @@ import { Base64Error, decodeBase64 } from "./base64.js";
 import { DecodeError, type ErrorKind, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, MAX_DEPTH, ObjectBuilder, parseJson, wellFormed } from "./json.js";
 import { isAbsolutePath, whyNotAbsolute } from "./path.js";
+import { matchesPattern, type Pattern } from "./pattern.js";
 import { type Encoder, Writer } from "./writer.js";
 
 /** Checks a JSON value and builds a `T`, reporting problems at `cx`'s pointer. */
@@ -20,6 +21,8 @@ export interface MemberOptions {
   readonly range?: readonly [min: number, max: number];
   /** `minItems`: an array member needs at least this many items (else `out_of_range` at the array). */
   readonly minItems?: number;
+  /** `pattern`: a string member must match it (else `pattern_mismatch`). */
+  readonly pattern?: Pattern;
 }
 
 /** The largest integer every binding reads exactly (2^53 - 1); the bound of the 64-bit formats. */
@@ -485,6 +488,14 @@ export class Cx {
     const minItems = opts.minItems;
     if (minItems !== undefined && Array.isArray(v) && v.length < minItems) {
       this.fail("out_of_range", `the array has ${v.length} items; at least ${minItems} required`);
+    }
+    const pattern = opts.pattern;
+    if (pattern !== undefined) {
+      const out = decode(v, this);
+      if (typeof out === "string" && !matchesPattern(pattern, out)) {
+        this.fail("pattern_mismatch", `the string does not match the pattern \`${pattern.source}\``);
+      }
+      return out;
     }
     if (opts.skipItems !== true) return decode(v, this);
     this.skipItemsNext = true;

@@ -17,6 +17,8 @@ export type ErrorKind =
   | "unknown_variant"
   /** A number or array length is outside its allowed range. */
   | "out_of_range"
+  /** A string does not match its `pattern`. */
+  | "pattern_mismatch"
   /** An object repeats a member name. */
   | "duplicate_key"
   /** A value cannot be represented in the other protocol version. */
@@ -33,6 +35,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   "relative_path",
   "unknown_variant",
   "out_of_range",
+  "pattern_mismatch",
   "duplicate_key",
   "not_representable",
   "session_mismatch",

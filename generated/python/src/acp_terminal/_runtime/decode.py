@@ -14,6 +14,7 @@ from .base64 import Base64Error, decode_base64
 from .errors import DecodeError, ErrorKind, Parsed, ParseError, Problem, pointer, push_token
 from .json import Json, JsonObject, check_value, parse_json
 from .path import is_absolute_path, why_not_absolute
+from .pattern import Pattern, matches_pattern
 from .writer import Encoder, Writer, format_number
 
 __all__ = [
@@ -85,11 +86,13 @@ class MemberOptions:
     """``minimum``/``maximum``: a number member must lie in ``[min, max]`` (else ``out_of_range``)."""
     min_items: int | None = None
     """``minItems``: an array member needs at least this many items (else ``out_of_range`` at the array)."""
+    pattern: Pattern | None = None
+    """``pattern``: a string member must match it (else ``pattern_mismatch``)."""
     plain: bool = field(init=False, repr=False, compare=False)
     """No check but leniency: the value goes straight to its decoder."""
 
     def __post_init__(self) -> None:
-        plain = self.range is None and self.min_items is None and not self.skip_items
+        plain = self.range is None and self.min_items is None and self.pattern is None and not self.skip_items
         object.__setattr__(self, "plain", plain)
 
 
@@ -427,6 +430,12 @@ class Cx:
         min_items = opts.min_items
         if min_items is not None and isinstance(v, list) and len(v) < min_items:
             self.fail("out_of_range", f"the array has {len(v)} items; at least {min_items} required")
+        pattern = opts.pattern
+        if pattern is not None:
+            out = decode(v, self)
+            if isinstance(out, str) and not matches_pattern(pattern, out):
+                self.fail("pattern_mismatch", f"the string does not match the pattern `{pattern.source}`")
+            return out
         if not opts.skip_items:
             return decode(v, self)
         self._skip_items_next = True

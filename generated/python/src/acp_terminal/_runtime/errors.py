@@ -36,6 +36,8 @@ ErrorKind = Literal[
     "unknown_variant",
     # A number or array length is outside its allowed range.
     "out_of_range",
+    # A string does not match its `pattern`.
+    "pattern_mismatch",
     # An object repeats a member name.
     "duplicate_key",
     # A value cannot be represented in the other protocol version.
@@ -53,6 +55,7 @@ ERROR_KINDS: Final[tuple[ErrorKind, ...]] = (
     "relative_path",
     "unknown_variant",
     "out_of_range",
+    "pattern_mismatch",
     "duplicate_key",
     "not_representable",
     "session_mismatch",
