@@ -94,6 +94,12 @@ pub struct KindBranch {
     pub kind: String,
     /// The value's type (`Json` for the `null` branch).
     pub ty: Ty,
+    /// For one of several array branches (each of `$ref` items): the member only this
+    /// branch's items require. An array goes to the first branch whose key its first
+    /// item has (an empty array, or a first item with none of the keys, to the first
+    /// array branch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_key: Option<String>,
 }
 
 impl Def {
@@ -516,17 +522,14 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
             check_keys(name, ptr, o, &[key])?;
             return int_enum(name, &bptr, &branches, doc, key == "anyOf");
         }
-        if let Some(d) = kind_union(name, &bptr, &branches, &doc)? {
+        if let Some(d) = kind_union(name, &bptr, &branches, &doc, all)? {
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
         }
         let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf")?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
-            check_keys(name, ptr, o, &["type", "properties", "required", key])?;
+            check_keys(name, ptr, o, &["type", "properties", "required", key, "discriminator"])?;
             let common = fields(name, ptr, o)?;
-            if common.iter().any(|f| f.presence == Presence::Req) {
-                return err(name, "/required", "common members of a tagged object must be optional");
-            }
             return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common });
         }
         check_keys(name, ptr, o, &[key, "discriminator"])?;
@@ -555,7 +558,7 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
 /// `anyOf` branches that each are one JSON kind (no `properties`, `const` or `$ref`):
 /// a union decided by the kind of the value. `None` when the branches are not of that
 /// form (another union construct may fit them).
-fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<Def>> {
+fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<String, Value>) -> R<Option<Def>> {
     let plain = |b: &Value| b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none();
     if branches.len() < 2 || !branches.iter().all(plain) {
         return Ok(None);
@@ -578,17 +581,45 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<
             ("integer", t) if t.integer_bounds().is_some() => return err(name, &bp, "an integer branch with `minimum`/`maximum` narrower than its format is not supported yet"),
             ("number", Ty::Number { min: Some(_), .. } | Ty::Number { max: Some(_), .. }) => return err(name, &bp, "a number branch with `minimum`/`maximum` is not supported yet"),
             ("null" | "boolean" | "integer" | "number" | "string", _) => {}
-            ("array", _) if !out.iter().any(|o| o.kind == "array") => {}
-            ("array", _) => return err(name, &bp, "two array branches cannot be told apart by the JSON kind of the value (telling them apart by their items is not supported yet)"),
+            ("array", _) => {}
             (k, _) => return err(name, &format!("{bp}/type"), format!("a `{k}` branch is not supported in a union decided by JSON kind")),
         }
-        if out.iter().any(|o| o.kind == kind) {
+        if kind != "array" && out.iter().any(|o| o.kind == kind) {
             return err(name, &bp, format!("two `{kind}` branches cannot be told apart by the JSON kind of the value"));
         }
         let title = b.get("title").and_then(Value::as_str).map_or_else(|| kind.clone(), str::to_owned);
-        out.push(KindBranch { title, doc: self::doc(b), kind, ty });
+        out.push(KindBranch { title, doc: self::doc(b), kind, ty, item_key: None });
     }
-    let words: Vec<&str> = out
+    // Several array branches: told apart by a member only one branch's items require.
+    let arrays: Vec<usize> = (0..out.len()).filter(|&i| out[i].kind == "array").collect();
+    if arrays.len() > 1 {
+        let item_of = |i: usize| match &out[i].ty {
+            Ty::Array { items } => match items.as_ref() {
+                Ty::Ref { name } => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let required_of = |n: &str| -> Vec<String> {
+            all.get(n).and_then(|d| d.get("required")).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
+        };
+        let mut keys = Vec::new();
+        for &i in &arrays {
+            let bp = format!("{ptr}/{i}");
+            let Some(item) = item_of(i) else {
+                return err(name, &format!("{bp}/items"), "several array branches are told apart by their items, so each needs `items` that is one `$ref` to an object definition");
+            };
+            let others: BTreeSet<String> = arrays.iter().filter(|&&j| j != i).filter_map(|&j| item_of(j)).flat_map(|n| required_of(&n)).collect();
+            let Some(key) = required_of(&item).into_iter().find(|k| !others.contains(k)) else {
+                return err(name, &format!("{bp}/items"), format!("the items `{item}` have no required member that the other array branches' items lack, so the arrays cannot be told apart"));
+            };
+            keys.push((i, key));
+        }
+        for (i, key) in keys {
+            out[i].item_key = Some(key);
+        }
+    }
+    let mut words: Vec<&str> = out
         .iter()
         .map(|b| match b.kind.as_str() {
             "null" => "null",
@@ -599,6 +630,7 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str) -> R<Option<
             _ => "an array",
         })
         .collect();
+    words.dedup();
     let expected = match words.as_slice() {
         [init @ .., last] if !init.is_empty() => format!("{} or {last}", init.join(", ")),
         _ => words.join(""),
@@ -724,6 +756,24 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
             {
                 let pointer = format!("/properties/{}/default", f.wire.replace('~', "~0").replace('/', "~1"));
                 errors.push(IrError { def: d.name().to_owned(), pointer, message: format!("the default {v} is not a valid value: {message}") });
+            }
+        }
+    }
+    for d in &out {
+        let variants = match d {
+            Def::TaggedUnion { variants, .. } | Def::TaggedStruct { variants, .. } => variants.as_slice(),
+            _ => &[],
+        };
+        for v in variants {
+            if let Some(p) = &v.payload
+                && let Some(target) = by_name.get(p.as_str())
+                && !matches!(target, Def::Struct { .. })
+            {
+                errors.push(IrError {
+                    def: d.name().to_owned(),
+                    pointer: String::new(),
+                    message: format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union nested in a union variant is not supported yet)", v.wire),
+                });
             }
         }
     }

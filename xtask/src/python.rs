@@ -339,6 +339,10 @@ struct PKind {
     kind: String,
     decoder: String,
     encoder: String,
+    /// One of several array branches: the member its items require (a literal), and
+    /// the items' class.
+    item_key: Option<String>,
+    item: String,
 }
 
 #[derive(Serialize)]
@@ -438,7 +442,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 let mut out = Vec::new();
                 for b in branches {
                     let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
-                    out.push(PKind { kind: b.kind.clone(), decoder, encoder });
+                    let item = match &b.ty {
+                        Ty::Array { items } if b.item_key.is_some() => h.py_type(items),
+                        _ => String::new(),
+                    };
+                    out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item });
                 }
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                 let (int, num) = (find("integer"), find("number"));

@@ -208,6 +208,8 @@ pub struct RKind {
     ident: String,
     kind: String,
     ty: String,
+    /// One of several array branches: the member its items require (a literal).
+    item_key: Option<String>,
 }
 
 
@@ -279,7 +281,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     if !seen.insert(ident.clone()) {
                         return Err(format!("$defs/{name}: the branch `{}` maps to the Rust variant `{ident}`, which is already taken", b.title));
                     }
-                    out.push(RKind { doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)), ident, kind: b.kind.clone(), ty: rust_type(&b.ty) });
+                    out.push(RKind { doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)), ident, kind: b.kind.clone(), ty: rust_type(&b.ty), item_key: b.item_key.as_deref().map(lit) });
                 }
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
                 let (int, num) = (find("integer"), find("number"));

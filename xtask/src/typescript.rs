@@ -244,6 +244,9 @@ struct TKind {
     kind: String,
     decoder: String,
     encoder: String,
+    ty: String,
+    /// One of several array branches: the member its items require (a literal).
+    item_key: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -358,7 +361,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 let mut out = Vec::new();
                 for b in branches {
                     let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
-                    out.push(TKind { kind: b.kind.clone(), decoder, encoder });
+                    let ty = if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) };
+                    out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js) });
                 }
                 let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                 let (int, num) = (find("integer"), find("number"));

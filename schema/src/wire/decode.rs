@@ -504,6 +504,16 @@ pub fn payload_from_tree<P: super::Payload>(m: &Members, cx: &mut Cx, skip: &[&s
     P::decode_fields(&mut map, cx, skip, None).unwrap_or_else(|e: SyntaxError| cx.fail(Error::new(ErrorKind::InvalidJson, "", e.0)))
 }
 
+/// Decodes a whole value from an already-read tree (a union that looks inside a value
+/// before it picks its branch).
+pub fn value_from_tree<T: Decode>(v: &Json, cx: &mut Cx) -> Option<T> {
+    match Slot::<T>::new(cx, false).deserialize(v) {
+        Ok(Got::Value(t)) => Some(t),
+        Ok(_) => None,
+        Err(e) => cx.fail(Error::new(ErrorKind::InvalidJson, "", e.0)),
+    }
+}
+
 /// Decodes member `name` of an already-read object through [`Field`].
 pub fn field_from_tree<T: Decode>(v: &Json, cx: &mut Cx, name: &str, nullable: bool, checks: &[Check]) -> Got<T> {
     Field::<T>::new(cx, name, nullable, checks).deserialize(v).unwrap_or(Got::Failed)

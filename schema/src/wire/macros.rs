@@ -50,7 +50,32 @@ macro_rules! __wire_slot {
     (patch $t:ty) => { $crate::wire::Patch<$t> };
 }
 
-/// A required member that was never seen: `missing_field`.
+/// A required member that was never seen, in a buffered object (a tagged struct's
+/// common members): `missing_field`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_required_tree {
+    (req, $f:ident, $cx:ident, $name:expr) => {
+        let $f = match $f.flatten() {
+            Some(v) => v,
+            None => {
+                let e = $cx.missing($name);
+                return $cx.fail(e);
+            }
+        };
+    };
+    ($mode:ident, $f:ident, $cx:ident, $name:expr) => {};
+}
+
+/// Whether a member mode is `req`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __wire_is_req {
+    (req) => { true };
+    ($mode:ident) => { false };
+}
+
+/// A required member's presence check (the error is `missing_field`).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_required {
@@ -588,29 +613,23 @@ macro_rules! acp_tagged_struct {
             pub const KNOWN: &'static [&'static str] = &[$($wire),*];
             const RESERVED: &'static [&'static str] = &[$t, $($fwire),*];
 
-            /// Builds a value from its tag-selected part; every common member starts
-            /// omitted.
-            #[must_use]
-            pub fn new($opf: $openum) -> Self {
-                Self { $opf, $( $f: $crate::__wire_absent!($mode), )* }
-            }
+            $crate::__wire_new!(@acc [$opf: $openum,] [$opf,] [] $($mode $f $ft,)*);
 
             #[allow(unused_mut)]
             fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
                 let tag = $crate::wire::read_tag(m, $t, cx)?;
                 let $opf = match tag {
                     $( $wire => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
-                    other => {
-                        // Unknown: keep everything; the common members stay inside, uninterpreted.
-                        let unknown = $crate::wire::UnknownVariant::from_members(other, m, $t);
-                        return Some(Self::new($openum::Unknown(unknown)));
-                    }
+                    // Unknown: every member is kept as it came (and written back so); the
+                    // required common members are still checked and read below.
+                    other => $openum::Unknown($crate::wire::UnknownVariant::from_members(other, m, $t)),
                 };
+                let known = !matches!($opf, $openum::Unknown(_));
                 $( let mut $f: ::core::option::Option<$crate::__wire_slot!($mode $ft)> = None; )*
                 for (k, v) in m {
                     match k.as_str() {
                         $(
-                            $fwire => {
+                            $fwire if known || $crate::__wire_is_req!($mode) => {
                                 let got = $crate::wire::field_from_tree::<$ft>(
                                     v, cx, $fwire, $crate::__wire_nullable!($mode),
                                     &[$($crate::wire::Check::$check $(($($arg),*))?),*],
@@ -624,6 +643,7 @@ macro_rules! acp_tagged_struct {
                 if cx.failed() {
                     return None;
                 }
+                $( $crate::__wire_required_tree!($mode, $f, cx, $fwire); )*
                 Some(Self { $opf, $( $f: $crate::__wire_finish!($mode, $f), )* })
             }
 
@@ -680,13 +700,4 @@ macro_rules! acp_tagged_struct {
 
         $crate::__wire_serde!($name);
     };
-}
-
-#[macro_export]
-#[doc(hidden)]
-macro_rules! __wire_absent {
-    (req) => { compile_error!("a tagged struct's common members must be optional") };
-    (opt) => { None };
-    (maybe) => { None };
-    (patch) => { $crate::wire::Patch::Keep };
 }

@@ -1,5 +1,8 @@
-"""``pattern`` checks: the generator compiles each schema pattern into atoms, and this
-matcher runs them over the value's code points, as the Rust and TypeScript runtimes do."""
+"""``pattern`` checks, the same in the Rust and TypeScript runtimes.
+
+The generator compiles each schema pattern into atoms, and this matcher runs them over
+the value's code points.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-//! `pattern` checks: the generator compiles each schema pattern into atoms (a set of
-//! code points repeated `min` to `max` times), and this matcher runs them over the
-//! value's code points. The TypeScript and Python runtimes carry the same matcher, so a
+//! `pattern` checks, the same in the TypeScript and Python runtimes.
+//!
+//! The generator compiles each schema pattern into atoms (a set of code points repeated
+//! `min` to `max` times), and this matcher runs them over the value's code points. The TypeScript and Python runtimes carry the same matcher, so a
 //! pattern means the same in every binding (see the generator's pattern subset).
 
 /// A set of code points repeated `min` to `max` times (`max == u32::MAX`: unbounded).

@@ -111,7 +111,7 @@ class Hello(WireModel):
     ratio: Ratio | None = Field(default=None, alias="ratio")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

@@ -139,7 +139,7 @@ class Init(WireModel):
         return self.model_copy(update=update)
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

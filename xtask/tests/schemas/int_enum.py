@@ -113,7 +113,7 @@ class Failure(WireModel):
     level: Level | None = Field(default=None, alias="level")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

@@ -39,12 +39,21 @@ from ._runtime.writer import (
 
 __all__ = [
     "Call",
+    "Choice",
+    "Choices",
+    "Group",
     "RequestId",
     "Scalar",
     "parse_call",
+    "parse_choice",
+    "parse_choices",
+    "parse_group",
     "parse_request_id",
     "parse_scalar",
     "serialize_call",
+    "serialize_choice",
+    "serialize_choices",
+    "serialize_group",
     "serialize_request_id",
     "serialize_scalar",
 ]
@@ -54,6 +63,52 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 
 # --- named strings and string enums ---
+
+
+# --- objects ---
+
+
+class Choice(WireModel):
+    """One choice.
+
+    Attributes:
+        value: The `value` member.
+        name: The `name` member.
+    """
+
+    value: str = Field(alias="value")
+    name: str = Field(alias="name")
+
+
+class Group(WireModel):
+    """Choices under a heading.
+
+    Attributes:
+        group: The `group` member.
+        name: The `name` member.
+        options: The `options` member.
+    """
+
+    group: str = Field(alias="group")
+    name: str = Field(alias="name")
+    options: list[Choice] = Field(alias="options")
+
+
+class Call(WireModel):
+    """Uses both.
+
+    Attributes:
+        id: The `id` member.
+        values: The `values` member.
+        maybe: The `maybe` member.
+    """
+
+    id: RequestId = Field(alias="id")
+    values: list[Scalar] | None = Field(default=None, alias="values")
+    maybe: Scalar | None = Field(default=None, alias="maybe")
+
+
+# --- unions (after the objects their aliases name) ---
 
 
 RequestId: TypeAlias = None | int | str
@@ -118,27 +173,60 @@ def encode_Scalar(w: Writer, v: Scalar) -> None:
         return
 
 
-# --- objects ---
+Choices: TypeAlias = list[Choice] | list[Group] | str
+"""A flat or a grouped list, told apart by the first item (`value` or `group`)."""
 
 
-class Call(WireModel):
-    """Uses both.
+def decode_Choices(v: Json, cx: Cx) -> Choices:
+    """Checks a JSON value as a ``Choices``, by its JSON kind: an array or a string."""
+    if isinstance(v, str):
+        return decode_string(v, cx)
+    if isinstance(v, list):
+        # Several array branches: the first item's members pick one (the first array
+        # branch for an empty array or a first item with none of their keys).
+        first = v[0] if v else None
+        if isinstance(first, dict) and "value" in first:
+            return decode_ArrayOfChoice(v, cx)
+        if isinstance(first, dict) and "group" in first:
+            return decode_ArrayOfGroup(v, cx)
+        return decode_ArrayOfChoice(v, cx)
+    cx.wrong_type("an array or a string", v)
 
-    Attributes:
-        id: The `id` member.
-        values: The `values` member.
-        maybe: The `maybe` member.
-    """
 
-    id: RequestId = Field(alias="id")
-    values: list[Scalar] | None = Field(default=None, alias="values")
-    maybe: Scalar | None = Field(default=None, alias="maybe")
-
-
-# --- unions ---
+def encode_Choices(w: Writer, v: Choices) -> None:
+    if isinstance(v, str):
+        encode_string(w, v)
+        return
+    if isinstance(v, list):
+        items: Any = v
+        first = v[0] if v else None
+        if isinstance(first, Choice):
+            encode_ArrayOfChoice(w, items)
+            return
+        if isinstance(first, Group):
+            encode_ArrayOfGroup(w, items)
+            return
+        encode_ArrayOfChoice(w, items)
+        return
 
 
 # --- decoders and encoders ---
+
+
+def decode_ArrayOfChoice(v: Json, cx: Cx) -> list[Choice]:
+    return cx.array(v, decode_Choice)
+
+
+def encode_ArrayOfChoice(w: Writer, v: list[Choice]) -> None:
+    w.array(v, encode_Choice)
+
+
+def decode_ArrayOfGroup(v: Json, cx: Cx) -> list[Group]:
+    return cx.array(v, decode_Group)
+
+
+def encode_ArrayOfGroup(w: Writer, v: list[Group]) -> None:
+    w.array(v, encode_Group)
 
 
 def decode_ArrayOfScalar(v: Json, cx: Cx) -> list[Scalar]:
@@ -155,6 +243,102 @@ def decode_ArrayOfString(v: Json, cx: Cx) -> list[str]:
 
 def encode_ArrayOfString(w: Writer, v: list[str]) -> None:
     w.array(v, encode_string)
+
+
+def decode_Choice_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Choice`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "value":
+            m0 = cx.required(k, x, decode_string)
+        elif k == "name":
+            m1 = cx.required(k, x, decode_string)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("value")
+    if m1 is _ABSENT:
+        cx.missing("name")
+    return {"value": m0, "name": m1}, extra
+
+
+def decode_Choice(v: Json, cx: Cx) -> Choice:
+    values, extra = decode_Choice_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Choice, values, extra)
+
+
+def encode_Choice_known(w: Writer, v: Choice) -> None:
+    w.put("value", v.value, encode_string)
+    w.put("name", v.name, encode_string)
+
+
+def encode_Choice(w: Writer, v: Choice) -> None:
+    w.begin_object()
+    encode_Choice_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_Group_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Group`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "group":
+            m0 = cx.required(k, x, decode_string)
+        elif k == "name":
+            m1 = cx.required(k, x, decode_string)
+        elif k == "options":
+            m2 = cx.required(k, x, decode_ArrayOfChoice)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("group")
+    if m1 is _ABSENT:
+        cx.missing("name")
+    if m2 is _ABSENT:
+        cx.missing("options")
+    return {"group": m0, "name": m1, "options": m2}, extra
+
+
+def decode_Group(v: Json, cx: Cx) -> Group:
+    values, extra = decode_Group_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Group, values, extra)
+
+
+def encode_Group_known(w: Writer, v: Group) -> None:
+    w.put("group", v.group, encode_string)
+    w.put("name", v.name, encode_string)
+    w.put("options", v.options, encode_ArrayOfChoice)
+
+
+def encode_Group(w: Writer, v: Group) -> None:
+    w.begin_object()
+    encode_Group_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
 
 
 def decode_Call_values(
@@ -224,6 +408,36 @@ def serialize_scalar(value: Scalar) -> str:
     return encode_text(value, encode_Scalar)
 
 
+def parse_choice(data: str | Json) -> Parsed[Choice]:
+    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``."""
+    return decode_input(data, decode_Choice)
+
+
+def serialize_choice(value: Choice) -> str:
+    """The canonical JSON text of a ``Choice``."""
+    return encode_text(value, encode_Choice)
+
+
+def parse_group(data: str | Json) -> Parsed[Group]:
+    """Parses JSON text (or an already parsed value) as ``Group``; raises ``ParseError``."""
+    return decode_input(data, decode_Group)
+
+
+def serialize_group(value: Group) -> str:
+    """The canonical JSON text of a ``Group``."""
+    return encode_text(value, encode_Group)
+
+
+def parse_choices(data: str | Json) -> Parsed[Choices]:
+    """Parses JSON text (or an already parsed value) as ``Choices``; raises ``ParseError``."""
+    return decode_input(data, decode_Choices)
+
+
+def serialize_choices(value: Choices) -> str:
+    """The canonical JSON text of a ``Choices``."""
+    return encode_text(value, encode_Choices)
+
+
 def parse_call(data: str | Json) -> Parsed[Call]:
     """Parses JSON text (or an already parsed value) as ``Call``; raises ``ParseError``."""
     return decode_input(data, decode_Call)
@@ -236,6 +450,8 @@ def serialize_call(value: Call) -> str:
 
 register_decoders(
     {
+        Choice: decode_Choice,
+        Group: decode_Group,
         Call: decode_Call,
     }
 )

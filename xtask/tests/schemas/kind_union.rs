@@ -129,6 +129,95 @@ impl crate::wire::SerializeWire for Scalar {
 crate::__wire_serde!(Scalar);
 
 crate::acp_struct! {
+    /// One choice.
+    pub struct Choice {
+        /// The `value` member (no description in the schema).
+        pub value: req String = "value" [],
+        /// The `name` member (no description in the schema).
+        pub name: req String = "name" [],
+    }
+}
+
+crate::acp_struct! {
+    /// Choices under a heading.
+    pub struct Group {
+        /// The `group` member (no description in the schema).
+        pub group: req String = "group" [],
+        /// The `name` member (no description in the schema).
+        pub name: req String = "name" [],
+        /// The `options` member (no description in the schema).
+        pub options: req Vec<Choice> = "options" [],
+    }
+}
+
+/// A flat or a grouped list, told apart by the first item (`value` or `group`).
+///
+/// Decided by the JSON kind of the value: an array or a string.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Choices {
+    /// No groups.
+    Flat(Vec<Choice>),
+    /// Under headings.
+    Grouped(Vec<Group>),
+    /// A single label.
+    Label(String),
+}
+
+impl crate::wire::Decode for Choices {
+    const EXPECTED: &'static str = "an array or a string";
+    fn from_str(s: &str, cx: &mut crate::wire::Cx) -> Option<Self> {
+        <String as crate::wire::Decode>::from_str(s, cx).map(Self::Label)
+    }
+    fn from_string(s: String, cx: &mut crate::wire::Cx) -> Option<Self> {
+        <String as crate::wire::Decode>::from_string(s, cx).map(Self::Label)
+    }
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
+        seq: A,
+        cx: &mut crate::wire::Cx,
+    ) -> Result<Option<Self>, A::Error> {
+        // Several array branches: the first item's members pick one (the first array
+        // branch for an empty array or a first item with none of their keys).
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)?
+        else {
+            return Ok(None);
+        };
+        let has = |key: &str| matches!(items.first(), Some(crate::wire::Json::Object(m)) if m.get(key).is_some());
+        let has_1 = has("value");
+        let has_2 = has("group");
+        let tree = crate::wire::Json::Array(items);
+        if has_1 {
+            return Ok(crate::wire::value_from_tree::<Vec<Choice>>(&tree, cx).map(Self::Flat));
+        }
+        if has_2 {
+            return Ok(crate::wire::value_from_tree::<Vec<Group>>(&tree, cx).map(Self::Grouped));
+        }
+        Ok(crate::wire::value_from_tree::<Vec<Choice>>(&tree, cx).map(Self::Flat))
+    }
+}
+
+impl crate::wire::Encode for Choices {
+    fn encode(&self, w: &mut crate::wire::Writer) {
+        match self {
+            Self::Flat(v) => crate::wire::Encode::encode(v, w),
+            Self::Grouped(v) => crate::wire::Encode::encode(v, w),
+            Self::Label(v) => crate::wire::Encode::encode(v, w),
+        }
+    }
+}
+
+impl crate::wire::SerializeWire for Choices {
+    fn ser<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Flat(v) => crate::wire::SerializeWire::ser(v, s),
+            Self::Grouped(v) => crate::wire::SerializeWire::ser(v, s),
+            Self::Label(v) => crate::wire::SerializeWire::ser(v, s),
+        }
+    }
+}
+
+crate::__wire_serde!(Choices);
+
+crate::acp_struct! {
     /// Uses both.
     pub struct Call {
         /// The `id` member (no description in the schema).

@@ -19,6 +19,22 @@ export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
 const SKIP_0: readonly string[] = [];
 
+function decodeArrayOfChoice(v: Json, cx: Cx): Choice[] {
+  return cx.array(v, decodeChoice);
+}
+
+function encodeArrayOfChoice(w: Writer, v: readonly Choice[]): void {
+  w.array(v, encodeChoice);
+}
+
+function decodeArrayOfGroup(v: Json, cx: Cx): Group[] {
+  return cx.array(v, decodeGroup);
+}
+
+function encodeArrayOfGroup(w: Writer, v: readonly Group[]): void {
+  w.array(v, encodeGroup);
+}
+
 function decodeArrayOfScalar(v: Json, cx: Cx): Scalar[] {
   return cx.array(v, decodeScalar);
 }
@@ -72,6 +88,152 @@ export function encodeScalar(w: Writer, v: Scalar): void {
   if (typeof v === "string") return encodeString(w, v);
   if (Array.isArray(v)) return encodeArrayOfString(w, v);
   if (typeof v === "number") return encodeNumber(w, v);
+}
+
+/** One choice. */
+export interface Choice extends WithExtra {
+  value: string;
+  name: string;
+}
+
+/** Decodes the members of `obj` as a `Choice`, skipping those named in `skip`. */
+export function decodeChoiceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Choice {
+  let m0: string | undefined;
+  let m1: string | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "value":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "name":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeString);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("value");
+  if (m1 === undefined) return cx.missing("name");
+  const out: Choice = { value: m0, name: m1, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `Choice`. */
+export function decodeChoice(v: Json, cx: Cx): Choice {
+  return decodeChoiceMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `Choice`, in schema order. */
+export function encodeChoiceKnown(w: Writer, v: Choice): void {
+  w.put("value", v.value, encodeString);
+  w.put("name", v.name, encodeString);
+}
+
+/** Writes a `Choice` canonically. */
+export function encodeChoice(w: Writer, v: Choice): void {
+  w.beginObject();
+  encodeChoiceKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** Choices under a heading. */
+export interface Group extends WithExtra {
+  group: string;
+  name: string;
+  options: Choice[];
+}
+
+/** Decodes the members of `obj` as a `Group`, skipping those named in `skip`. */
+export function decodeGroupMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Group {
+  let m0: string | undefined;
+  let m1: string | undefined;
+  let m2: Choice[] | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "group":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "name":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeString);
+        break;
+      case "options":
+        if (skip.includes(k)) break;
+        m2 = cx.required(k, x, decodeArrayOfChoice);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("group");
+  if (m1 === undefined) return cx.missing("name");
+  if (m2 === undefined) return cx.missing("options");
+  const out: Group = { group: m0, name: m1, options: m2, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `Group`. */
+export function decodeGroup(v: Json, cx: Cx): Group {
+  return decodeGroupMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `Group`, in schema order. */
+export function encodeGroupKnown(w: Writer, v: Group): void {
+  w.put("group", v.group, encodeString);
+  w.put("name", v.name, encodeString);
+  w.put("options", v.options, encodeArrayOfChoice);
+}
+
+/** Writes a `Group` canonically. */
+export function encodeGroup(w: Writer, v: Group): void {
+  w.beginObject();
+  encodeGroupKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** A flat or a grouped list, told apart by the first item (`value` or `group`). */
+export type Choices = Choice[] | Group[] | string;
+
+/** Checks a JSON value as a `Choices`, by its JSON kind: an array or a string. */
+export function decodeChoices(v: Json, cx: Cx): Choices {
+  if (typeof v === "string") return decodeString(v, cx);
+  if (Array.isArray(v)) {
+    // Several array branches: the first item's members pick one (the first array
+    // branch for an empty array or a first item with none of their keys).
+    const first = v[0];
+    const item = typeof first === "object" && first !== null && !Array.isArray(first) ? first : undefined;
+    if (item !== undefined && Object.hasOwn(item, "value")) return decodeArrayOfChoice(v, cx);
+    if (item !== undefined && Object.hasOwn(item, "group")) return decodeArrayOfGroup(v, cx);
+    return decodeArrayOfChoice(v, cx);
+  }
+  return cx.wrongType("an array or a string", v);
+}
+
+/** Writes a `Choices`. */
+export function encodeChoices(w: Writer, v: Choices): void {
+  if (typeof v === "string") return encodeString(w, v);
+  if (Array.isArray(v)) {
+    const first: unknown = v[0];
+    const item = typeof first === "object" && first !== null ? first : undefined;
+    if (item !== undefined && Object.hasOwn(item, "value")) return encodeArrayOfChoice(w, v as Choice[]);
+    if (item !== undefined && Object.hasOwn(item, "group")) return encodeArrayOfGroup(w, v as Group[]);
+    return encodeArrayOfChoice(w, v as Choice[]);
+  }
 }
 
 /** Uses both. */
@@ -160,6 +322,45 @@ export function parseScalar(input: unknown): ParseResult<Scalar> {
 /** The canonical JSON text of a `Scalar`. */
 export function serializeScalar(value: Scalar): string {
   return encodeText(value, encodeScalar);
+}
+
+/**
+ * Parses a `Choice`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChoice(input: unknown): ParseResult<Choice> {
+  return decodeInput(input, decodeChoice);
+}
+
+/** The canonical JSON text of a `Choice`. */
+export function serializeChoice(value: Choice): string {
+  return encodeText(value, encodeChoice);
+}
+
+/**
+ * Parses a `Group`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseGroup(input: unknown): ParseResult<Group> {
+  return decodeInput(input, decodeGroup);
+}
+
+/** The canonical JSON text of a `Group`. */
+export function serializeGroup(value: Group): string {
+  return encodeText(value, encodeGroup);
+}
+
+/**
+ * Parses a `Choices`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChoices(input: unknown): ParseResult<Choices> {
+  return decodeInput(input, decodeChoices);
+}
+
+/** The canonical JSON text of a `Choices`. */
+export function serializeChoices(value: Choices): string {
+  return encodeText(value, encodeChoices);
 }
 
 /**

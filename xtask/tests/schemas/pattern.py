@@ -131,7 +131,7 @@ class Price(WireModel):
     tag: str | None = Field(default=None, alias="tag")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

@@ -79,7 +79,7 @@ class Blob(WireModel):
     uri: str = Field(alias="uri")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 Payload: TypeAlias = Annotated[

@@ -124,7 +124,7 @@ class Place(WireModel):
     from_: WorkDir | None = Field(default=None, alias="from")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

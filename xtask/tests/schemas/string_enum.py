@@ -97,7 +97,7 @@ encode_Side = encode_string
 # --- objects ---
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

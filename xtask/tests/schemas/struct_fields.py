@@ -95,7 +95,7 @@ class Record(WireModel):
     meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Free-form.")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

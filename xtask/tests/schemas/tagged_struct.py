@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 from ._runtime.decode import (
     Cx,
     MemberOptions,
+    decode_boolean,
     decode_input,
     decode_string,
     decode_uint64,
@@ -37,6 +38,7 @@ from ._runtime.model import (
 )
 from ._runtime.writer import (
     Writer,
+    encode_boolean,
     encode_number,
     encode_string,
 )
@@ -47,15 +49,25 @@ __all__ = [
     "ChangeClear",
     "ChangeVariant",
     "One",
+    "Setting",
+    "SettingHeading",
+    "SettingToggle",
+    "SettingVariant",
+    "Toggle",
     "parse_change",
     "parse_one",
+    "parse_setting",
+    "parse_toggle",
     "serialize_change",
     "serialize_one",
+    "serialize_setting",
+    "serialize_toggle",
 ]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_0: Final = MemberOptions(lenient=True)
-_SKIP_0: Final[frozenset[str]] = frozenset(("op", "size"))
+_SKIP_1: Final[frozenset[str]] = frozenset(("op", "size"))
+_SKIP_0: Final[frozenset[str]] = frozenset(("type", "id", "name", "hint"))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 
@@ -63,6 +75,16 @@ _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 
 # --- objects ---
+
+
+class Toggle(WireModel):
+    """An on/off value.
+
+    Attributes:
+        on: The `on` member.
+    """
+
+    on: bool = Field(alias="on")
 
 
 class One(WireModel):
@@ -75,7 +97,38 @@ class One(WireModel):
     path: str = Field(alias="path")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
+
+
+class SettingToggle(Toggle):
+    """A toggle."""
+
+    type_: Literal["toggle"] = Field(default="toggle", alias="type")
+    id: str = Field(alias="id")
+    name: str = Field(alias="name")
+    hint: str | None = Field(default=None, alias="hint")
+
+
+class SettingHeading(WireModel):
+    """A heading (tag only)."""
+
+    type_: Literal["heading"] = Field(default="heading", alias="type")
+    id: str = Field(alias="id")
+    name: str = Field(alias="name")
+    hint: str | None = Field(default=None, alias="hint")
+
+
+SETTING_TAGS: Final = ("toggle", "heading")
+SettingVariant: TypeAlias = SettingToggle | SettingHeading
+
+Setting: TypeAlias = Annotated[
+    Annotated[SettingToggle, Tag("toggle")]
+    | Annotated[SettingHeading, Tag("heading")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", SETTING_TAGS, open_union=True)),
+    wire_rules("Setting", lambda v, cx: decode_Setting(v, cx)),
+]
+"""Tagged by `type`; `id` and `name` are required common members, `hint` an optional one."""
 
 
 class ChangeAdd(One):
@@ -106,6 +159,97 @@ Change: TypeAlias = Annotated[
 
 
 # --- decoders and encoders ---
+
+
+def decode_Toggle_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Toggle`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "on":
+            m0 = cx.required(k, x, decode_boolean)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("on")
+    return {"on": m0}, extra
+
+
+def decode_Toggle(v: Json, cx: Cx) -> Toggle:
+    values, extra = decode_Toggle_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Toggle, values, extra)
+
+
+def encode_Toggle_known(w: Writer, v: Toggle) -> None:
+    w.put("on", v.on, encode_boolean)
+
+
+def encode_Toggle(w: Writer, v: Toggle) -> None:
+    w.begin_object()
+    encode_Toggle_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_Setting(v: Json, cx: Cx) -> Setting:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "type")
+    cls: type[SettingVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
+    if tag == "toggle":
+        values, extra = decode_Toggle_values(obj, cx, _SKIP_0)
+        cls = SettingToggle
+    elif tag == "heading":
+        extra = members_except(obj, _SKIP_0)
+        cls = SettingHeading
+    # An unknown tag keeps every member as it came; its required common members are still checked.
+    values["type_"] = tag
+    values["id"] = _ABSENT
+    values["name"] = _ABSENT
+    values["hint"] = None
+    for k, x in obj.items():
+        if k == "id":
+            values["id"] = cx.required(k, x, decode_string)
+        elif k == "name":
+            values["name"] = cx.required(k, x, decode_string)
+        elif k == "hint" and cls is not None:
+            values["hint"] = cx.optional(k, x, decode_string)
+    if values["id"] is _ABSENT:
+        cx.missing("id")
+    if values["name"] is _ABSENT:
+        cx.missing("name")
+    if cls is None:
+        return unknown_variant(tag, obj, "type")
+    return construct(cls, values, extra)
+
+
+def encode_Setting(w: Writer, v: Setting) -> None:
+    w.begin_object()
+    w.key("type")
+    if isinstance(v, UnknownVariant):
+        w.string(v.tag)
+        w.members(v.members)
+        w.end_object()
+        return
+    w.string(v.type_)
+    if isinstance(v, SettingToggle):
+        encode_Toggle_known(w, v)
+    w.put("id", v.id, encode_string)
+    w.put("name", v.name, encode_string)
+    w.put_optional("hint", v.hint, encode_string)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
 
 
 def decode_One_values(
@@ -150,22 +294,23 @@ def encode_One(w: Writer, v: One) -> None:
 def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "op")
-    cls: type[ChangeVariant]
-    values: dict[str, Any]
-    extra: dict[str, Json] | None
+    cls: type[ChangeVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
     if tag == "add":
-        values, extra = decode_One_values(obj, cx, _SKIP_0)
+        values, extra = decode_One_values(obj, cx, _SKIP_1)
         cls = ChangeAdd
     elif tag == "clear":
-        values, extra = {}, members_except(obj, _SKIP_0)
+        extra = members_except(obj, _SKIP_1)
         cls = ChangeClear
-    else:
-        return unknown_variant(tag, obj, "op")
+    # An unknown tag keeps every member as it came; its required common members are still checked.
     values["op"] = tag
     values["size"] = None
     for k, x in obj.items():
-        if k == "size":
+        if k == "size" and cls is not None:
             values["size"] = cx.optional(k, x, decode_uint64, _OPTIONS_0)
+    if cls is None:
+        return unknown_variant(tag, obj, "op")
     return construct(cls, values, extra)
 
 
@@ -184,6 +329,26 @@ def encode_Change(w: Writer, v: Change) -> None:
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
+
+
+def parse_toggle(data: str | Json) -> Parsed[Toggle]:
+    """Parses JSON text (or an already parsed value) as ``Toggle``; raises ``ParseError``."""
+    return decode_input(data, decode_Toggle)
+
+
+def serialize_toggle(value: Toggle) -> str:
+    """The canonical JSON text of a ``Toggle``."""
+    return encode_text(value, encode_Toggle)
+
+
+def parse_setting(data: str | Json) -> Parsed[Setting]:
+    """Parses JSON text (or an already parsed value) as ``Setting``; raises ``ParseError``."""
+    return decode_input(data, decode_Setting)
+
+
+def serialize_setting(value: Setting) -> str:
+    """The canonical JSON text of a ``Setting``."""
+    return encode_text(value, encode_Setting)
 
 
 def parse_one(data: str | Json) -> Parsed[One]:
@@ -208,6 +373,9 @@ def serialize_change(value: Change) -> str:
 
 register_decoders(
     {
+        Toggle: decode_Toggle,
+        SettingToggle: decode_Setting,
+        SettingHeading: decode_Setting,
         One: decode_One,
         ChangeAdd: decode_Change,
         ChangeClear: decode_Change,

@@ -8,6 +8,34 @@
 use crate::wire::{Bytes, Json, Members, NoPayload};
 
 crate::acp_struct! {
+    /// An on/off value.
+    pub struct Toggle {
+        /// The `on` member (no description in the schema).
+        pub on: req bool = "on" [],
+    }
+}
+
+crate::acp_tagged_struct! {
+    /// Tagged by `type`; `id` and `name` are required common members, `hint` an optional one.
+    pub struct Setting : tag "type" => type_: SettingType, open ("Future settings.") {
+        variants {
+            /// A toggle.
+            Toggle(Toggle) = "toggle",
+            /// A heading (tag only).
+            Heading(NoPayload) = "heading",
+        }
+        common {
+            /// The `id` member (no description in the schema).
+            pub id: req String = "id" [],
+            /// The `name` member (no description in the schema).
+            pub name: req String = "name" [],
+            /// The `hint` member (no description in the schema).
+            pub hint: opt String = "hint" [],
+        }
+    }
+}
+
+crate::acp_struct! {
     /// One path.
     pub struct One {
         /// The `path` member (no description in the schema).

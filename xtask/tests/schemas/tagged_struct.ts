@@ -18,8 +18,152 @@ import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, enc
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
 const OPTIONS_0 = { lenient: true } as const;
-const SKIP_1: readonly string[] = ["op", "size"];
+const SKIP_2: readonly string[] = ["op", "size"];
+const SKIP_1: readonly string[] = ["type", "id", "name", "hint"];
 const SKIP_0: readonly string[] = [];
+
+/** An on/off value. */
+export interface Toggle extends WithExtra {
+  on: boolean;
+}
+
+/** Decodes the members of `obj` as a `Toggle`, skipping those named in `skip`. */
+export function decodeToggleMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Toggle {
+  let m0: boolean | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "on":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeBoolean);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("on");
+  const out: Toggle = { on: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `Toggle`. */
+export function decodeToggle(v: Json, cx: Cx): Toggle {
+  return decodeToggleMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `Toggle`, in schema order. */
+export function encodeToggleKnown(w: Writer, v: Toggle): void {
+  w.put("on", v.on, encodeBoolean);
+}
+
+/** Writes a `Toggle` canonically. */
+export function encodeToggle(w: Writer, v: Toggle): void {
+  w.beginObject();
+  encodeToggleKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members every known `Setting` variant shares. */
+export interface SettingCommon {
+  id: string;
+  name: string;
+  hint?: string;
+}
+
+/** A toggle. */
+export type SettingToggle = { type: "toggle" } & Toggle & SettingCommon;
+/** A heading (tag only). */
+export type SettingHeading = { type: "heading" } & WithExtra & SettingCommon;
+
+/** The variants of `Setting` this version knows. */
+export type KnownSetting = SettingToggle | SettingHeading;
+
+/** Tagged by `type`; `id` and `name` are required common members, `hint` an optional one. */
+export type Setting = KnownSetting | UnknownVariant;
+
+/** The tags of `Setting` this version knows, in schema order. */
+export const SETTING_TAGS = ["toggle", "heading"] as const;
+
+/** Whether `v` is a variant this version knows. */
+export function isKnownSetting(v: Setting): v is KnownSetting {
+  return !isUnknownVariant(v);
+}
+
+/**
+ * Checks a JSON value as a `Setting`: tag, variant members, then the common ones.
+ * An unknown tag keeps every member as it came; its required common members are still checked.
+ */
+export function decodeSetting(v: Json, cx: Cx): Setting {
+  const obj = cx.expectObject(v);
+  const tag = cx.readTag(obj, "type");
+  let out: KnownSetting | undefined;
+  switch (tag) {
+    case "toggle":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeToggleMembers(obj, cx, SKIP_1), { type: "toggle" as const }) as KnownSetting;
+      break;
+    case "heading":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(noPayloadExcept(obj, SKIP_1, cx), { type: "heading" as const }) as KnownSetting;
+      break;
+  }
+  let m0: string | undefined;
+  let m1: string | undefined;
+  let m2: string | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "id":
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "name":
+        m1 = cx.required(k, x, decodeString);
+        break;
+      case "hint":
+        if (out !== undefined) m2 = cx.optional(k, x, decodeString);
+        break;
+    }
+  }
+  if (m0 === undefined) return cx.missing("id");
+  if (m1 === undefined) return cx.missing("name");
+  if (out === undefined) return unknownVariant(tag, obj, "type", cx);
+  out.id = m0;
+  out.name = m1;
+  if (m2 !== undefined) out.hint = m2;
+  return out;
+}
+
+/** Writes a `Setting` canonically: tag, variant members, common members, unknown members. */
+export function encodeSetting(w: Writer, v: Setting): void {
+  w.beginObject();
+  w.key("type");
+  if (isUnknownVariant(v)) {
+    w.string(v.tag);
+    w.members(v.members);
+    w.endObject();
+    return;
+  }
+  w.string(v.type);
+  switch (v.type) {
+    case "toggle":
+      encodeToggleKnown(w, v);
+      break;
+    case "heading":
+      break;
+  }
+  w.put("id", v.id, encodeString);
+  w.put("name", v.name, encodeString);
+  w.putOptional("hint", v.hint, encodeString);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
 
 /** One path. */
 export interface One extends WithExtra {
@@ -91,32 +235,36 @@ export function isKnownChange(v: Change): v is KnownChange {
   return !isUnknownVariant(v);
 }
 
-/** Checks a JSON value as a `Change`: tag, variant members, then the common ones. */
+/**
+ * Checks a JSON value as a `Change`: tag, variant members, then the common ones.
+ * An unknown tag keeps every member as it came; its required common members are still checked.
+ */
 export function decodeChange(v: Json, cx: Cx): Change {
   const obj = cx.expectObject(v);
   const tag = cx.readTag(obj, "op");
-  let out: KnownChange;
+  let out: KnownChange | undefined;
   switch (tag) {
     case "add":
-      out = Object.assign(decodeOneMembers(obj, cx, SKIP_1), { op: "add" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeOneMembers(obj, cx, SKIP_2), { op: "add" as const }) as KnownChange;
       break;
     case "clear":
-      out = Object.assign(noPayloadExcept(obj, SKIP_1, cx), { op: "clear" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(noPayloadExcept(obj, SKIP_2, cx), { op: "clear" as const }) as KnownChange;
       break;
-    default:
-      return unknownVariant(tag, obj, "op", cx);
   }
+  let m0: number | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
     switch (k) {
-      case "size": {
-        const m0 = cx.optional(k, x, decodeUint64, OPTIONS_0);
-        if (m0 !== undefined) out.size = m0;
+      case "size":
+        if (out !== undefined) m0 = cx.optional(k, x, decodeUint64, OPTIONS_0);
         break;
-      }
     }
   }
+  if (out === undefined) return unknownVariant(tag, obj, "op", cx);
+  if (m0 !== undefined) out.size = m0;
   return out;
 }
 
@@ -142,6 +290,32 @@ export function encodeChange(w: Writer, v: Change): void {
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
+}
+
+/**
+ * Parses a `Toggle`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseToggle(input: unknown): ParseResult<Toggle> {
+  return decodeInput(input, decodeToggle);
+}
+
+/** The canonical JSON text of a `Toggle`. */
+export function serializeToggle(value: Toggle): string {
+  return encodeText(value, encodeToggle);
+}
+
+/**
+ * Parses a `Setting`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSetting(input: unknown): ParseResult<Setting> {
+  return decodeInput(input, decodeSetting);
+}
+
+/** The canonical JSON text of a `Setting`. */
+export function serializeSetting(value: Setting): string {
+  return encodeText(value, encodeSetting);
 }
 
 /**

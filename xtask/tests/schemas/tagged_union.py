@@ -93,7 +93,7 @@ class ShapeNone(WireModel):
     """Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`."""
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 class ShapeCircle(Circle):

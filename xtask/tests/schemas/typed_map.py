@@ -77,7 +77,7 @@ class Env(WireModel):
     items: dict[str, Item] | None = Field(default=None, alias="items", description="Objects by name.")
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 # --- decoders and encoders ---

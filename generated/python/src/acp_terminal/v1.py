@@ -1013,7 +1013,7 @@ class WaitForTerminalExitResponse(WireModel):
     )
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 class ContentBlockText(TextContent):

@@ -1157,7 +1157,7 @@ class UpdateSessionNotification(WireModel):
     )
 
 
-# --- unions ---
+# --- unions (after the objects their aliases name) ---
 
 
 class ContentBlockText(TextContent):
@@ -1862,9 +1862,9 @@ def encode_Diff(w: Writer, v: Diff) -> None:
 def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "operation")
-    cls: type[DiffChangeVariant]
-    values: dict[str, Any]
-    extra: dict[str, Json] | None
+    cls: type[DiffChangeVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
     if tag == "add":
         values, extra = decode_DiffPathChange_values(obj, cx, _SKIP_1)
         cls = DiffChangeAdd
@@ -1880,19 +1880,20 @@ def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     elif tag == "copy":
         values, extra = decode_DiffPathPairChange_values(obj, cx, _SKIP_1)
         cls = DiffChangeCopy
-    else:
-        return unknown_variant(tag, obj, "operation")
+    # An unknown tag keeps every member as it came; its required common members are still checked.
     values["operation"] = tag
     values["file_type"] = None
     values["mime_type"] = None
     values["meta"] = None
     for k, x in obj.items():
-        if k == "fileType":
+        if k == "fileType" and cls is not None:
             values["file_type"] = cx.optional(k, x, decode_DiffFileType, _OPTIONS_1)
-        elif k == "mimeType":
+        elif k == "mimeType" and cls is not None:
             values["mime_type"] = cx.optional(k, x, decode_MediaType, _OPTIONS_1)
-        elif k == "_meta":
+        elif k == "_meta" and cls is not None:
             values["meta"] = cx.optional(k, x, decode_object, _OPTIONS_1)
+    if cls is None:
+        return unknown_variant(tag, obj, "operation")
     return construct(cls, values, extra)
 
 

@@ -649,51 +649,58 @@ export function isKnownDiffChange(v: DiffChange): v is KnownDiffChange {
   return !isUnknownVariant(v);
 }
 
-/** Checks a JSON value as a `DiffChange`: tag, variant members, then the common ones. */
+/**
+ * Checks a JSON value as a `DiffChange`: tag, variant members, then the common ones.
+ * An unknown tag keeps every member as it came; its required common members are still checked.
+ */
 export function decodeDiffChange(v: Json, cx: Cx): DiffChange {
   const obj = cx.expectObject(v);
   const tag = cx.readTag(obj, "operation");
-  let out: KnownDiffChange;
+  let out: KnownDiffChange | undefined;
   switch (tag) {
     case "add":
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "add" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "add" as const }) as KnownDiffChange;
       break;
     case "delete":
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "delete" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "delete" as const }) as KnownDiffChange;
       break;
     case "modify":
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "modify" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "modify" as const }) as KnownDiffChange;
       break;
     case "move":
-      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "move" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "move" as const }) as KnownDiffChange;
       break;
     case "copy":
-      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "copy" as const });
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "copy" as const }) as KnownDiffChange;
       break;
-    default:
-      return unknownVariant(tag, obj, "operation", cx);
   }
+  let m0: DiffFileType | undefined;
+  let m1: MediaType | undefined;
+  let m2: JsonObject | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
     if (x === undefined) continue;
     switch (k) {
-      case "fileType": {
-        const m0 = cx.optional(k, x, decodeDiffFileType, OPTIONS_1);
-        if (m0 !== undefined) out.fileType = m0;
+      case "fileType":
+        if (out !== undefined) m0 = cx.optional(k, x, decodeDiffFileType, OPTIONS_1);
         break;
-      }
-      case "mimeType": {
-        const m1 = cx.optional(k, x, decodeMediaType, OPTIONS_1);
-        if (m1 !== undefined) out.mimeType = m1;
+      case "mimeType":
+        if (out !== undefined) m1 = cx.optional(k, x, decodeMediaType, OPTIONS_1);
         break;
-      }
-      case "_meta": {
-        const m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
-        if (m2 !== undefined) out._meta = m2;
+      case "_meta":
+        if (out !== undefined) m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
-      }
     }
   }
+  if (out === undefined) return unknownVariant(tag, obj, "operation", cx);
+  if (m0 !== undefined) out.fileType = m0;
+  if (m1 !== undefined) out.mimeType = m1;
+  if (m2 !== undefined) out._meta = m2;
   return out;
 }
 
