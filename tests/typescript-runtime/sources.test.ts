@@ -19,7 +19,7 @@ const code = (f: string) =>
     .replace(/"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""');
 
 test("the runtime has its files", () => {
-  for (const f of ["base64.ts", "decode.ts", "errors.ts", "index.ts", "json.ts", "model.ts", "path.ts", "transcript.ts", "writer.ts"]) {
+  for (const f of ["base64.ts", "decode.ts", "errors.ts", "index.ts", "json.ts", "model.ts", "path.ts", "pattern.ts", "transcript.ts", "writer.ts"]) {
     assert.ok(files.includes(f), `${f} is missing`);
   }
 });

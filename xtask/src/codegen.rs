@@ -214,10 +214,12 @@ impl Input {
                 }
             }
             if problems.is_empty() {
+                let named = schema.get("$defs").and_then(serde_json::Value::as_object).map_or(0, |d| ir.defs.iter().filter(|x| d.contains_key(x.name())).count());
+                let inline = ir.defs.len() - named;
+                let inline = if inline == 0 { String::new() } else { format!(" (and {inline} inline variant payloads)") };
                 eprintln!(
-                    "{}: generated {} definitions; left out {} ({}), because of:\n{}",
+                    "{}: generated {named} definitions{inline}; left out {} ({}), because of:\n{}",
                     self.source,
-                    ir.defs.len(),
                     left_out.len(),
                     left_out.iter().cloned().collect::<Vec<_>>().join(", "),
                     report.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")

@@ -2,6 +2,7 @@
 //! document (never from the Rust types). Every construct outside the supported subset
 //! is an error naming the `$defs` entry and the JSON pointer.
 
+use heck::ToUpperCamelCase;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -423,12 +424,32 @@ fn fields(def: &str, ptr: &str, o: &Map<String, Value>) -> R<Vec<Field>> {
 /// `{type: object, properties: {TAG: {type: string, const}}, required: [TAG]}` -> (tag, value).
 fn tag_branch(b: &Value) -> Option<(String, String)> {
     let props = b.get("properties")?.as_object()?;
-    if props.len() != 1 {
+    // The tag is the one member with a string `const` (other members are an inline payload).
+    let mut tags = props.iter().filter_map(|(k, s)| Some((k.clone(), s.get("const")?.as_str()?.to_owned())));
+    let first = tags.next()?;
+    if tags.next().is_some() {
         return None;
     }
-    let (tag, s) = props.iter().next()?;
-    let value = s.get("const")?.as_str()?;
-    Some((tag.clone(), value.to_owned()))
+    Some(first)
+}
+
+/// The payload of a variant that lists its members inline (beside the tag): a
+/// definition of its own, named `Owner` + tag + `Payload`.
+fn inline_payload(owner: &str, bp: &str, b: &Value, tag: &str, value: &str, extra: &mut Vec<Def>) -> R<String> {
+    let o = b.as_object().ok_or_else(|| IrError { def: owner.into(), pointer: bp.into(), message: "a branch must be an object".into() })?;
+    check_keys(owner, bp, o, &["type", "properties", "required"])?;
+    let mut inner = o.clone();
+    if let Some(Value::Object(p)) = inner.get_mut("properties") {
+        p.shift_remove(tag);
+    }
+    if let Some(Value::Array(r)) = inner.get_mut("required") {
+        r.retain(|x| x.as_str() != Some(tag));
+    }
+    let name = format!("{owner}{}Payload", value.to_upper_camel_case());
+    let fields = fields(owner, bp, &inner)?;
+    let doc = format!("The members of the `{value}` variant of `{owner}`, beside its tag.");
+    extra.push(Def::Struct { name: name.clone(), doc, fields, extensions: vec![] });
+    Ok(name)
 }
 
 fn catch_all(b: &Value) -> Option<Other> {
@@ -436,7 +457,7 @@ fn catch_all(b: &Value) -> Option<Other> {
     Some(Other { title: title.to_owned(), doc: doc(b) })
 }
 
-fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool) -> R<(String, Vec<Variant>, Option<Other>)> {
+fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: &mut Vec<Def>) -> R<(String, Vec<Variant>, Option<Other>)> {
     let mut tag_name: Option<String> = None;
     let mut variants = Vec::new();
     let mut other = None;
@@ -459,11 +480,14 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool) -> R<(S
         if tag_name.as_ref().is_some_and(|t| *t != tag) {
             return err(name, &bp, format!("branches disagree on the tag member (`{}` vs `{tag}`)", tag_name.unwrap_or_default()));
         }
-        tag_name = Some(tag);
+        let inline = b.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() > 1);
         let payload = match b.get("allOf") {
+            None if inline => Some(inline_payload(name, &bp, b, &tag, &value, extra)?),
+            Some(_) if inline => return err(name, &bp, "a variant lists members inline and a `$ref` payload; use one of them"),
             None => None,
             Some(_) => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError { def: name.into(), pointer: format!("{bp}/allOf"), message: "a variant payload must be one `$ref`".into() })?),
         };
+        tag_name = Some(tag);
         variants.push(Variant { wire: value, doc: doc(b), payload });
     }
     if open_expected && other.is_none() {
@@ -473,7 +497,7 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool) -> R<(S
     Ok((tag, variants, other))
 }
 
-fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
+fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<Def>) -> R<Def> {
     let ptr = "";
     let o = v.as_object().ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a definition must be an object".into() })?;
     let doc = doc(v);
@@ -526,7 +550,7 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>) -> R<Def> {
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
         }
-        let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf")?;
+        let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf", extra)?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
             check_keys(name, ptr, o, &["type", "properties", "required", key, "discriminator"])?;
             let common = fields(name, ptr, o)?;
@@ -738,8 +762,19 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for (name, v) in defs {
-        match definition(name, v, defs) {
-            Ok(d) => out.push(d),
+        let mut extra = Vec::new();
+        match definition(name, v, defs, &mut extra) {
+            Ok(d) => {
+                // Inline variant payloads go right after their union (and fail with it).
+                out.push(d);
+                for x in extra {
+                    if defs.contains_key(x.name()) {
+                        errors.push(IrError { def: name.clone(), pointer: String::new(), message: format!("the inline variant payload would be named `{}`, which is already a definition", x.name()) });
+                    } else {
+                        out.push(x);
+                    }
+                }
+            }
             Err(e) => errors.push(e),
         }
     }
@@ -780,7 +815,7 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
     for d in &out {
         let mut refs = Vec::new();
         collect_refs(d, &mut refs);
-        if let Some((pointer, r)) = refs.into_iter().find(|(_, r)| !defs.contains_key(r.as_str())) {
+        if let Some((pointer, r)) = refs.into_iter().find(|(_, r)| !defs.contains_key(r.as_str()) && !by_name.contains_key(r.as_str())) {
             errors.push(IrError { def: d.name().to_owned(), pointer, message: format!("reference to `{r}`, which is not in `$defs`") });
         }
     }

@@ -1,7 +1,9 @@
 // `pattern` checks, the same in the Rust and Python runtimes.
-//
-// The generator compiles each schema pattern into atoms, and this matcher runs them
-// over the value's code points.
+
+/*
+ * The generator compiles each schema pattern into atoms, and this matcher runs them
+ * over the value's code points.
+ */
 
 /** A set of code points repeated `min` to `max` times: `[negated, ranges, min, max]` (`max` -1: unbounded). */
 export type Atom = readonly [negated: boolean, ranges: readonly (readonly [lo: number, hi: number])[], min: number, max: number];

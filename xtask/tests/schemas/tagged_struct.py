@@ -17,6 +17,7 @@ from ._runtime.decode import (
     MemberOptions,
     decode_boolean,
     decode_input,
+    decode_number,
     decode_string,
     decode_uint64,
     encode_text,
@@ -51,16 +52,20 @@ __all__ = [
     "One",
     "Setting",
     "SettingHeading",
+    "SettingNumber",
+    "SettingNumberPayload",
     "SettingToggle",
     "SettingVariant",
     "Toggle",
     "parse_change",
     "parse_one",
     "parse_setting",
+    "parse_setting_number_payload",
     "parse_toggle",
     "serialize_change",
     "serialize_one",
     "serialize_setting",
+    "serialize_setting_number_payload",
     "serialize_toggle",
 ]
 
@@ -85,6 +90,16 @@ class Toggle(WireModel):
     """
 
     on: bool = Field(alias="on")
+
+
+class SettingNumberPayload(WireModel):
+    """The members of the `number` variant of `Setting`, beside its tag.
+
+    Attributes:
+        value: The number.
+    """
+
+    value: float = Field(alias="value", description="The number.")
 
 
 class One(WireModel):
@@ -118,12 +133,22 @@ class SettingHeading(WireModel):
     hint: str | None = Field(default=None, alias="hint")
 
 
-SETTING_TAGS: Final = ("toggle", "heading")
-SettingVariant: TypeAlias = SettingToggle | SettingHeading
+class SettingNumber(SettingNumberPayload):
+    """A number, its members inline."""
+
+    type_: Literal["number"] = Field(default="number", alias="type")
+    id: str = Field(alias="id")
+    name: str = Field(alias="name")
+    hint: str | None = Field(default=None, alias="hint")
+
+
+SETTING_TAGS: Final = ("toggle", "heading", "number")
+SettingVariant: TypeAlias = SettingToggle | SettingHeading | SettingNumber
 
 Setting: TypeAlias = Annotated[
     Annotated[SettingToggle, Tag("toggle")]
     | Annotated[SettingHeading, Tag("heading")]
+    | Annotated[SettingNumber, Tag("number")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("type", "type_", SETTING_TAGS, open_union=True)),
     wire_rules("Setting", lambda v, cx: decode_Setting(v, cx)),
@@ -212,6 +237,9 @@ def decode_Setting(v: Json, cx: Cx) -> Setting:
     elif tag == "heading":
         extra = members_except(obj, _SKIP_0)
         cls = SettingHeading
+    elif tag == "number":
+        values, extra = decode_SettingNumberPayload_values(obj, cx, _SKIP_0)
+        cls = SettingNumber
     # An unknown tag keeps every member as it came; its required common members are still checked.
     values["type_"] = tag
     values["id"] = _ABSENT
@@ -242,11 +270,52 @@ def encode_Setting(w: Writer, v: Setting) -> None:
         w.end_object()
         return
     w.string(v.type_)
-    if isinstance(v, SettingToggle):
+    if isinstance(v, SettingNumber):
+        encode_SettingNumberPayload_known(w, v)
+    elif isinstance(v, SettingToggle):
         encode_Toggle_known(w, v)
     w.put("id", v.id, encode_string)
     w.put("name", v.name, encode_string)
     w.put_optional("hint", v.hint, encode_string)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SettingNumberPayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SettingNumberPayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "value":
+            m0 = cx.required(k, x, decode_number)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("value")
+    return {"value": m0}, extra
+
+
+def decode_SettingNumberPayload(v: Json, cx: Cx) -> SettingNumberPayload:
+    values, extra = decode_SettingNumberPayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SettingNumberPayload, values, extra)
+
+
+def encode_SettingNumberPayload_known(w: Writer, v: SettingNumberPayload) -> None:
+    w.put("value", v.value, encode_number)
+
+
+def encode_SettingNumberPayload(w: Writer, v: SettingNumberPayload) -> None:
+    w.begin_object()
+    encode_SettingNumberPayload_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
     w.end_object()
@@ -351,6 +420,16 @@ def serialize_setting(value: Setting) -> str:
     return encode_text(value, encode_Setting)
 
 
+def parse_setting_number_payload(data: str | Json) -> Parsed[SettingNumberPayload]:
+    """Parses JSON text (or an already parsed value) as ``SettingNumberPayload``; raises ``ParseError``."""
+    return decode_input(data, decode_SettingNumberPayload)
+
+
+def serialize_setting_number_payload(value: SettingNumberPayload) -> str:
+    """The canonical JSON text of a ``SettingNumberPayload``."""
+    return encode_text(value, encode_SettingNumberPayload)
+
+
 def parse_one(data: str | Json) -> Parsed[One]:
     """Parses JSON text (or an already parsed value) as ``One``; raises ``ParseError``."""
     return decode_input(data, decode_One)
@@ -376,6 +455,8 @@ register_decoders(
         Toggle: decode_Toggle,
         SettingToggle: decode_Setting,
         SettingHeading: decode_Setting,
+        SettingNumber: decode_Setting,
+        SettingNumberPayload: decode_SettingNumberPayload,
         One: decode_One,
         ChangeAdd: decode_Change,
         ChangeClear: decode_Change,

@@ -23,6 +23,8 @@ crate::acp_tagged_struct! {
             Toggle(Toggle) = "toggle",
             /// A heading (tag only).
             Heading(NoPayload) = "heading",
+            /// A number, its members inline.
+            Number(SettingNumberPayload) = "number",
         }
         common {
             /// The `id` member (no description in the schema).
@@ -32,6 +34,14 @@ crate::acp_tagged_struct! {
             /// The `hint` member (no description in the schema).
             pub hint: opt String = "hint" [],
         }
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `number` variant of `Setting`, beside its tag.
+    pub struct SettingNumberPayload {
+        /// The number.
+        pub value: req f64 = "value" [],
     }
 }
 

@@ -79,15 +79,17 @@ export interface SettingCommon {
 export type SettingToggle = { type: "toggle" } & Toggle & SettingCommon;
 /** A heading (tag only). */
 export type SettingHeading = { type: "heading" } & WithExtra & SettingCommon;
+/** A number, its members inline. */
+export type SettingNumber = { type: "number" } & SettingNumberPayload & SettingCommon;
 
 /** The variants of `Setting` this version knows. */
-export type KnownSetting = SettingToggle | SettingHeading;
+export type KnownSetting = SettingToggle | SettingHeading | SettingNumber;
 
 /** Tagged by `type`; `id` and `name` are required common members, `hint` an optional one. */
 export type Setting = KnownSetting | UnknownVariant;
 
 /** The tags of `Setting` this version knows, in schema order. */
-export const SETTING_TAGS = ["toggle", "heading"] as const;
+export const SETTING_TAGS = ["toggle", "heading", "number"] as const;
 
 /** Whether `v` is a variant this version knows. */
 export function isKnownSetting(v: Setting): v is KnownSetting {
@@ -110,6 +112,10 @@ export function decodeSetting(v: Json, cx: Cx): Setting {
     case "heading":
       // The common members are set below, before `out` is returned.
       out = Object.assign(noPayloadExcept(obj, SKIP_1, cx), { type: "heading" as const }) as KnownSetting;
+      break;
+    case "number":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeSettingNumberPayloadMembers(obj, cx, SKIP_1), { type: "number" as const }) as KnownSetting;
       break;
   }
   let m0: string | undefined;
@@ -156,10 +162,60 @@ export function encodeSetting(w: Writer, v: Setting): void {
       break;
     case "heading":
       break;
+    case "number":
+      encodeSettingNumberPayloadKnown(w, v);
+      break;
   }
   w.put("id", v.id, encodeString);
   w.put("name", v.name, encodeString);
   w.putOptional("hint", v.hint, encodeString);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `number` variant of `Setting`, beside its tag. */
+export interface SettingNumberPayload extends WithExtra {
+  /** The number. */
+  value: number;
+}
+
+/** Decodes the members of `obj` as a `SettingNumberPayload`, skipping those named in `skip`. */
+export function decodeSettingNumberPayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SettingNumberPayload {
+  let m0: number | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "value":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeNumber);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("value");
+  const out: SettingNumberPayload = { value: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SettingNumberPayload`. */
+export function decodeSettingNumberPayload(v: Json, cx: Cx): SettingNumberPayload {
+  return decodeSettingNumberPayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `SettingNumberPayload`, in schema order. */
+export function encodeSettingNumberPayloadKnown(w: Writer, v: SettingNumberPayload): void {
+  w.put("value", v.value, encodeNumber);
+}
+
+/** Writes a `SettingNumberPayload` canonically. */
+export function encodeSettingNumberPayload(w: Writer, v: SettingNumberPayload): void {
+  w.beginObject();
+  encodeSettingNumberPayloadKnown(w, v);
   const extra = v[EXTRA];
   if (extra !== undefined) w.members(extra);
   w.endObject();
@@ -316,6 +372,19 @@ export function parseSetting(input: unknown): ParseResult<Setting> {
 /** The canonical JSON text of a `Setting`. */
 export function serializeSetting(value: Setting): string {
   return encodeText(value, encodeSetting);
+}
+
+/**
+ * Parses a `SettingNumberPayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSettingNumberPayload(input: unknown): ParseResult<SettingNumberPayload> {
+  return decodeInput(input, decodeSettingNumberPayload);
+}
+
+/** The canonical JSON text of a `SettingNumberPayload`. */
+export function serializeSettingNumberPayload(value: SettingNumberPayload): string {
+  return encodeText(value, encodeSettingNumberPayload);
 }
 
 /**
