@@ -238,6 +238,11 @@ impl<'a> Gen<'a> {
                     m.insert("payload".into(), any_json(rng, 2));
                     return Value::Object(m);
                 }
+                if let Def::TaggedUnion { tagless: Some(t), .. } = def
+                    && rng.one_in(4)
+                {
+                    return self.value(&t.payload, rng, depth + 1);
+                }
                 let v = rng.pick(variants);
                 m.insert(tag.clone(), Value::String(v.wire.clone()));
                 if let Some(p) = &v.payload

@@ -42,7 +42,19 @@ pub enum Def {
     /// String constants, open (catch-all string branch) or closed.
     StringEnum { name: String, doc: String, values: Vec<EnumValue>, other: Option<Other> },
     /// Objects tagged by one member, each variant's payload a `$ref` (or none).
-    TaggedUnion { name: String, doc: String, tag: String, variants: Vec<Variant>, other: Option<Other> },
+    TaggedUnion {
+        name: String,
+        doc: String,
+        tag: String,
+        variants: Vec<Variant>,
+        other: Option<Other>,
+        /// The branch without a tag (upstream v1 `AuthMethod`'s `agent`): an object
+        /// without the tag member is this variant, and is written without it. With no
+        /// catch-all, an unknown tag is this variant too, the tag member kept as one of
+        /// its unknown members (the schema's `anyOf` accepts it there).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tagless: Option<Tagless>,
+    },
     /// A tagged union whose objects also share common properties.
     TaggedStruct {
         name: String,
@@ -138,6 +150,16 @@ pub struct Variant {
     pub doc: String,
     /// The payload definition, or `None` for a tag-only variant.
     pub payload: Option<String>,
+}
+
+/// The variant of a tagged union that has no tag (see [`Def::TaggedUnion`]).
+#[derive(Debug, Serialize)]
+pub struct Tagless {
+    /// The branch's `title`, for the variant name.
+    pub title: String,
+    pub doc: String,
+    /// The payload definition (an object without the tag member).
+    pub payload: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -457,21 +479,42 @@ fn catch_all(b: &Value) -> Option<Other> {
     Some(Other { title: title.to_owned(), doc: doc(b) })
 }
 
-fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: &mut Vec<Def>) -> R<(String, Vec<Variant>, Option<Other>)> {
+/// What [`union`] reads from the branches: the tag, the tagged variants, the catch-all
+/// and the tagless variant.
+type UnionParts = (String, Vec<Variant>, Option<Other>, Option<Tagless>);
+
+fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: &mut Vec<Def>) -> R<UnionParts> {
     let mut tag_name: Option<String> = None;
     let mut variants = Vec::new();
     let mut other = None;
+    let mut tagless: Option<(String, Tagless)> = None;
+    // The catch-all and the tagless branch are checked against the tag once every
+    // tagged branch has named it: they may come anywhere (dispatch is by tag, so the
+    // order of the branches does not matter).
+    let mut catch_all_at: Option<(String, Option<String>)> = None;
     for (i, b) in branches.iter().enumerate() {
         let bp = format!("{ptr}/{i}");
         if b.get("not").is_some() {
-            if i + 1 != branches.len() {
-                return err(name, &bp, "the catch-all branch must come last");
+            if catch_all_at.is_some() {
+                return err(name, &bp, "a union can have only one catch-all branch");
             }
             let tag = b.get("properties").and_then(Value::as_object).and_then(|p| p.keys().next().cloned());
-            if tag.is_none() || tag != tag_name {
-                return err(name, &bp, "the catch-all branch must be keyed by the same tag");
-            }
+            catch_all_at = Some((bp, tag));
             other = Some(catch_all(b).unwrap_or(Other { title: "other".into(), doc: doc(b) }));
+            continue;
+        }
+        if b.get("properties").is_none()
+            && let Some(payload) = as_ref(b)
+        {
+            // A branch that is only a `$ref`: the variant without a tag.
+            if tagless.is_some() {
+                return err(name, &bp, "a tagged union can have only one branch without a tag (a plain `$ref`); the others need a const-valued tag property");
+            }
+            let Some(title) = b.get("title").and_then(Value::as_str) else {
+                return err(name, &bp, "the branch without a tag needs a `title`, which names its variant");
+            };
+            let t = Tagless { title: title.to_owned(), doc: doc(b), payload: payload.to_owned() };
+            tagless = Some((bp, t));
             continue;
         }
         let Some((tag, value)) = tag_branch(b) else {
@@ -490,11 +533,16 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: 
         tag_name = Some(tag);
         variants.push(Variant { wire: value, doc: doc(b), payload });
     }
-    if open_expected && other.is_none() {
-        return err(name, ptr, "an `anyOf` tagged union needs a catch-all branch with `not`");
+    if let Some((bp, tag)) = catch_all_at
+        && (tag.is_none() || tag != tag_name)
+    {
+        return err(name, &bp, "the catch-all branch must be keyed by the same tag");
+    }
+    if open_expected && other.is_none() && tagless.is_none() {
+        return err(name, ptr, "an `anyOf` tagged union needs a catch-all branch with `not` (or a branch without a tag, which then takes unknown tags)");
     }
     let tag = tag_name.ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a union needs at least one variant".into() })?;
-    Ok((tag, variants, other))
+    Ok((tag, variants, other, tagless.map(|(_, t)| t)))
 }
 
 fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<Def>) -> R<Def> {
@@ -550,14 +598,17 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
         }
-        let (tag, variants, other) = union(name, &bptr, &branches, key == "anyOf", extra)?;
+        let (tag, variants, other, tagless) = union(name, &bptr, &branches, key == "anyOf", extra)?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
+            if tagless.is_some() {
+                return err(name, &bptr, "a branch without a tag in an object with common members is not supported yet");
+            }
             check_keys(name, ptr, o, &["type", "properties", "required", key, "discriminator"])?;
             let common = fields(name, ptr, o)?;
             return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common });
         }
         check_keys(name, ptr, o, &[key, "discriminator"])?;
-        return Ok(Def::TaggedUnion { name: name.into(), doc, tag, variants, other });
+        return Ok(Def::TaggedUnion { name: name.into(), doc, tag, variants, other, tagless });
     }
     let (ts, _) = types(v);
     match ts.as_slice() {
@@ -795,6 +846,21 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         }
     }
     for d in &out {
+        if let Def::TaggedUnion { tag, tagless: Some(t), .. } = d {
+            match by_name.get(t.payload.as_str()) {
+                Some(Def::Struct { fields, .. }) if fields.iter().any(|f| f.wire == *tag) => errors.push(IrError {
+                    def: d.name().to_owned(),
+                    pointer: String::new(),
+                    message: format!("the variant without a tag, `{}`, has a member `{tag}`, the tag's name, so an object without the tag could not be told from it", t.title),
+                }),
+                Some(Def::Struct { .. }) | None => {}
+                Some(_) => errors.push(IrError {
+                    def: d.name().to_owned(),
+                    pointer: String::new(),
+                    message: format!("the payload of the variant without a tag, `{}`, is `{}`, which is not an object with properties", t.title, t.payload),
+                }),
+            }
+        }
         let variants = match d {
             Def::TaggedUnion { variants, .. } | Def::TaggedStruct { variants, .. } => variants.as_slice(),
             _ => &[],
@@ -910,7 +976,12 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
     };
     match d {
         Def::Struct { fields, .. } => field_refs(fields, out),
-        Def::TaggedUnion { variants, .. } => variant_refs(variants, out),
+        Def::TaggedUnion { variants, tagless, .. } => {
+            variant_refs(variants, out);
+            if let Some(t) = tagless {
+                out.push(("/anyOf".to_owned(), t.payload.clone()));
+            }
+        }
         Def::TaggedStruct { variants, common, .. } => {
             variant_refs(variants, out);
             field_refs(common, out);

@@ -325,7 +325,21 @@ enum PDef {
     Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String, value_entries: Vec<String>, defaults: Vec<(String, String, String)> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
-    TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, open: bool, skip_const: String, known_const: String, snake: String },
+    TaggedUnion {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        tag_attr: String,
+        variants: Vec<PVariant>,
+        open: bool,
+        skip_const: String,
+        known_const: String,
+        snake: String,
+        /// The variant without a tag (its union member is tagged `TAGLESS_TAG`), and the
+        /// empty skip set its members are read with.
+        tagless: Option<PVariant>,
+        no_skip: String,
+    },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
@@ -462,7 +476,16 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 open: other.is_some(),
                 snake,
             },
-            Def::TaggedUnion { name, doc, tag, variants, other } => PDef::TaggedUnion {
+            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => PDef::TaggedUnion {
+                tagless: match tagless {
+                    None => None,
+                    Some(t) => {
+                        let class_name = vname(name, &t.title)?;
+                        let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
+                        Some(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()) })
+                    }
+                },
+                no_skip: "_NO_SKIP".into(),
                 name: name.clone(),
                 doc: docstring(doc, ""),
                 tag: py(tag),
@@ -544,6 +567,9 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     if unknown {
         model_imports.push("UNKNOWN_TAG".into());
     }
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: Some(_), .. })) {
+        model_imports.push("TAGLESS_TAG".into());
+    }
     model_imports.sort_by_key(|n| (!n.chars().all(|c| c.is_ascii_uppercase() || c == '_'), n.clone()));
     model_imports.push("WireModel".into());
     let mut model_functions: Vec<String> = vec!["construct".into(), "register_decoders".into(), "wire_rules".into()];
@@ -568,7 +594,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     for d in &defs {
         match d {
             PDef::Struct { name, .. } => registrations.push(format!("{name}: decode_{name}")),
-            PDef::TaggedUnion { name, variants, .. } | PDef::TaggedStruct { name, variants, .. } => registrations.extend(variants.iter().map(|v| format!("{}: decode_{name}", v.class_name))),
+            PDef::TaggedUnion { name, variants, tagless, .. } => registrations.extend(variants.iter().chain(tagless).map(|v| format!("{}: decode_{name}", v.class_name))),
+            PDef::TaggedStruct { name, variants, .. } => registrations.extend(variants.iter().map(|v| format!("{}: decode_{name}", v.class_name))),
             _ => {}
         }
     }
@@ -612,7 +639,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
                 out.push(values_const.clone());
                 out.push(format!("is_known_{snake}"));
             }
-            PDef::TaggedUnion { variants, .. } => out.extend(variants.iter().map(|v| v.class_name.clone())),
+            PDef::TaggedUnion { variants, tagless, .. } => out.extend(variants.iter().chain(tagless).map(|v| v.class_name.clone())),
             PDef::TaggedStruct { variants, .. } => {
                 out.extend(variants.iter().map(|v| v.class_name.clone()));
                 out.push(format!("{name}Variant"));

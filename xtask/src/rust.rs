@@ -169,7 +169,7 @@ pub enum RDef {
     Struct { name: String, doc: Vec<String>, fields: Vec<RField>, defaults: Vec<RDefault> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
     StringEnum { name: String, doc: Vec<String>, openness: String, values: Vec<RVariant> },
-    TaggedUnion { name: String, doc: Vec<String>, tag: String, openness: String, variants: Vec<RVariant> },
+    TaggedUnion { name: String, doc: Vec<String>, tag: String, openness: String, variants: Vec<RVariant>, tagless: Option<RVariant> },
     TaggedStruct {
         name: String,
         doc: Vec<String>,
@@ -297,13 +297,18 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 ),
                 values: variants(name, values.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), String::new())), other.is_some())?,
             },
-            Def::TaggedUnion { name, doc, tag, variants: vs, other } => RDef::TaggedUnion {
-                name: name.clone(),
-                doc: doc_lines(doc),
-                tag: lit(tag),
-                openness: union_openness(other.as_ref(), "variant"),
-                variants: variants(name, vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into()))), other.is_some())?,
-            },
+            Def::TaggedUnion { name, doc, tag, variants: vs, other, tagless } => {
+                let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
+                let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
+                let mut all = variants(name, items.chain(tagless_item), other.is_some())?;
+                let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
+                    if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
+                        v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                    }
+                    v
+                });
+                RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
+            }
             Def::TaggedStruct { name, doc, tag, variants: vs, other, common } => {
                 let mut seen = BTreeSet::from([ident(tag)]);
                 RDef::TaggedStruct {

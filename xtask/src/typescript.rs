@@ -230,7 +230,20 @@ enum TDef {
     Struct { name: String, doc: Vec<String>, fields: Vec<TField>, skip_const: String, defaults: Vec<(String, String, String)> },
     StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
     StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool },
-    TaggedUnion { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, open: bool, skip_const: String, known_const: String },
+    TaggedUnion {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        tag_key: String,
+        tag_access: String,
+        variants: Vec<TVariant>,
+        open: bool,
+        skip_const: String,
+        known_const: String,
+        /// The variant without a tag, and the empty skip list its members are read with.
+        tagless: Option<TVariant>,
+        no_skip: String,
+    },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
@@ -291,8 +304,9 @@ fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
             values.extend([values_const.clone(), format!("isKnown{name}")]);
             name
         }
-        TDef::TaggedUnion { name, variants: vs, open, known_const, .. } => {
+        TDef::TaggedUnion { name, variants: vs, open, known_const, tagless, .. } => {
             variants(vs, types);
+            types.extend(tagless.iter().map(|t| t.type_name.clone()));
             types.extend([format!("Known{name}"), name.clone()]);
             values.push(known_const.clone());
             if *open {
@@ -377,7 +391,17 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
                 open: other.is_some(),
             },
-            Def::TaggedUnion { name, doc, tag, variants, other } => TDef::TaggedUnion {
+            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => TDef::TaggedUnion {
+                tagless: match tagless {
+                    None => None,
+                    Some(t) => Some(TVariant {
+                        doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
+                        type_name: vname(name, &t.title)?,
+                        wire: js(&t.title),
+                        payload: Some(t.payload.clone()),
+                    }),
+                },
+                no_skip: if tagless.is_some() { skip_const(&[]) } else { String::new() },
                 name: name.clone(),
                 doc: jsdoc(doc, ""),
                 tag: js(tag),

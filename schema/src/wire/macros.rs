@@ -563,6 +563,134 @@ macro_rules! acp_tagged_union {
     };
 }
 
+/// A union tagged by one member with one variant that has no tag (upstream v1
+/// `AuthMethod`'s `agent`): an object without the tag member is that variant, and it is
+/// written without one. An unknown tag goes to `Unknown` when the union is open, and
+/// to the tagless variant otherwise (the tag member kept among its unknown members, as
+/// the schema's `anyOf` accepts it there). Always read through a buffered object, as
+/// the tag may come anywhere or not at all.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! acp_tagless_union {
+    (@unknown open, $m:ident, $tag:ident, $cx:ident, $t:expr, $dv:ident, $dp:ty) => {
+        Some(Self::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t)))
+    };
+    (@unknown closed, $m:ident, $tag:ident, $cx:ident, $t:expr, $dv:ident, $dp:ty) => {
+        $crate::wire::payload_from_tree::<$dp>($m, $cx, &[]).map(Self::$dv)
+    };
+    (
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident : tag $t:literal, $openness:ident $(($odoc:literal))? {
+            $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal ),* $(,)?
+        }
+        tagless {
+            $(#[doc = $ddoc:literal])* $dv:ident($dp:ty) = $dtitle:literal
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant)]
+        $( #[cfg_attr(any(), doc = $odoc)] #[non_exhaustive] )?
+        pub enum $name {
+            $( $(#[doc = $vdoc])* $variant($payload), )*
+            $(#[doc = $ddoc])*
+            $dv($dp),
+            $(
+                #[doc = $odoc]
+                Unknown($crate::wire::UnknownVariant),
+            )?
+        }
+
+        impl $name {
+            /// The tag member's name.
+            pub const TAG: &'static str = $t;
+            /// Every tag this version knows, in schema order.
+            pub const KNOWN: &'static [&'static str] = &[$($wire),*];
+
+            /// The tag value; `None` for the variant without a tag.
+            #[must_use]
+            pub fn tag(&self) -> ::core::option::Option<&str> {
+                match self {
+                    $( Self::$variant(_) => Some($wire), )*
+                    Self::$dv(_) => None,
+                    $( Self::Unknown(u) => { let _ = $odoc; Some(&u.tag) } )?
+                }
+            }
+
+            fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                if !m.contains_key($t) {
+                    return $crate::wire::payload_from_tree::<$dp>(m, cx, &[]).map(Self::$dv);
+                }
+                let tag = $crate::wire::read_tag(m, $t, cx)?;
+                match tag {
+                    $( $wire => $crate::wire::payload_from_tree::<$payload>(m, cx, &[$t]).map(Self::$variant), )*
+                    _ => $crate::acp_tagless_union!(@unknown $openness, m, tag, cx, $t, $dv, $dp),
+                }
+            }
+        }
+
+        impl $crate::wire::Decode for $name {
+            const EXPECTED: &'static str = "an object";
+            fn from_map<'de, A: ::serde::de::MapAccess<'de>>(
+                map: A,
+                cx: &mut $crate::wire::Cx,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                $crate::wire::buffered(map, cx, None, Self::from_tree)
+            }
+        }
+
+        impl $crate::wire::Encode for $name {
+            fn encode(&self, w: &mut $crate::wire::Writer) {
+                match self {
+                    $(
+                        Self::$variant(p) => {
+                            w.begin_object();
+                            w.key($t);
+                            w.string($wire);
+                            <$payload as $crate::wire::Payload>::encode_known(p, w);
+                            w.members($crate::wire::Payload::extra(p));
+                            w.end_object();
+                        }
+                    )*
+                    Self::$dv(p) => {
+                        w.begin_object();
+                        <$dp as $crate::wire::Payload>::encode_known(p, w);
+                        w.members($crate::wire::Payload::extra(p));
+                        w.end_object();
+                    }
+                    $( Self::Unknown(u) => { let _ = $odoc; u.encode_with_tag($t, w) } )?
+                }
+            }
+        }
+
+        impl $crate::wire::SerializeWire for $name {
+            fn ser<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use ::serde::ser::SerializeMap as _;
+                match self {
+                    $(
+                        Self::$variant(p) => {
+                            let mut m = s.serialize_map(None)?;
+                            m.serialize_entry($t, $wire)?;
+                            <$payload as $crate::wire::Payload>::serialize_known(p, &mut m)?;
+                            $crate::wire::ser_members(&mut m, $crate::wire::Payload::extra(p))?;
+                            m.end()
+                        }
+                    )*
+                    Self::$dv(p) => {
+                        let mut m = s.serialize_map(None)?;
+                        <$dp as $crate::wire::Payload>::serialize_known(p, &mut m)?;
+                        $crate::wire::ser_members(&mut m, $crate::wire::Payload::extra(p))?;
+                        m.end()
+                    }
+                    $( Self::Unknown(u) => { let _ = $odoc; u.ser_with_tag($t, s) } )?
+                }
+            }
+        }
+
+        $crate::__wire_serde!($name);
+    };
+}
+
 /// An object tagged by one member whose other members are shared by every variant
 /// (`DiffChange`: `operation` selects the payload; `fileType`, `mimeType`, `_meta` are
 /// common). An unknown tag keeps the whole object, common members included,

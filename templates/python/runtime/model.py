@@ -31,6 +31,7 @@ from .json import Json, JsonObject, check_value, parse_json
 
 __all__ = [
     "MISSING",
+    "TAGLESS_TAG",
     "UNKNOWN_TAG",
     "UnknownVariant",
     "WireModel",
@@ -296,22 +297,41 @@ UNKNOWN_TAG = "__unknown__"
 """The pydantic tag of an open union's fallback branch (``UnknownVariant``)."""
 
 
-def discriminator(tag_name: str, attr: str, known: tuple[str, ...], *, open_union: bool) -> Callable[[Any], str | None]:
+TAGLESS_TAG = "__tagless__"
+"""The pydantic tag of a union's variant without a tag (chosen when the tag member is
+absent, and for an unknown tag when the union has no catch-all)."""
+
+
+def discriminator(
+    tag_name: str, attr: str, known: tuple[str, ...], *, open_union: bool, tagless: bool = False
+) -> Callable[[Any], str | None]:
     """A callable discriminator for pydantic validation of a tagged union: the variant
     named by the tag member (``tag_name`` in a dict, ``attr`` on a model); for an open
     union, any other string tag selects the fallback branch, so a known tag with a bad
-    payload is still an error, never unknown. ``None`` (no branch) when the tag is
-    missing or not a string."""
+    payload is still an error, never unknown. With a ``tagless`` variant, an object
+    without the tag member selects it (and so does an unknown tag when the union is not
+    open). ``None`` (no branch) when the tag is missing or not a string."""
+
+    absent = object()
 
     def tag_of(v: Any) -> str | None:
         if isinstance(v, UnknownVariant):
             return UNKNOWN_TAG if open_union else None
-        tag = v.get(tag_name) if isinstance(v, dict) else getattr(v, attr, None)
+        if isinstance(v, dict):
+            tag = v.get(tag_name, absent)
+        elif isinstance(v, WireModel):
+            tag = getattr(v, attr, absent)
+        else:
+            return None
+        if tag is absent:
+            return TAGLESS_TAG if tagless else None
         if not isinstance(tag, str):
             return None
         if tag in known:
             return tag
-        return UNKNOWN_TAG if open_union else None
+        if open_union:
+            return UNKNOWN_TAG
+        return TAGLESS_TAG if tagless else None
 
     return tag_of
 
