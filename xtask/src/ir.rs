@@ -41,7 +41,9 @@ pub enum Def {
     StringAlias { name: String, doc: String, absolute_path: bool },
     /// String constants, open (catch-all string branch) or closed.
     StringEnum { name: String, doc: String, values: Vec<EnumValue>, other: Option<Other> },
-    /// Objects tagged by one member, each variant's payload a `$ref` (or none).
+    /// Objects tagged by one member, each variant's payload a `$ref` (or none). A payload
+    /// is an object definition, or (one level deep) a tagged union with another tag
+    /// member, read from the same object.
     TaggedUnion {
         name: String,
         doc: String,
@@ -866,15 +868,27 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
             _ => &[],
         };
         for v in variants {
-            if let Some(p) = &v.payload
-                && let Some(target) = by_name.get(p.as_str())
-                && !matches!(target, Def::Struct { .. })
-            {
-                errors.push(IrError {
-                    def: d.name().to_owned(),
-                    pointer: String::new(),
-                    message: format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union nested in a union variant is not supported yet)", v.wire),
-                });
+            let Some(p) = &v.payload else { continue };
+            let problem = match (d, by_name.get(p.as_str())) {
+                (_, None | Some(Def::Struct { .. })) => None,
+                // A tagged union as the payload of a tagged union's variant (upstream v2
+                // `SessionUpdate`'s `state_update`): its tag is read from the same object.
+                (Def::TaggedUnion { tag: outer, .. }, Some(Def::TaggedUnion { tag: inner, variants: inner_variants, tagless, .. })) => {
+                    if inner == outer {
+                        Some(format!("the payload of variant `{}` is the union `{p}`, tagged by the same member `{inner}`", v.wire))
+                    } else if tagless.is_some() {
+                        Some(format!("the payload of variant `{}` is the union `{p}`, which has a variant without a tag; that is not supported in a variant yet", v.wire))
+                    } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).any(|ip| !matches!(by_name.get(ip), None | Some(Def::Struct { .. }))) {
+                        Some(format!("the payload of variant `{}` is the union `{p}`, whose own variants are unions; one level of nesting is supported", v.wire))
+                    } else {
+                        None
+                    }
+                }
+                (Def::TaggedUnion { .. }, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is neither an object with properties nor a tagged union", v.wire)),
+                (_, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union as the payload of a tagged object's variant is not supported yet)", v.wire)),
+            };
+            if let Some(message) = problem {
+                errors.push(IrError { def: d.name().to_owned(), pointer: String::new(), message });
             }
         }
     }

@@ -313,10 +313,52 @@ struct PVariant {
     class_name: String,
     wire: String,
     payload: Option<String>,
+    /// The payload is a tagged union: one class per inner variant, and `class_name` is
+    /// their union's alias.
+    nested: Option<PNestedUnion>,
+}
+
+/// The inner union of a variant whose payload is a tagged union.
+#[derive(Serialize)]
+struct PNestedUnion {
+    /// The inner tag (a literal) and its attribute.
+    tag: String,
+    tag_attr: String,
+    /// The inner union's name, for `unknown_tag` messages, and its known-tags constant.
+    name: String,
+    known_const: String,
+    /// The constant for this variant's discriminator (the inner tags), and its items.
+    tags_const: String,
+    tags: Vec<String>,
+    open: bool,
+    /// The members a payload skips: both tags.
+    skip_const: String,
+    classes: Vec<PNested>,
+    /// The alias's docstring (at module level).
+    doc: Vec<String>,
+}
+
+/// One class of a variant whose payload is a tagged union: outer tag, inner tag and the
+/// inner variant's payload members (or, for the inner catch-all, the inner tag as a string).
+#[derive(Serialize)]
+struct PNested {
+    class_name: String,
+    member: String,
+    doc: Vec<String>,
+    /// The inner tag value (a literal); `None` for the inner catch-all.
+    wire: Option<String>,
+    payload: Option<String>,
 }
 
 fn pvariant(doc: Vec<String>, class_name: String, wire: String, payload: Option<String>) -> PVariant {
-    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload }
+    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload, nested: None }
+}
+
+/// An `if`/`elif` arm of a union's encoder: the classes it tests and what it writes.
+#[derive(Serialize)]
+struct PArm {
+    test: String,
+    body: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -337,8 +379,10 @@ enum PDef {
         snake: String,
         /// The variant without a tag (its union member is tagged `TAGLESS_TAG`), and the
         /// empty skip set its members are read with.
-        tagless: Option<PVariant>,
+        tagless: Option<Box<PVariant>>,
         no_skip: String,
+        /// The encoder's arms after the tag, one per payload type or nested class.
+        arms: Vec<PArm>,
     },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
@@ -476,13 +520,71 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 open: other.is_some(),
                 snake,
             },
-            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => PDef::TaggedUnion {
+            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => {
+                let mut pvariants = Vec::new();
+                for v in variants {
+                    let class_name = vname(name, &v.wire)?;
+                    let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
+                    if let Some(Def::TaggedUnion { name: inner_name, tag: inner_tag, variants: inner_variants, other: inner_other, .. }) = v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p)) {
+                        let fallback = format!("The ``{}`` variant of ``{name}``: a ``{inner_name}``, read from the same object.", v.wire);
+                        let mut classes = Vec::new();
+                        for iv in inner_variants {
+                            let c = vname(&class_name, &iv.wire)?;
+                            let text = format!("The ``{}`` variant of ``{name}`` carrying the ``{}`` variant of ``{inner_name}``.", v.wire, iv.wire);
+                            classes.push(PNested { member: format!("Annotated[{c}, Tag({})]", py(&iv.wire)), class_name: c, doc: docstring(&text, "    "), wire: Some(py(&iv.wire)), payload: iv.payload.clone() });
+                        }
+                        if let Some(o) = inner_other {
+                            let c = vname(&class_name, &o.title)?;
+                            let text = format!("The ``{}`` variant of ``{name}`` carrying a ``{inner_name}`` variant this version does not know.", v.wire);
+                            classes.push(PNested { member: format!("Annotated[{c}, Tag(UNKNOWN_TAG)]"), class_name: c, doc: docstring(&text, "    "), wire: None, payload: None });
+                        }
+                        pv.nested = Some(PNestedUnion {
+                            tag: py(inner_tag),
+                            tag_attr: ident(inner_tag),
+                            name: inner_name.clone(),
+                            known_const: format!("{}_TAGS", inner_name.to_shouty_snake_case()),
+                            tags_const: format!("{}_TAGS", class_name.to_shouty_snake_case()),
+                            tags: inner_variants.iter().map(|iv| py(&iv.wire)).collect(),
+                            open: inner_other.is_some(),
+                            skip_const: skip_const(&[tag.clone(), inner_tag.clone()]),
+                            classes,
+                            doc: docstring(if v.doc.trim().is_empty() { &fallback } else { &v.doc }, ""),
+                        });
+                    }
+                    pvariants.push(pv);
+                }
+                // The encoder: plain variants grouped by payload (in payload order), then
+                // each nested class.
+                let mut arms = Vec::new();
+                let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
+                for pv in pvariants.iter().filter(|pv| pv.nested.is_none()) {
+                    if let Some(p) = &pv.payload {
+                        by_payload.entry(p.as_str()).or_default().push(pv);
+                    }
+                }
+                for (p, group) in &by_payload {
+                    let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+                    arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
+                }
+                for pv in &pvariants {
+                    let Some(n) = &pv.nested else { continue };
+                    for c in &n.classes {
+                        let mut body = vec![format!("w.key({})", n.tag), format!("w.string(v.{})", n.tag_attr)];
+                        if let Some(p) = &c.payload {
+                            body.push(format!("encode_{p}_known(w, v)"));
+                        }
+                        arms.push(PArm { test: c.class_name.clone(), body });
+                    }
+                }
+                PDef::TaggedUnion {
+                arms,
+                variants: pvariants,
                 tagless: match tagless {
                     None => None,
                     Some(t) => {
                         let class_name = vname(name, &t.title)?;
                         let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
-                        Some(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()) })
+                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None }))
                     }
                 },
                 no_skip: "_NO_SKIP".into(),
@@ -490,12 +592,12 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 doc: docstring(doc, ""),
                 tag: py(tag),
                 tag_attr: ident(tag),
-                variants: variants.iter().map(|v| Ok(pvariant(docstring(&v.doc, "    "), vname(name, &v.wire)?, py(&v.wire), v.payload.clone()))).collect::<Result<_, String>>()?,
                 open: other.is_some(),
                 skip_const: skip_const(std::slice::from_ref(tag)),
                 known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
                 snake,
-            },
+            }
+            }
             Def::TaggedStruct { name, doc, tag, variants, common, .. } => {
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
@@ -579,8 +681,10 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     if no_payload {
         model_functions.push("no_payload".into());
     }
-    // A tag-only variant of a tagged object keeps the other members as unknown ones.
-    if ir.defs.iter().any(|d| matches!(d, Def::TaggedStruct { variants, .. } if variants.iter().any(|v| v.payload.is_none()))) {
+    // A tag-only variant of a tagged object keeps the other members as unknown ones, and
+    // so does a variant that carries a union (for the inner tag-only and unknown variants).
+    let nested = defs.iter().any(|d| matches!(d, PDef::TaggedUnion { variants, .. } if variants.iter().any(|v| v.nested.is_some())));
+    if nested || ir.defs.iter().any(|d| matches!(d, Def::TaggedStruct { variants, .. } if variants.iter().any(|v| v.payload.is_none()))) {
         model_functions.push("members_except".into());
     }
     if unknown {
@@ -594,7 +698,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     for d in &defs {
         match d {
             PDef::Struct { name, .. } => registrations.push(format!("{name}: decode_{name}")),
-            PDef::TaggedUnion { name, variants, tagless, .. } => registrations.extend(variants.iter().chain(tagless).map(|v| format!("{}: decode_{name}", v.class_name))),
+            PDef::TaggedUnion { name, variants, tagless, .. } => {
+                for v in variants.iter().chain(tagless.as_deref()) {
+                    match &v.nested {
+                        None => registrations.push(format!("{}: decode_{name}", v.class_name)),
+                        Some(n) => registrations.extend(n.classes.iter().map(|c| format!("{}: decode_{name}", c.class_name))),
+                    }
+                }
+            }
             PDef::TaggedStruct { name, variants, .. } => registrations.extend(variants.iter().map(|v| format!("{}: decode_{name}", v.class_name))),
             _ => {}
         }
@@ -639,7 +750,15 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
                 out.push(values_const.clone());
                 out.push(format!("is_known_{snake}"));
             }
-            PDef::TaggedUnion { variants, tagless, .. } => out.extend(variants.iter().chain(tagless).map(|v| v.class_name.clone())),
+            PDef::TaggedUnion { variants, tagless, .. } => {
+                for v in variants.iter().chain(tagless.as_deref()) {
+                    out.push(v.class_name.clone());
+                    if let Some(n) = &v.nested {
+                        out.push(n.tags_const.clone());
+                        out.extend(n.classes.iter().map(|c| c.class_name.clone()));
+                    }
+                }
+            }
             PDef::TaggedStruct { variants, .. } => {
                 out.extend(variants.iter().map(|v| v.class_name.clone()));
                 out.push(format!("{name}Variant"));

@@ -222,6 +222,8 @@ struct TVariant {
     type_name: String,
     wire: String,
     payload: Option<String>,
+    /// The payload is a tagged union (read from the same object).
+    nested: bool,
 }
 
 #[derive(Serialize)]
@@ -243,6 +245,12 @@ enum TDef {
         /// The variant without a tag, and the empty skip list its members are read with.
         tagless: Option<TVariant>,
         no_skip: String,
+        /// Another union's variant carries this one: `decode<Name>Members` and
+        /// `encode<Name>Known` are written too.
+        as_payload: bool,
+        /// Some variant carries a union: an inner unknown variant is marked like an
+        /// outer one, so the outer tag's presence tells them apart.
+        nested: bool,
     },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
@@ -325,6 +333,13 @@ fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
     values.extend([format!("parse{name}"), format!("serialize{name}")]);
 }
 
+/// Names a definition cannot have: its type, `decode<Name>` or `encode<Name>` would be
+/// one of the runtime names every module imports.
+const RESERVED_NAMES: &[&str] = &[
+    "Boolean", "Bytes", "Int32", "Int64", "Json", "Number", "Object", "String", "Uint16", "Uint32", "Uint64", "Uint8", "Input", "Text", "Cx", "Decoder", "Encoder",
+    "Writer", "JsonObject", "ObjectBuilder", "ParseResult", "UnknownVariant", "WithExtra",
+];
+
 /// The TypeScript view of one schema document.
 pub fn view(ir: &Ir) -> Result<Module, String> {
     let mut h = Helpers::default();
@@ -335,6 +350,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         skips.entry(literal).or_insert(next).clone()
     };
     let names: BTreeSet<String> = ir.defs.iter().map(|d| d.name().to_owned()).collect();
+    let unions: BTreeSet<&str> = ir.defs.iter().filter(|d| matches!(d, Def::TaggedUnion { .. })).map(Def::name).collect();
+    let payload_unions: BTreeSet<&str> = ir
+        .defs
+        .iter()
+        .filter_map(|d| match d {
+            Def::TaggedUnion { variants, .. } => Some(variants),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|v| v.payload.as_deref())
+        .filter(|p| unions.contains(p))
+        .collect();
     let mut defs = Vec::new();
     let mut variant_names = BTreeSet::new();
     // A variant's type is `Owner` + `Tag`; when that is already a definition's name
@@ -353,6 +380,10 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     // Every definition is looked at, so one run reports every name that collides.
     let mut errors = Vec::new();
     for d in &ir.defs {
+        if RESERVED_NAMES.contains(&d.name()) {
+            errors.push(format!("$defs/{0}: the name collides with the TypeScript runtime (`{0}`, `decode{0}` or `encode{0}` is already imported)", d.name()));
+            continue;
+        }
         let one = (|| -> Result<TDef, String> { Ok(match d {
             Def::Struct { name, doc, fields, .. } => TDef::Struct {
                 name: name.clone(),
@@ -399,8 +430,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         type_name: vname(name, &t.title)?,
                         wire: js(&t.title),
                         payload: Some(t.payload.clone()),
+                        nested: false,
                     }),
                 },
+                as_payload: payload_unions.contains(name.as_str()),
+                nested: variants.iter().any(|v| v.payload.as_deref().is_some_and(|p| unions.contains(p))),
                 no_skip: if tagless.is_some() { skip_const(&[]) } else { String::new() },
                 name: name.clone(),
                 doc: jsdoc(doc, ""),
@@ -409,7 +443,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 tag_access: access(tag),
                 variants: variants
                     .iter()
-                    .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone() }))
+                    .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone(), nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)) }))
                     .collect::<Result<_, String>>()?,
                 open: other.is_some(),
                 skip_const: skip_const(std::slice::from_ref(tag)),
@@ -426,7 +460,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     tag_access: access(tag),
                     variants: variants
                         .iter()
-                        .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone() }))
+                        .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone(), nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)) }))
                         .collect::<Result<_, String>>()?,
                     common: common.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
                     skip_const: skip_const(&reserved),

@@ -559,6 +559,53 @@ macro_rules! acp_tagged_union {
             }
         }
 
+        /// As the payload of another union's variant (upstream v2 `SessionUpdate`'s
+        /// `state_update`): this union's tag and members are read from the same object.
+        impl $crate::wire::Payload for $name {
+            fn decode_fields<'de, A: ::serde::de::MapAccess<'de>>(
+                map: &mut A,
+                cx: &mut $crate::wire::Cx,
+                skip: &[&str],
+                consumed: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                let mut all = $crate::wire::Members::new();
+                $crate::wire::collect_members(map, cx, &mut all, consumed)?;
+                if cx.failed() {
+                    return Ok(None);
+                }
+                let m: $crate::wire::Members = all.iter().filter(|(k, _)| !skip.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+                Ok(Self::from_tree(&m, cx))
+            }
+
+            fn encode_known(&self, w: &mut $crate::wire::Writer) {
+                w.key($t);
+                match self {
+                    $( Self::$variant(p) => {
+                        w.string($wire);
+                        <$payload as $crate::wire::Payload>::encode_known(p, w);
+                    } )*
+                    $( Self::Unknown(u) => { let _ = $odoc; w.string(&u.tag) } )?
+                }
+            }
+
+            fn serialize_known<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> ::core::result::Result<(), M::Error> {
+                match self {
+                    $( Self::$variant(p) => {
+                        m.serialize_entry($t, $wire)?;
+                        <$payload as $crate::wire::Payload>::serialize_known(p, m)
+                    } )*
+                    $( Self::Unknown(u) => { let _ = $odoc; m.serialize_entry($t, &u.tag) } )?
+                }
+            }
+
+            fn extra(&self) -> &$crate::wire::Members {
+                match self {
+                    $( Self::$variant(p) => $crate::wire::Payload::extra(p), )*
+                    $( Self::Unknown(u) => { let _ = $odoc; &u.members } )?
+                }
+            }
+        }
+
         $crate::__wire_serde!($name);
     };
 }

@@ -32,6 +32,14 @@ export function unknownVariant(tag: string, obj: JsonObject, tagName: string, cx
   return { [UNKNOWN_VARIANT]: true, tag, members: membersExcept(obj, [tagName], cx) };
 }
 
+/**
+ * Builds an unknown variant of a union another union's variant carries, leaving out the
+ * members named in `skip` (both tags).
+ */
+export function unknownVariantExcept(tag: string, obj: JsonObject, skip: readonly string[], cx: Cx): UnknownVariant {
+  return { [UNKNOWN_VARIANT]: true, tag, members: membersExcept(obj, skip, cx) };
+}
+
 /** Whether a union value is a variant this version does not know. */
 export function isUnknownVariant(v: object): v is UnknownVariant {
   return (v as Partial<UnknownVariant>)[UNKNOWN_VARIANT] === true;

@@ -11,7 +11,7 @@
 import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
 import type { ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
