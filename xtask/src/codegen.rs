@@ -216,7 +216,7 @@ impl Input {
             if problems.is_empty() {
                 let named = schema.get("$defs").and_then(serde_json::Value::as_object).map_or(0, |d| ir.defs.iter().filter(|x| d.contains_key(x.name())).count());
                 let inline = ir.defs.len() - named;
-                let inline = if inline == 0 { String::new() } else { format!(" (and {inline} inline variant payloads)") };
+                let inline = if inline == 0 { String::new() } else { format!(" (and {inline} objects made for inline variant payloads and flattened alternatives)") };
                 eprintln!(
                     "{}: generated {named} definitions{inline}; left out {} ({}), because of:\n{}",
                     self.source,
@@ -666,7 +666,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     // compile like the goldens.
     let mut upstream = Vec::new();
     let mut upstream_names: Vec<Vec<String>> = Vec::new();
-    for (module, file, overlay, at_least) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json", 168), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json", 160)] {
+    for (module, file, overlay, at_least) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json", 171), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json", 163)] {
         let dir = root().join("tests/upstream");
         let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
         let mut doc = read(file)?;

@@ -571,10 +571,12 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
         }
         // Shape union: `{title, allOf: [$ref]}` alternatives.
         if branches.iter().all(|b| b.get("properties").is_none() && as_ref(b).is_some()) {
-            if o.contains_key("properties") {
-                return err(name, &bptr, format!("members (`properties`) next to an untagged `{key}` of `$ref`s (an object that flattens one of several shapes) are not supported; the generator supports such an `{key}` only as a definition of its own"));
+            let flattened = o.contains_key("properties");
+            if flattened {
+                check_keys(name, ptr, o, &["type", "properties", "required", key])?;
+            } else {
+                check_keys(name, ptr, o, &[key])?;
             }
-            check_keys(name, ptr, o, &[key])?;
             let names: Vec<String> = branches.iter().filter_map(as_ref).map(str::to_owned).collect();
             let required_of = |n: &str| -> BTreeSet<String> {
                 all.get(n).and_then(|d| d.get("required")).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
@@ -588,6 +590,41 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
                 match key {
                     Some(key) => alternatives.push(Alternative { name: n.clone(), key }),
                     None => return err(name, &format!("{bptr}/{i}"), format!("alternative `{n}` has no required member the others lack, so it cannot be told apart")),
+                }
+            }
+            if flattened {
+                // Members beside the `anyOf` (upstream `ElicitationFormMode`): each
+                // alternative becomes one object with those members and its own, named
+                // `Owner` + the branch's title, and the definition a shape union of them.
+                for (i, (b, a)) in branches.iter().zip(alternatives.iter_mut()).enumerate() {
+                    let bp = format!("{bptr}/{i}");
+                    let Some(title) = b.get("title").and_then(Value::as_str) else {
+                        return err(name, &bp, "an alternative beside members needs a `title`, which names the object it makes");
+                    };
+                    let Some(Value::Object(alt)) = all.get(&a.name) else {
+                        return err(name, &format!("{bp}/allOf/0/$ref"), format!("reference to `{}`, which is not in `$defs`", a.name));
+                    };
+                    if alt.get("type") != Some(&Value::from("object")) || alt.keys().any(|k| !["type", "properties", "required", "description", "title"].contains(&k.as_str()) && !k.starts_with("x-")) {
+                        return err(name, &bp, format!("alternative `{}` beside members must be a plain object definition (`type: object`, `properties`, `required`)", a.name));
+                    }
+                    let mut merged = Map::new();
+                    merged.insert("type".into(), Value::from("object"));
+                    let mut props = o.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+                    for (k, v) in alt.get("properties").and_then(Value::as_object).cloned().unwrap_or_default() {
+                        if props.contains_key(&k) {
+                            return err(name, &bp, format!("alternative `{}` has a member `{k}` that the object lists too", a.name));
+                        }
+                        props.insert(k, v);
+                    }
+                    merged.insert("properties".into(), Value::Object(props));
+                    let mut required: Vec<Value> = o.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+                    required.extend(alt.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
+                    merged.insert("required".into(), Value::Array(required));
+                    let struct_name = format!("{name}{}", title.to_upper_camel_case());
+                    let text = format!("`{name}` with the members of `{}` (its `{title}` alternative).", a.name);
+                    let fields = fields(name, ptr, &merged)?;
+                    extra.push(Def::Struct { name: struct_name.clone(), doc: text, fields, extensions: vec![] });
+                    a.name = struct_name;
                 }
             }
             return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives });
@@ -818,11 +855,12 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         let mut extra = Vec::new();
         match definition(name, v, defs, &mut extra) {
             Ok(d) => {
-                // Inline variant payloads go right after their union (and fail with it).
+                // Inline variant payloads and flattened alternatives go right after their
+        // definition (and fail with it).
                 out.push(d);
                 for x in extra {
                     if defs.contains_key(x.name()) {
-                        errors.push(IrError { def: name.clone(), pointer: String::new(), message: format!("the inline variant payload would be named `{}`, which is already a definition", x.name()) });
+                        errors.push(IrError { def: name.clone(), pointer: String::new(), message: format!("the object made for an inline variant payload or a flattened alternative would be named `{}`, which is already a definition", x.name()) });
                     } else {
                         out.push(x);
                     }
@@ -885,7 +923,10 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
                     }
                 }
                 (Def::TaggedUnion { .. }, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is neither an object with properties nor a tagged union", v.wire)),
-                (_, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union as the payload of a tagged object's variant is not supported yet)", v.wire)),
+                // A shape union as a tagged object's payload (upstream `CreateElicitationRequest`'s
+                // `form`, an `ElicitationFormMode`): its alternative is picked in the same object.
+                (Def::TaggedStruct { .. }, Some(Def::ShapeUnion { .. })) => None,
+                (_, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a tagged union as the payload of a tagged object's variant is not supported yet)", v.wire)),
             };
             if let Some(message) = problem {
                 errors.push(IrError { def: d.name().to_owned(), pointer: String::new(), message });

@@ -316,6 +316,20 @@ struct PVariant {
     /// The payload is a tagged union: one class per inner variant, and `class_name` is
     /// their union's alias.
     nested: Option<PNestedUnion>,
+    /// A tagged object's payload is a shape union: one class per alternative, and
+    /// `class_name` is their union's alias.
+    alternatives: Vec<PAlt>,
+}
+
+/// One class of a tagged object's variant whose payload is a shape union: the tag, the
+/// alternative's members and the common members.
+#[derive(Serialize)]
+struct PAlt {
+    class_name: String,
+    doc: Vec<String>,
+    /// The alternative's object, and the member that selects it (a literal).
+    payload: String,
+    key: String,
 }
 
 /// The inner union of a variant whose payload is a tagged union.
@@ -351,7 +365,7 @@ struct PNested {
 }
 
 fn pvariant(doc: Vec<String>, class_name: String, wire: String, payload: Option<String>) -> PVariant {
-    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload, nested: None }
+    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload, nested: None, alternatives: vec![] }
 }
 
 /// An `if`/`elif` arm of a union's encoder: the classes it tests and what it writes.
@@ -384,7 +398,19 @@ enum PDef {
         /// The encoder's arms after the tag, one per payload type or nested class.
         arms: Vec<PArm>,
     },
-    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_attr: String, variants: Vec<PVariant>, common: Vec<PField>, skip_const: String, known_const: String, snake: String },
+    TaggedStruct {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        tag_attr: String,
+        variants: Vec<PVariant>,
+        common: Vec<PField>,
+        skip_const: String,
+        known_const: String,
+        snake: String,
+        /// The encoder's arms after the tag, one per payload type or alternative class.
+        arms: Vec<PArm>,
+    },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
     IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool, snake: String },
@@ -584,7 +610,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     Some(t) => {
                         let class_name = vname(name, &t.title)?;
                         let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
-                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None }))
+                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None, alternatives: vec![] }))
                     }
                 },
                 no_skip: "_NO_SKIP".into(),
@@ -602,12 +628,43 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
                 let mut seen = BTreeSet::from([ident(tag)]);
+                let mut pvariants = Vec::new();
+                for v in variants {
+                    let class_name = vname(name, &v.wire)?;
+                    let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
+                    if let Some(Def::ShapeUnion { name: shape, alternatives, .. }) = v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p)) {
+                        for a in alternatives {
+                            let suffix = a.name.strip_prefix(shape.as_str()).filter(|s| !s.is_empty()).unwrap_or(&a.name);
+                            let c = vname(&class_name, suffix)?;
+                            let text = format!("The ``{}`` variant of ``{name}`` as a ``{}``.", v.wire, a.name);
+                            pv.alternatives.push(PAlt { class_name: c, doc: docstring(&text, "    "), payload: a.name.clone(), key: py(&a.key) });
+                        }
+                    }
+                    pvariants.push(pv);
+                }
+                let mut arms = Vec::new();
+                let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
+                for pv in pvariants.iter().filter(|pv| pv.alternatives.is_empty()) {
+                    if let Some(p) = &pv.payload {
+                        by_payload.entry(p.as_str()).or_default().push(pv);
+                    }
+                }
+                for (p, group) in &by_payload {
+                    let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+                    arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
+                }
+                for pv in &pvariants {
+                    for a in &pv.alternatives {
+                        arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
+                    }
+                }
                 PDef::TaggedStruct {
+                    arms,
                     name: name.clone(),
                     doc: docstring(doc, ""),
                     tag: py(tag),
                     tag_attr: ident(tag),
-                    variants: variants.iter().map(|v| Ok(pvariant(docstring(&v.doc, "    "), vname(name, &v.wire)?, py(&v.wire), v.payload.clone()))).collect::<Result<_, String>>()?,
+                    variants: pvariants,
                     common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
                     skip_const: skip_const(&reserved),
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
@@ -706,7 +763,14 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     }
                 }
             }
-            PDef::TaggedStruct { name, variants, .. } => registrations.extend(variants.iter().map(|v| format!("{}: decode_{name}", v.class_name))),
+            PDef::TaggedStruct { name, variants, .. } => {
+                for v in variants {
+                    if v.alternatives.is_empty() {
+                        registrations.push(format!("{}: decode_{name}", v.class_name));
+                    }
+                    registrations.extend(v.alternatives.iter().map(|a| format!("{}: decode_{name}", a.class_name)));
+                }
+            }
             _ => {}
         }
     }
@@ -761,6 +825,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
             }
             PDef::TaggedStruct { variants, .. } => {
                 out.extend(variants.iter().map(|v| v.class_name.clone()));
+                out.extend(variants.iter().flat_map(|v| v.alternatives.iter().map(|a| a.class_name.clone())));
                 out.push(format!("{name}Variant"));
             }
             _ => {}

@@ -253,7 +253,14 @@ enum TDef {
         nested: bool,
     },
     TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
-    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)> },
+    ShapeUnion {
+        name: String,
+        doc: Vec<String>,
+        alternatives: Vec<(String, String)>,
+        /// A tagged object's variant carries it: `decode<Name>Members` and
+        /// `encode<Name>Known` are written too.
+        as_payload: bool,
+    },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
     IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool },
     KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<TKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)> },
@@ -362,6 +369,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         .filter_map(|v| v.payload.as_deref())
         .filter(|p| unions.contains(p))
         .collect();
+    let shapes: BTreeSet<&str> = ir.defs.iter().filter(|d| matches!(d, Def::ShapeUnion { .. })).map(Def::name).collect();
+    let payload_shapes: BTreeSet<&str> = ir
+        .defs
+        .iter()
+        .filter_map(|d| match d {
+            Def::TaggedStruct { variants, .. } => Some(variants),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|v| v.payload.as_deref())
+        .filter(|p| shapes.contains(p))
+        .collect();
     let mut defs = Vec::new();
     let mut variant_names = BTreeSet::new();
     // A variant's type is `Owner` + `Tag`; when that is already a definition's name
@@ -468,6 +487,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
             }
             Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
+                as_payload: payload_shapes.contains(name.as_str()),
                 name: name.clone(),
                 doc: jsdoc(doc, ""),
                 alternatives: alternatives.iter().map(|a| (a.name.clone(), js(&a.key))).collect(),

@@ -58,6 +58,43 @@ macro_rules! acp_shape_union {
             }
         }
 
+        /// As the payload of a tagged object's variant (upstream `CreateElicitationRequest`'s
+        /// `form`): the alternative is picked among the members of the same object.
+        impl $crate::wire::Payload for $name {
+            fn decode_fields<'de, A: ::serde::de::MapAccess<'de>>(
+                map: &mut A,
+                cx: &mut $crate::wire::Cx,
+                skip: &[&str],
+                consumed: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                let mut all = $crate::wire::Members::new();
+                $crate::wire::collect_members(map, cx, &mut all, consumed)?;
+                if cx.failed() {
+                    return Ok(None);
+                }
+                let m: $crate::wire::Members = all.iter().filter(|(k, _)| !skip.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+                Ok(Self::from_tree(&m, cx))
+            }
+
+            fn encode_known(&self, w: &mut $crate::wire::Writer) {
+                match self {
+                    $( Self::$variant(x) => <$alt as $crate::wire::Payload>::encode_known(x, w), )+
+                }
+            }
+
+            fn serialize_known<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> ::core::result::Result<(), M::Error> {
+                match self {
+                    $( Self::$variant(x) => <$alt as $crate::wire::Payload>::serialize_known(x, m), )+
+                }
+            }
+
+            fn extra(&self) -> &$crate::wire::Members {
+                match self {
+                    $( Self::$variant(x) => $crate::wire::Payload::extra(x), )+
+                }
+            }
+        }
+
         $crate::__wire_serde!($name);
     };
 }
