@@ -8,7 +8,9 @@
 //! (default: the input again), "warnings": [[kind, pointer], ...] (default none),
 //! "defaults": <JSON value> (the value with its schema defaults applied, `with_defaults`;
 //! default: the output)}`, or with `"error": [kind, pointer]` instead of an output. Every language must give the
-//! expected result, byte for byte.
+//! expected result, byte for byte. A case with `"method": "<name>"` names a response
+//! with a method table (`AgentResponse`): its input is a `result` value, decoded as the
+//! result type of that method (`decode_result`) and written back.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -25,8 +27,18 @@ fn main() {
     let mut out = Vec::new();
     for c in &cases {
         let (m, t, input) = (c["module"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["text"].as_str().unwrap_or(""));
-        out.push(match goldens::registry::decode(m, t, input) {
+        let method = c["method"].as_str();
+        let decoded = match method {
+            Some(method) => goldens::registry::decode_result(m, t, method, input),
+            None => goldens::registry::decode(m, t, input),
+        };
+        out.push(match decoded {
             None => serde_json::json!({ "missing": true }),
+            Some(Ok((text, warnings))) if method.is_some() => serde_json::json!({
+                "output": text,
+                "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
+                "defaults": text,
+            }),
             Some(Ok((text, warnings))) => serde_json::json!({
                 "output": text,
                 "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
@@ -42,9 +54,17 @@ fn main() {
 const TS_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-const { CODECS, DEFAULTS } = await import(pathToFileURL(process.argv[2]).href);
+const { CODECS, DEFAULTS, RESULTS } = await import(pathToFileURL(process.argv[2]).href);
 const cases = JSON.parse(readFileSync(0, "utf8"));
 const out = cases.map((c) => {
+  if (c.method !== undefined) {
+    const table = RESULTS.get(c.module)?.get(c.type);
+    if (!table) return { missing: true };
+    const r = table.decode(c.method, JSON.parse(c.text));
+    if (!r.ok) return { error: [r.error.kind, r.error.path] };
+    const text = table.serialize(c.method, r.value);
+    return { output: text, warnings: r.warnings.map((w) => [w.kind, w.path]), defaults: text };
+  }
   const codec = CODECS.get(c.module)?.get(c.type);
   if (!codec) return { missing: true };
   const r = codec.parse(c.text);
@@ -60,10 +80,24 @@ import json
 import sys
 
 from goldens import ParseError
-from goldens.registry import CODECS, DEFAULTS
+from goldens.registry import CODECS, DEFAULTS, RESULTS
 
 out = []
 for c in json.load(sys.stdin):
+    if "method" in c:
+        table = RESULTS.get(c["module"], {}).get(c["type"])
+        if table is None:
+            out.append({"missing": True})
+            continue
+        decode, serialize_result = table
+        try:
+            p = decode(c["method"], json.loads(c["text"]))
+        except ParseError as e:
+            out.append({"error": [e.kind, e.path]})
+            continue
+        text = serialize_result(c["method"], p.value)
+        out.append({"output": text, "warnings": [[w.kind, w.path] for w in p.warnings], "defaults": text})
+        continue
     codec = CODECS.get(c["module"], {}).get(c["type"])
     if codec is None:
         out.append({"missing": True})
@@ -118,7 +152,12 @@ fn load(dir: &Path) -> Result<Vec<Case>, String> {
                 }),
                 (None, None) => return Err(format!("{at}: a `text` case needs `output` or `error`")),
             };
-            cases.push(Case { at, input: json!({ "module": stem, "type": ty, "text": input_text }), expected });
+            let mut input = json!({ "module": stem, "type": ty, "text": input_text });
+            if let Some(m) = c.get("method") {
+                let m = m.as_str().ok_or_else(|| format!("{at}: `method` must be a string"))?;
+                input["method"] = Value::from(m);
+            }
+            cases.push(Case { at, input, expected });
         }
     }
     Ok(cases)

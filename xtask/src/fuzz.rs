@@ -144,7 +144,8 @@ impl<'a> Gen<'a> {
     }
 
     pub fn names(&self) -> Vec<&'a str> {
-        self.ir.defs.iter().map(Def::name).collect()
+        // A method table is no wire type of its own (its results decode by method).
+        self.ir.defs.iter().filter(|d| !matches!(d, Def::Results { .. })).map(Def::name).collect()
     }
 
     fn ty(&self, t: &Ty, format: Option<&str>, rng: &mut Rng, depth: usize) -> Value {
@@ -269,6 +270,23 @@ impl<'a> Gen<'a> {
                 let b = rng.pick(branches);
                 if b.kind == "null" { Value::Null } else { self.ty(&b.ty, None, rng, depth + 1) }
             }
+            Def::Envelope { fields, methods, .. } => {
+                let mut m = Map::new();
+                self.fields(fields, &mut m, rng, depth);
+                if rng.one_in(6) {
+                    m.insert("method".into(), Value::String("_vendor/future".into()));
+                    m.insert("params".into(), any_json(rng, 2));
+                } else {
+                    let x = rng.pick(methods);
+                    m.insert("method".into(), Value::String(x.method.clone()));
+                    if !rng.one_in(5) {
+                        m.insert("params".into(), self.value(&x.payload, rng, depth + 1));
+                    }
+                }
+                Value::Object(m)
+            }
+            // A method table is no wire type of its own.
+            Def::Results { .. } => Value::Null,
         }
     }
 }

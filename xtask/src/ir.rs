@@ -88,6 +88,49 @@ pub enum Def {
     /// Whole-number constants of one integer format (`ErrorCode`), open (a catch-all
     /// branch without `const`: any other number in range is kept) or closed.
     IntEnum { name: String, doc: String, ty: Ty, values: Vec<IntValue>, open: bool },
+    /// A JSON-RPC request or notification (upstream's `AgentRequest`,
+    /// `ClientNotification`): an object with a `method` string and a `params` member
+    /// whose type the method selects (`params: anyOf: [{anyOf: [one `$ref` per
+    /// method]}, {type: null}]`, each referenced definition naming its method with
+    /// `x-method`). A method not in the table keeps `params` as raw JSON (the
+    /// fallback). `params` absent and `null` are the same; the other members (a
+    /// request's `id`) are ordinary ones.
+    Envelope {
+        name: String,
+        doc: String,
+        method_doc: String,
+        params_doc: String,
+        /// The members besides `method` and `params`, in schema order.
+        fields: Vec<Field>,
+        methods: Vec<Method>,
+        /// The branch without `x-method` (any JSON), named by its `title`; `None`: the
+        /// schema has none, and an unknown method's params are still kept raw.
+        fallback: Option<Other>,
+    },
+    /// The method table of a JSON-RPC response (`AgentResponse`, itself a
+    /// [`Def::ShapeUnion`] of its synthesized `Result` and `Error` objects, whose
+    /// `result` is raw JSON): the type of the result of each method, to decode a
+    /// result once the method of the request it answers is known.
+    Results {
+        name: String,
+        doc: String,
+        /// The response definition this table belongs to.
+        response: String,
+        methods: Vec<Method>,
+        fallback: Option<Other>,
+    },
+}
+
+/// One method of a [`Def::Envelope`] or [`Def::Results`] table.
+#[derive(Debug, Serialize)]
+pub struct Method {
+    /// The referenced definition's `x-method` (`session/prompt`).
+    pub method: String,
+    /// The branch's `title` (else the definition's name), for the variant name.
+    pub title: String,
+    pub doc: String,
+    /// The definition of that method's params (or result).
+    pub payload: String,
 }
 
 /// One constant of a [`Def::IntEnum`].
@@ -128,7 +171,9 @@ impl Def {
             | Self::ShapeUnion { name, .. }
             | Self::Alias { name, .. }
             | Self::KindUnion { name, .. }
-            | Self::IntEnum { name, .. } => name,
+            | Self::IntEnum { name, .. }
+            | Self::Envelope { name, .. }
+            | Self::Results { name, .. } => name,
         }
     }
 }
@@ -637,6 +682,10 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
         }
+        if let Some(d) = response(name, &bptr, &branches, &doc, all, extra)? {
+            check_keys(name, ptr, o, &[key])?;
+            return Ok(d);
+        }
         let (tag, variants, other, tagless) = union(name, &bptr, &branches, key == "anyOf", extra)?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
             if tagless.is_some() {
@@ -660,6 +709,7 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
             };
             Ok(Def::StringAlias { name: name.into(), doc, absolute_path })
         }
+        [t] if t == "object" && is_envelope(o) => envelope(name, o, doc, all),
         [t] if t == "object" => {
             check_keys(name, ptr, o, &["type", "properties", "required"])?;
             let extensions = o.iter().filter(|(k, _)| k.starts_with("x-")).map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -1049,6 +1099,185 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
                 ty_refs(&b.ty, format!("/anyOf/{i}"), out);
             }
         }
+        Def::Envelope { fields, methods, .. } => {
+            field_refs(fields, out);
+            out.extend(methods.iter().enumerate().map(|(i, m)| (format!("/properties/params/anyOf/0/anyOf/{i}/allOf/0/$ref"), m.payload.clone())));
+        }
+        Def::Results { methods, response, .. } => {
+            out.extend(methods.iter().map(|m| ("/anyOf/0/properties/result/anyOf".to_owned(), m.payload.clone())));
+            out.push((String::new(), response.clone()));
+        }
         Def::StringAlias { .. } | Def::StringEnum { .. } | Def::Alias { .. } | Def::IntEnum { .. } => {}
     }
+}
+
+// --- JSON-RPC envelopes: requests, notifications and responses ---
+
+/// An object whose `params` is a union of method types (`anyOf: [{anyOf: [...]},
+/// {type: null}]`) beside a `method` member: a request or notification. A `params`
+/// that is one `$ref` is an ordinary member.
+fn is_envelope(o: &Map<String, Value>) -> bool {
+    let Some(props) = o.get("properties").and_then(Value::as_object) else { return false };
+    let nested = props.get("params").and_then(|p| p.get("anyOf")).and_then(Value::as_array).and_then(|a| a.first()).is_some_and(|b| b.get("anyOf").is_some());
+    props.contains_key("method") && nested
+}
+
+/// Whether a definition is any JSON (no `type` and nothing that constrains it).
+fn is_any_json(v: &Value) -> bool {
+    v.as_object().is_some_and(|o| o.keys().all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-")))
+}
+
+/// The branches of a params (or result) union: each `{title, allOf: [{$ref}]}` to a
+/// definition that names its method with `x-method`, except at most one without (any
+/// JSON: the fallback for the methods not in the table). `what` names the member.
+fn methods(def: &str, ptr: &str, branches: Option<&Value>, all: &Map<String, Value>, what: &str) -> R<(Vec<Method>, Option<Other>)> {
+    let Some(branches) = branches.and_then(Value::as_array) else {
+        return err(def, ptr, format!("`{what}` must be an `anyOf` of one `$ref` per method"));
+    };
+    let mut methods: Vec<Method> = Vec::new();
+    let mut fallback: Option<(String, Other)> = None;
+    for (i, b) in branches.iter().enumerate() {
+        let bp = format!("{ptr}/{i}");
+        let Some(target) = as_ref(b) else {
+            return err(def, &bp, format!("each branch of `{what}` must be one `$ref` (`{{\"allOf\": [{{\"$ref\": ...}}]}}`) to the definition of one method's `{what}`"));
+        };
+        check_keys(def, &bp, b.as_object().ok_or_else(|| IrError { def: def.into(), pointer: bp.clone(), message: "a branch must be an object".into() })?, &["allOf", "$ref"])?;
+        let Some(t) = all.get(target) else { return err(def, &bp, format!("reference to `{target}`, which is not in `$defs`")) };
+        let title = b.get("title").and_then(Value::as_str).unwrap_or(target).to_owned();
+        let doc = doc(b);
+        match t.get("x-method") {
+            Some(Value::String(m)) => {
+                if let Some(prev) = methods.iter().find(|x| x.method == *m) {
+                    return err(def, &bp, format!("`{target}` and `{}` both have `x-method` `{m}`, so `{what}` of `{m}` would have two types; give each definition its own method", prev.payload));
+                }
+                methods.push(Method { method: m.clone(), title, doc, payload: target.to_owned() });
+            }
+            Some(_) => return err(def, &bp, format!("`x-method` of `{target}` must be a string: the method whose `{what}` it is")),
+            None => {
+                if let Some((prev, _)) = &fallback {
+                    return err(def, &bp, format!("`{target}` and `{prev}` have no `x-method`: only one branch may be the fallback for the methods not in the table; give the others their `x-method`"));
+                }
+                if !is_any_json(t) {
+                    return err(def, &bp, format!("`{target}` has no `x-method`, so it is the fallback for other methods, whose `{what}` is kept as raw JSON: it must be any JSON (a definition without `type`); give it an `x-method` if it is one method's"));
+                }
+                fallback = Some((target.to_owned(), Other { title, doc }));
+            }
+        }
+    }
+    if methods.is_empty() {
+        return err(def, ptr, format!("`{what}` needs at least one branch whose definition has `x-method`"));
+    }
+    Ok((methods, fallback.map(|(_, o)| o)))
+}
+
+/// A request or notification (see [`Def::Envelope`]).
+fn envelope(name: &str, o: &Map<String, Value>, doc: String, all: &Map<String, Value>) -> R<Def> {
+    check_keys(name, "", o, &["type", "properties", "required"])?;
+    let props = o.get("properties").and_then(Value::as_object).ok_or_else(|| IrError { def: name.into(), pointer: "/properties".into(), message: "`properties` must be an object".into() })?;
+    let required: BTreeSet<&str> = o.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let method = &props["method"];
+    let mp = "/properties/method";
+    let Some(mo) = method.as_object().filter(|m| m.get("type") == Some(&Value::from("string"))) else {
+        return err(name, mp, "the `method` of a request or notification must be a string (`\"type\": \"string\"`): it selects the type of `params`");
+    };
+    check_keys(name, mp, mo, &["type"])?;
+    if !required.contains("method") {
+        return err(name, "/required", "the `method` of a request or notification must be required: it selects the type of `params`");
+    }
+    if required.contains("params") {
+        return err(name, "/required", "the `params` of a request or notification must be optional (absent and `null` are the same)");
+    }
+    let pp = "/properties/params";
+    let params = props["params"].as_object().ok_or_else(|| IrError { def: name.into(), pointer: pp.into(), message: "a property schema must be an object".into() })?;
+    check_keys(name, pp, params, &["anyOf"])?;
+    let shape = "`params` of a request or notification must be `anyOf: [{anyOf: [one {allOf: [{$ref}]} per method]}, {type: null}]`";
+    let inner = match params.get("anyOf").and_then(Value::as_array).map(Vec::as_slice) {
+        Some([inner, null]) if null.as_object().is_some_and(|n| n.len() == 1 && n.get("type") == Some(&Value::from("null"))) => inner,
+        _ => return err(name, &format!("{pp}/anyOf"), shape),
+    };
+    let ip = format!("{pp}/anyOf/0");
+    check_keys(name, &ip, inner.as_object().ok_or_else(|| IrError { def: name.into(), pointer: ip.clone(), message: shape.into() })?, &["anyOf"])?;
+    let (methods, fallback) = self::methods(name, &format!("{ip}/anyOf"), inner.get("anyOf"), all, "params")?;
+    let mut rest = o.clone();
+    if let Some(Value::Object(p)) = rest.get_mut("properties") {
+        p.shift_remove("method");
+        p.shift_remove("params");
+    }
+    if let Some(Value::Array(r)) = rest.get_mut("required") {
+        r.retain(|x| x.as_str() != Some("method"));
+    }
+    let fields = fields(name, "", &rest)?;
+    Ok(Def::Envelope { name: name.into(), doc, method_doc: self::doc(method), params_doc: self::doc(&props["params"]), fields, methods, fallback })
+}
+
+/// A response: `anyOf` of an inline object with `result` and one with `error`. It
+/// becomes a [`Def::ShapeUnion`] of two synthesized objects (`Owner` + each branch's
+/// title; `result` is raw JSON) and a [`Def::Results`] method table. `None` when the
+/// branches are not inline objects with `result` or `error` (another union construct
+/// may fit them).
+fn response(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<String, Value>, extra: &mut Vec<Def>) -> R<Option<Def>> {
+    let inline = |b: &Value| b.get("properties").is_some() && as_ref(b).is_none() && b.get("allOf").is_none() && tag_branch(b).is_none();
+    let has = |b: &Value, k: &str| b.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key(k));
+    if branches.is_empty() || !branches.iter().all(inline) || !branches.iter().any(|b| has(b, "result") || has(b, "error")) {
+        return Ok(None);
+    }
+    let shape = "a response must be `anyOf` of two objects: one that requires `result` (and has no `error`) and one that requires `error` (and has no `result`)";
+    let requires = |b: &Value, k: &str| b.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x.as_str() == Some(k)));
+    let [a, b] = branches else { return err(name, ptr, shape) };
+    let (ri, ei) = match (requires(a, "result") && !has(a, "error"), requires(b, "error") && !has(b, "result"), requires(b, "result") && !has(b, "error"), requires(a, "error") && !has(a, "result")) {
+        (true, true, _, _) => (0, 1),
+        (_, _, true, true) => (1, 0),
+        _ => return err(name, ptr, shape),
+    };
+    let mut out_names = Vec::new();
+    for (i, default_title) in [(ri, "Result"), (ei, "Error")] {
+        let bp = format!("{ptr}/{i}");
+        let bo = branches[i].as_object().ok_or_else(|| IrError { def: name.into(), pointer: bp.clone(), message: shape.into() })?;
+        check_keys(name, &bp, bo, &["type", "properties", "required"])?;
+        if bo.get("type") != Some(&Value::from("object")) {
+            return err(name, &format!("{bp}/type"), "each branch of a response must be `\"type\": \"object\"`");
+        }
+        let title = bo.get("title").and_then(Value::as_str).unwrap_or(default_title).to_upper_camel_case();
+        out_names.push((i, format!("{name}{title}"), doc_of(&branches[i])));
+    }
+    let results_name = match name.strip_suffix("Response") {
+        Some(stem) if !stem.is_empty() => format!("{stem}Result"),
+        _ => format!("{name}Result"),
+    };
+    let mut taken = BTreeSet::new();
+    for n in out_names.iter().map(|(_, n, _)| n).chain([&results_name]) {
+        if all.contains_key(n) || n == name || !taken.insert(n.clone()) {
+            return err(name, ptr, format!("the response's synthesized definition would be named `{n}`, which is already taken (give the branches other titles)"));
+        }
+    }
+    // The result branch: `result` is kept as raw JSON; its type comes from the method.
+    let rp = format!("{ptr}/{ri}/properties/result");
+    let result = &branches[ri]["properties"]["result"];
+    let ro = result.as_object().ok_or_else(|| IrError { def: name.into(), pointer: rp.clone(), message: "a property schema must be an object".into() })?;
+    check_keys(name, &rp, ro, &["anyOf"])?;
+    let (methods, fallback) = self::methods(name, &format!("{rp}/anyOf"), ro.get("anyOf"), all, "result")?;
+    let mut rb = branches[ri].as_object().cloned().unwrap_or_default();
+    if let Some(Value::Object(p)) = rb.get_mut("properties") {
+        let mut raw = Map::new();
+        if let Some(d) = ro.get("description") {
+            raw.insert("description".into(), d.clone());
+        }
+        p.insert("result".into(), Value::Object(raw));
+    }
+    let (ref_name, err_name) = (out_names[0].1.clone(), out_names[1].1.clone());
+    extra.push(Def::Struct { name: ref_name.clone(), doc: out_names[0].2.clone(), fields: fields(name, &format!("{ptr}/{ri}"), &rb)?, extensions: vec![] });
+    let eb = branches[ei].as_object().cloned().unwrap_or_default();
+    extra.push(Def::Struct { name: err_name.clone(), doc: out_names[1].2.clone(), fields: fields(name, &format!("{ptr}/{ei}"), &eb)?, extensions: vec![] });
+    extra.push(Def::Results {
+        name: results_name,
+        doc: format!("What `result` holds in `{name}`, by the method of the request it answers: decode it with that method."),
+        response: name.to_owned(),
+        methods,
+        fallback,
+    });
+    let mut alternatives = vec![Alternative { name: ref_name, key: "result".into() }, Alternative { name: err_name, key: "error".into() }];
+    if ri > ei {
+        alternatives.reverse();
+    }
+    Ok(Some(Def::ShapeUnion { name: name.into(), doc: doc.to_owned(), alternatives }))
 }

@@ -415,6 +415,43 @@ enum PDef {
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
     IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool, snake: String },
     KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<PKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)>, snake: String },
+    /// A request or notification: the model's members (the other ones, `method`,
+    /// `params`), the params alias, the methods.
+    Envelope { name: String, doc: Vec<String>, fields: Vec<PField>, others: Vec<PField>, methods: Vec<PMethod>, methods_const: String, params_ty: String, params_union: String, value_entries: Vec<String>, snake: String },
+    /// A response's method table (`decode_<name>(method, value)`).
+    Results { name: String, doc: Vec<String>, response: String, methods: Vec<PMethod>, methods_const: String, union: String, snake: String },
+}
+
+/// One method of an envelope's params or a response's results: its name, type and codec.
+#[derive(Serialize)]
+struct PMethod {
+    method: String,
+    ty: String,
+    decoder: String,
+    encoder: String,
+}
+
+fn pmethods(h: &mut Helpers, methods: &[crate::ir::Method]) -> Vec<PMethod> {
+    methods
+        .iter()
+        .map(|m| {
+            let t = Ty::Ref { name: m.payload.clone() };
+            PMethod { method: py(&m.method), ty: h.py_type(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
+        })
+        .collect()
+}
+
+/// A type alias's right-hand side laid out as `ruff format` keeps it: on the line when
+/// it fits, else in parentheses (on one line, or one `|` operand per line).
+fn union_rhs(head: &str, members: &[String]) -> String {
+    let one = members.join(" | ");
+    if head.len() + one.len() <= 120 {
+        one
+    } else if one.len() + 4 <= 120 {
+        format!("(\n    {one}\n)")
+    } else {
+        format!("(\n    {}\n)", members.join("\n    | "))
+    }
 }
 
 /// A branch of a union decided by JSON kind: its kind, decoder and encoder.
@@ -671,6 +708,57 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     snake,
                 }
             }
+            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
+                let params_ty = format!("{name}Params");
+                if names.contains(&params_ty) {
+                    return Err(format!("$defs/{name}: the params alias would be named `{params_ty}`, which is already a definition"));
+                }
+                let mut seen = BTreeSet::from(["method".to_owned(), "params".to_owned()]);
+                let others: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
+                let plain = |wire: &str, doc: &str, presence: Presence, ty: Ty| Field { wire: wire.into(), doc: doc.into(), presence, ty, lenient: false, skip_invalid_items: false, min_items: None, format: None, default: None, pattern: None };
+                let method = pfield(&mut h, name, &plain("method", method_doc, Presence::Req, Ty::String), 0, &mut BTreeSet::new())?;
+                let params = pfield(&mut h, name, &plain("params", params_doc, Presence::Opt, Ty::Ref { name: params_ty.clone() }), 0, &mut BTreeSet::new())?;
+                for n in ["decode_string", "decode_json", "encode_string", "encode_json"] {
+                    h.used.insert(n.into());
+                }
+                let methods = pmethods(&mut h, methods);
+                let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
+                members.push("JsonValue".into());
+                let mut value_entries: Vec<String> = others.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
+                value_entries.extend(["\"method\": method".to_owned(), "\"params\": params".to_owned()]);
+                let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
+                text.push_str("\n\nAttributes:\n");
+                text.push_str(&others.iter().chain([&method, &params]).flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
+                PDef::Envelope {
+                    name: name.clone(),
+                    doc: docstring(&text, "    "),
+                    params_union: union_rhs(&format!("{params_ty}: TypeAlias = "), &members),
+                    fields: vec![method, params],
+                    others,
+                    methods,
+                    methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                    params_ty,
+                    value_entries,
+                    snake,
+                }
+            }
+            Def::Results { name, doc, response, methods, .. } => {
+                h.used.insert("decode_json".into());
+                h.used.insert("encode_json".into());
+                h.used.insert("decode_value".into());
+                let methods = pmethods(&mut h, methods);
+                let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
+                members.push("JsonValue".into());
+                PDef::Results {
+                    union: union_rhs(&format!("{name}: TypeAlias = "), &members),
+                    name: name.clone(),
+                    doc: comment(doc, ""),
+                    response: response.clone(),
+                    methods,
+                    methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                    snake,
+                }
+            }
             Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
         }) })();
         match one {
@@ -754,7 +842,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     let mut registrations = Vec::new();
     for d in &defs {
         match d {
-            PDef::Struct { name, .. } => registrations.push(format!("{name}: decode_{name}")),
+            PDef::Struct { name, .. } | PDef::Envelope { name, .. } => registrations.push(format!("{name}: decode_{name}")),
             PDef::TaggedUnion { name, variants, tagless, .. } => {
                 for v in variants.iter().chain(tagless.as_deref()) {
                     match &v.nested {
@@ -798,7 +886,12 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
 fn public_names(defs: &[PDef]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for d in defs {
+        if let PDef::Results { name, methods_const, snake, .. } = d {
+            out.extend([name.clone(), methods_const.clone(), format!("decode_{snake}"), format!("serialize_{snake}")]);
+            continue;
+        }
         let (name, snake) = match d {
+            PDef::Envelope { name, snake, .. } | PDef::Results { name, snake, .. } => (name, snake),
             PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } | PDef::KindUnion { name, snake, .. } | PDef::IntEnum { name, snake, .. } => (name, snake),
         };
         out.push(name.clone());
@@ -828,6 +921,7 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
                 out.extend(variants.iter().flat_map(|v| v.alternatives.iter().map(|a| a.class_name.clone())));
                 out.push(format!("{name}Variant"));
             }
+            PDef::Envelope { params_ty, methods_const, .. } => out.extend([params_ty.clone(), methods_const.clone()]),
             _ => {}
         }
     }

@@ -184,6 +184,38 @@ pub enum RDef {
     Alias { name: String, doc: Vec<String>, ty: String },
     IntEnum { name: String, doc: Vec<String>, ty: String, consts: Vec<RConst>, open: bool },
     KindUnion { name: String, doc: Vec<String>, expected: String, branches: Vec<RKind>, integer_range: Option<(String, String)>, int: Option<RKindRef>, num: Option<RKindRef> },
+    /// A request or notification: its params enum, fallback variant, methods and other members.
+    Envelope {
+        name: String,
+        doc: Vec<String>,
+        params: String,
+        fallback: String,
+        fallback_doc: String,
+        method_doc: Vec<String>,
+        params_doc: Vec<String>,
+        methods: Vec<RVariant>,
+        fields: Vec<RField>,
+    },
+    /// A response's method table: the result enum, the response it decodes for, its fallback.
+    Results { name: String, doc: Vec<String>, response: String, fallback: String, fallback_doc: String, methods: Vec<RVariant> },
+}
+
+/// The variants of an envelope's params (or a response's results) by method, and the
+/// fallback's variant name and doc.
+fn method_variants(owner: &str, methods: &[crate::ir::Method], fallback: Option<&Other>, what: &str) -> Result<(Vec<RVariant>, String, String), String> {
+    let fb = fallback.map_or_else(|| "Unknown".to_owned(), |o| variant_ident(&o.title));
+    let fb_doc = fallback.map_or("", |o| o.doc.as_str());
+    let fb_doc = one_line(fb_doc, &format!("The {what} of a method this version does not know, kept as raw JSON."));
+    let mut seen = BTreeSet::from([fb.clone()]);
+    let mut out = Vec::new();
+    for m in methods {
+        let id = variant_ident(&m.title);
+        if !seen.insert(id.clone()) {
+            return Err(format!("$defs/{owner}: the method `{}` maps to the Rust variant `{id}`, which is already taken", m.method));
+        }
+        out.push(RVariant { doc: doc_lines_or(&m.doc, &format!("The {what} of `{}`.", m.method)), ident: id, payload: m.payload.clone(), wire: lit(&m.method) });
+    }
+    Ok((out, fb, fb_doc))
 }
 
 /// A named constant of an integer enum.
@@ -321,6 +353,29 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     variants: variants(name, vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into()))), true)?,
                     common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
                 }
+            }
+            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, fallback } => {
+                let mut seen = BTreeSet::from(["extra".to_owned(), "method".to_owned(), "params".to_owned()]);
+                let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "params")?;
+                let params = format!("{name}Params");
+                if ir.defs.iter().any(|d| d.name() == params) {
+                    return Err(format!("$defs/{name}: the params enum would be named `{params}`, which is already a definition"));
+                }
+                RDef::Envelope {
+                    name: name.clone(),
+                    doc: doc_lines(doc),
+                    params,
+                    fallback,
+                    fallback_doc,
+                    method_doc: doc_lines_or(method_doc, "The method name."),
+                    params_doc: doc_lines_or(params_doc, "The method's params (`None`: absent or `null`)."),
+                    methods,
+                    fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                }
+            }
+            Def::Results { name, doc, response, methods, fallback } => {
+                let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "result")?;
+                RDef::Results { name: name.clone(), doc: doc_lines(doc), response: response.clone(), fallback, fallback_doc, methods }
             }
             Def::ShapeUnion { name, doc, alternatives } => RDef::ShapeUnion {
                 name: name.clone(),

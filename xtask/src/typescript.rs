@@ -264,6 +264,29 @@ enum TDef {
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
     IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool },
     KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<TKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)> },
+    /// A request or notification: its other members, the params union by method, the method list.
+    Envelope { name: String, doc: Vec<String>, method_doc: Vec<String>, params_doc: Vec<String>, fields: Vec<TField>, methods: Vec<TMethod>, methods_const: String, params_ty: String },
+    /// A response's method table (`decode<Name>(method, result)`).
+    Results { name: String, doc: Vec<String>, response: String, methods: Vec<TMethod>, methods_const: String },
+}
+
+/// One method of an envelope's params or a response's results: its name, type and codec.
+#[derive(Serialize)]
+struct TMethod {
+    method: String,
+    ty: String,
+    decoder: String,
+    encoder: String,
+}
+
+fn tmethods(h: &mut Helpers, methods: &[crate::ir::Method]) -> Vec<TMethod> {
+    methods
+        .iter()
+        .map(|m| {
+            let t = Ty::Ref { name: m.payload.clone() };
+            TMethod { method: js(&m.method), ty: h.ts_type(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
+        })
+        .collect()
 }
 
 /// A branch of a union decided by JSON kind: its kind, decoder and encoder.
@@ -308,6 +331,16 @@ fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
         TDef::StringAlias { name, .. } => {
             values.push(name.clone());
             name
+        }
+        TDef::Envelope { name, params_ty, methods_const, .. } => {
+            types.extend([params_ty.clone(), name.clone()]);
+            values.push(methods_const.clone());
+            name
+        }
+        TDef::Results { name, methods_const, .. } => {
+            types.push(name.clone());
+            values.extend([methods_const.clone(), format!("decode{name}"), format!("serialize{name}")]);
+            return;
         }
         TDef::IntEnum { name, values_const, .. } => {
             types.push(name.clone());
@@ -486,6 +519,29 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
                 }
             }
+            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
+                let params_ty = format!("{name}Params");
+                if names.contains(&params_ty) {
+                    return Err(format!("$defs/{name}: the params type would be named `{params_ty}`, which is already a definition"));
+                }
+                TDef::Envelope {
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    method_doc: jsdoc(method_doc, "  "),
+                    params_doc: jsdoc(params_doc, "  "),
+                    fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                    methods: tmethods(&mut h, methods),
+                    methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                    params_ty,
+                }
+            }
+            Def::Results { name, doc, response, methods, .. } => TDef::Results {
+                name: name.clone(),
+                doc: jsdoc(doc, ""),
+                response: response.clone(),
+                methods: tmethods(&mut h, methods),
+                methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+            },
             Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
                 as_payload: payload_shapes.contains(name.as_str()),
                 name: name.clone(),

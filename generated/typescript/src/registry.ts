@@ -128,3 +128,21 @@ export const DEFAULTS: ReadonlyMap<string, ReadonlyMap<string, (value: unknown) 
   ["v1", new Map<string, (value: unknown) => unknown>([
   ])],
 ]);
+
+/** A response's method table: decode a `result` value by method, and write it back. */
+export interface ResultCodec {
+  decode(method: string, result: unknown): ParseResult<unknown>;
+  serialize(method: string, value: unknown): string;
+}
+
+function resultCodec<T>(decode: (method: string, result: unknown) => ParseResult<T>, serialize: (method: string, value: T) => string): ResultCodec {
+  return { decode, serialize: serialize as (method: string, value: unknown) => string };
+}
+
+/** The responses with a method table, by version and response name. */
+export const RESULTS: ReadonlyMap<string, ReadonlyMap<string, ResultCodec>> = new Map([
+  ["v2", new Map<string, ResultCodec>([
+  ])],
+  ["v1", new Map<string, ResultCodec>([
+  ])],
+]);

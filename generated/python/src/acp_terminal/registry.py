@@ -10,7 +10,7 @@ from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 
-__all__ = ["CODECS", "DEFAULTS", "Codec"]
+__all__ = ["CODECS", "DEFAULTS", "RESULTS", "Codec", "ResultCodec"]
 
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
@@ -123,6 +123,14 @@ CODECS: dict[str, dict[str, Codec]] = {
 
 # The objects with schema defaults, by version and name: each applies them (``with_defaults``).
 DEFAULTS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "v2": {},
+    "v1": {},
+}
+
+ResultCodec = tuple[Callable[[str, Json], Parsed[Any]], Callable[[str, Any], str]]
+
+# The responses with a method table, by version and response name: decode a ``result`` value by method, and write it back.
+RESULTS: dict[str, dict[str, ResultCodec]] = {
     "v2": {},
     "v1": {},
 }

@@ -5,6 +5,7 @@
 mod bytes;
 mod display;
 mod decode;
+mod envelope;
 mod error;
 mod json;
 mod macros;
