@@ -65,6 +65,12 @@ pub enum Def {
         variants: Vec<Variant>,
         other: Option<Other>,
         common: Vec<Field>,
+        /// The branch without a tag (upstream v1 `SetSessionConfigOptionRequest`'s
+        /// `value_id`), as in [`Def::TaggedUnion`]: an object without the tag is this
+        /// variant (with the common members); with no catch-all an unknown tag is too,
+        /// the tag kept among its unknown members.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tagless: Option<Tagless>,
     },
     /// `anyOf` of object `$ref`s told apart by a member only one of them requires.
     ShapeUnion { name: String, doc: String, alternatives: Vec<Alternative> },
@@ -516,7 +522,7 @@ fn inline_payload(owner: &str, bp: &str, b: &Value, tag: &str, value: &str, extr
     }
     let name = format!("{owner}{}Payload", value.to_upper_camel_case());
     let fields = fields(owner, bp, &inner)?;
-    let doc = format!("The members of the `{value}` variant of `{owner}`, beside its tag.");
+    let doc = if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
     extra.push(Def::Struct { name: name.clone(), doc, fields, extensions: vec![] });
     Ok(name)
 }
@@ -565,7 +571,18 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: 
             continue;
         }
         let Some((tag, value)) = tag_branch(b) else {
-            return err(name, &bp, "a union branch must be an object with one const-valued tag property");
+            // Members listed inline with no tag, and a `title` (upstream v1
+            // `SetSessionConfigOptionRequest`'s `value_id`): the variant without a tag, its
+            // payload a definition of its own (`Owner` + title + `Payload`).
+            if let (Some(title), Some(_), None) = (b.get("title").and_then(Value::as_str), b.get("properties"), b.get("allOf")) {
+                if tagless.is_some() {
+                    return err(name, &bp, "a tagged union can have only one branch without a tag; the others need a const-valued tag property");
+                }
+                let payload = inline_payload(name, &bp, b, "", title, extra)?;
+                tagless = Some((bp, Tagless { title: title.to_owned(), doc: doc(b), payload }));
+                continue;
+            }
+            return err(name, &bp, "a union branch must be an object with one const-valued tag property (or, for the one variant without a tag, a `title`)");
         };
         if tag_name.as_ref().is_some_and(|t| *t != tag) {
             return err(name, &bp, format!("branches disagree on the tag member (`{}` vs `{tag}`)", tag_name.unwrap_or_default()));
@@ -688,12 +705,9 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
         }
         let (tag, variants, other, tagless) = union(name, &bptr, &branches, key == "anyOf", extra)?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
-            if tagless.is_some() {
-                return err(name, &bptr, "a branch without a tag in an object with common members is not supported yet");
-            }
             check_keys(name, ptr, o, &["type", "properties", "required", key, "discriminator"])?;
             let common = fields(name, ptr, o)?;
-            return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common });
+            return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common, tagless });
         }
         check_keys(name, ptr, o, &[key, "discriminator"])?;
         return Ok(Def::TaggedUnion { name: name.into(), doc, tag, variants, other, tagless });
@@ -936,7 +950,7 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         }
     }
     for d in &out {
-        if let Def::TaggedUnion { tag, tagless: Some(t), .. } = d {
+        if let Def::TaggedUnion { tag, tagless: Some(t), .. } | Def::TaggedStruct { tag, tagless: Some(t), .. } = d {
             match by_name.get(t.payload.as_str()) {
                 Some(Def::Struct { fields, .. }) if fields.iter().any(|f| f.wire == *tag) => errors.push(IrError {
                     def: d.name().to_owned(),
@@ -1087,9 +1101,12 @@ fn collect_refs(d: &Def, out: &mut Vec<(String, String)>) {
                 out.push(("/anyOf".to_owned(), t.payload.clone()));
             }
         }
-        Def::TaggedStruct { variants, common, .. } => {
+        Def::TaggedStruct { variants, common, tagless, .. } => {
             variant_refs(variants, out);
             field_refs(common, out);
+            if let Some(t) = tagless {
+                out.push(("/anyOf".to_owned(), t.payload.clone()));
+            }
         }
         Def::ShapeUnion { alternatives, .. } => {
             out.extend(alternatives.iter().enumerate().map(|(i, a)| (format!("/anyOf/{i}/allOf/0/$ref"), a.name.clone())));

@@ -65,8 +65,11 @@ enum Cmd {
         /// Start at this step (goldens, cargo, typescript, python, conformance, fuzz,
         /// packages, bench, e2e), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "only")]
         from: Option<String>,
+        /// Run only this step (after the generated-files check and the installs).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Run the conformance vectors under DIR... (default `tests/vectors`) in every
     /// language and compare their bytes.
@@ -194,18 +197,25 @@ const STEPS: &[Step] = &[
     ("e2e", end_to_end),
 ];
 
-fn test(from: Option<&str>) -> Result<(), String> {
-    let start = match from {
-        None => 0,
-        Some(name) => STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
-            format!("--from {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
-        })?,
+fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
+    let position = |flag: &str, name: &str| {
+        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
+            format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
+        })
+    };
+    let (start, end) = match (from, only) {
+        (_, Some(name)) => {
+            let i = position("--only", name)?;
+            (i, i + 1)
+        }
+        (Some(name), None) => (position("--from", name)?, STEPS.len()),
+        (None, None) => (0, STEPS.len()),
     };
     check_lock_files()?;
     codegen::generate(true)?;
     node::install()?;
     pyenv::install()?;
-    for (name, step) in &STEPS[start..] {
+    for (name, step) in &STEPS[start..end] {
         let began = std::time::Instant::now();
         step()?;
         eprintln!("test step {name}: passed ({:.0} s)", began.elapsed().as_secs_f64());
@@ -220,7 +230,7 @@ fn main() -> ExitCode {
             codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay, partial }, check)
         }
         Cmd::Gen { check, .. } => codegen::generate(check),
-        Cmd::Test { from } => test(from.as_deref()),
+        Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),

@@ -410,6 +410,11 @@ enum PDef {
         snake: String,
         /// The encoder's arms after the tag, one per payload type or alternative class.
         arms: Vec<PArm>,
+        /// The variant without a tag; `open`: an unknown tag stays whole (else it goes to
+        /// the variant without a tag, whose members are read skipping `common_skip`).
+        tagless: Option<Box<PVariant>>,
+        open: bool,
+        common_skip: String,
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
@@ -661,7 +666,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 snake,
             }
             }
-            Def::TaggedStruct { name, doc, tag, variants, common, .. } => {
+            Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
                 let mut seen = BTreeSet::from([ident(tag)]);
@@ -695,7 +700,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
                     }
                 }
+                let tagless = match tagless {
+                    None => None,
+                    Some(t) => {
+                        let class_name = vname(name, &t.title)?;
+                        let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
+                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None, alternatives: vec![] }))
+                    }
+                };
                 PDef::TaggedStruct {
+                    open: other.is_some() || tagless.is_none(),
+                    common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
+                    tagless,
                     arms,
                     name: name.clone(),
                     doc: docstring(doc, ""),
@@ -814,7 +830,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     if unknown {
         model_imports.push("UNKNOWN_TAG".into());
     }
-    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: Some(_), .. })) {
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: Some(_), .. } | Def::TaggedStruct { tagless: Some(_), .. })) {
         model_imports.push("TAGLESS_TAG".into());
     }
     model_imports.sort_by_key(|n| (!n.chars().all(|c| c.is_ascii_uppercase() || c == '_'), n.clone()));
@@ -851,8 +867,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     }
                 }
             }
-            PDef::TaggedStruct { name, variants, .. } => {
-                for v in variants {
+            PDef::TaggedStruct { name, variants, tagless, .. } => {
+                for v in variants.iter().chain(tagless.as_deref()) {
                     if v.alternatives.is_empty() {
                         registrations.push(format!("{}: decode_{name}", v.class_name));
                     }
@@ -916,8 +932,8 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
                     }
                 }
             }
-            PDef::TaggedStruct { variants, .. } => {
-                out.extend(variants.iter().map(|v| v.class_name.clone()));
+            PDef::TaggedStruct { variants, tagless, .. } => {
+                out.extend(variants.iter().chain(tagless.as_deref()).map(|v| v.class_name.clone()));
                 out.extend(variants.iter().flat_map(|v| v.alternatives.iter().map(|a| a.class_name.clone())));
                 out.push(format!("{name}Variant"));
             }

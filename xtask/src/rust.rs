@@ -179,6 +179,10 @@ pub enum RDef {
         other_doc: String,
         variants: Vec<RVariant>,
         common: Vec<RField>,
+        /// The variant without a tag, and whether unknown tags go to it (`unknown`: the
+        /// schema has no catch-all) or stay whole (`own`).
+        tagless: Option<RVariant>,
+        tagless_mode: String,
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
     Alias { name: String, doc: Vec<String>, ty: String },
@@ -341,16 +345,27 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 });
                 RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
             }
-            Def::TaggedStruct { name, doc, tag, variants: vs, other, common } => {
+            Def::TaggedStruct { name, doc, tag, variants: vs, other, common, tagless } => {
                 let mut seen = BTreeSet::from([ident(tag)]);
+                let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
+                let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
+                let mut all = variants(name, items.chain(tagless_item), true)?;
+                let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
+                    if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
+                        v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                    }
+                    v
+                });
                 RDef::TaggedStruct {
+                    tagless,
+                    tagless_mode: if other.is_some() { "own".into() } else { "unknown".into() },
                     name: name.clone(),
                     doc: doc_lines(doc),
                     tag: lit(tag),
                     tag_field: ident(tag),
                     tag_enum: format!("{name}{}", variant_ident(tag)),
                     other_doc: one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole."),
-                    variants: variants(name, vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into()))), true)?,
+                    variants: all,
                     common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
                 }
             }

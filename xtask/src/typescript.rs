@@ -252,7 +252,22 @@ enum TDef {
         /// outer one, so the outer tag's presence tells them apart.
         nested: bool,
     },
-    TaggedStruct { name: String, doc: Vec<String>, tag: String, tag_key: String, tag_access: String, variants: Vec<TVariant>, common: Vec<TField>, skip_const: String, known_const: String },
+    TaggedStruct {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        tag_key: String,
+        tag_access: String,
+        variants: Vec<TVariant>,
+        common: Vec<TField>,
+        skip_const: String,
+        known_const: String,
+        /// The variant without a tag; `open`: an unknown tag stays whole (else it goes to
+        /// the variant without a tag, whose members are read skipping `common_skip`).
+        tagless: Option<TVariant>,
+        open: bool,
+        common_skip: String,
+    },
     ShapeUnion {
         name: String,
         doc: Vec<String>,
@@ -501,10 +516,22 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 skip_const: skip_const(std::slice::from_ref(tag)),
                 known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
             },
-            Def::TaggedStruct { name, doc, tag, variants, common, .. } => {
+            Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
                 TDef::TaggedStruct {
+                    tagless: match tagless {
+                        None => None,
+                        Some(t) => Some(TVariant {
+                            doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
+                            type_name: vname(name, &t.title)?,
+                            wire: js(&t.title),
+                            payload: Some(t.payload.clone()),
+                            nested: false,
+                        }),
+                    },
+                    open: other.is_some() || tagless.is_none(),
+                    common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
                     tag: js(tag),

@@ -741,10 +741,32 @@ macro_rules! acp_tagless_union {
 /// An object tagged by one member whose other members are shared by every variant
 /// (`DiffChange`: `operation` selects the payload; `fileType`, `mimeType`, `_meta` are
 /// common). An unknown tag keeps the whole object, common members included,
-/// uninterpreted.
+/// uninterpreted. With a `tagless` variant (upstream v1 `SetSessionConfigOptionRequest`'s
+/// `value_id`), an object without the tag is that variant; `tagless unknown` also sends
+/// an unknown tag there (the schema has no catch-all), the tag kept among its unknown
+/// members, while `tagless own` keeps unknown tags whole as above.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! acp_tagged_struct {
+    (@unknown [] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
+        $openum::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t))
+    };
+    (@unknown [own $dv:ident $dp:ty] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
+        $openum::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t))
+    };
+    (@unknown [unknown $dv:ident $dp:ty] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {{
+        // The tag stays in the object: the payload keeps it among its unknown members.
+        let _ = $tag;
+        $openum::$dv($crate::wire::payload_from_tree::<$dp>($m, $cx, $common)?)
+    }};
+    // No tag member: the variant without a tag, or (when there is none) the missing tag.
+    (@absent [] $openum:ident, $m:ident, $cx:ident, $t:expr, $reserved:expr) => {{
+        $crate::wire::read_tag($m, $t, $cx)?;
+        return None;
+    }};
+    (@absent [$tmode:ident $dv:ident $dp:ty] $openum:ident, $m:ident, $cx:ident, $t:expr, $reserved:expr) => {
+        $openum::$dv($crate::wire::payload_from_tree::<$dp>($m, $cx, $reserved)?)
+    };
     (
         $(#[doc = $doc:literal])*
         pub struct $name:ident : tag $t:literal => $opf:ident : $openum:ident, open ($odoc:literal) {
@@ -757,6 +779,11 @@ macro_rules! acp_tagged_struct {
                     pub $f:ident : $mode:ident $ft:ty = $fwire:literal [$($check:ident $(($($arg:expr),*))?),*]
                 ),* $(,)?
             }
+            $(
+                tagless $tmode:ident {
+                    $(#[doc = $ddoc:literal])* $dv:ident($dp:ty) = $dtitle:literal
+                }
+            )?
         }
     ) => {
         #[doc = concat!("The tag-selected part of [`", stringify!($name), "`].")]
@@ -765,6 +792,7 @@ macro_rules! acp_tagged_struct {
         #[non_exhaustive]
         pub enum $openum {
             $( $(#[doc = $vdoc])* $variant($payload), )*
+            $( $(#[doc = $ddoc])* $dv($dp), )?
             #[doc = $odoc]
             Unknown($crate::wire::UnknownVariant),
         }
@@ -787,17 +815,20 @@ macro_rules! acp_tagged_struct {
             /// Every tag this version knows, in schema order.
             pub const KNOWN: &'static [&'static str] = &[$($wire),*];
             const RESERVED: &'static [&'static str] = &[$t, $($fwire),*];
+            #[allow(dead_code)]
+            const COMMON: &'static [&'static str] = &[$($fwire),*];
 
             $crate::__wire_new!(@acc [$opf: $openum,] [$opf,] [] $($mode $f $ft,)*);
 
             #[allow(unused_mut)]
             fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
-                let tag = $crate::wire::read_tag(m, $t, cx)?;
+                let tag = if m.contains_key($t) { Some($crate::wire::read_tag(m, $t, cx)?) } else { None };
                 let $opf = match tag {
-                    $( $wire => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
+                    $( Some($wire) => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
                     // Unknown: every member is kept as it came (and written back so); the
                     // required common members are still checked and read below.
-                    other => $openum::Unknown($crate::wire::UnknownVariant::from_members(other, m, $t)),
+                    Some(other) => $crate::acp_tagged_struct!(@unknown [$($tmode $dv $dp)?] $openum, other, m, cx, $t, Self::COMMON),
+                    None => $crate::acp_tagged_struct!(@absent [$($tmode $dv $dp)?] $openum, m, cx, $t, Self::RESERVED),
                 };
                 let known = !matches!($opf, $openum::Unknown(_));
                 $( let mut $f: ::core::option::Option<$crate::__wire_slot!($mode $ft)> = None; )*
@@ -840,13 +871,16 @@ macro_rules! acp_tagged_struct {
 
         impl $crate::wire::Encode for $name {
             fn encode(&self, w: &mut $crate::wire::Writer) {
-                let (tag, payload): (&str, &dyn $crate::wire::PayloadRef) = match &self.$opf {
-                    $( $openum::$variant(p) => ($wire, p), )*
+                let (tag, payload): (::core::option::Option<&str>, &dyn $crate::wire::PayloadRef) = match &self.$opf {
+                    $( $openum::$variant(p) => (Some($wire), p), )*
+                    $( $openum::$dv(p) => { let _ = $dtitle; (None, p) } )?
                     $openum::Unknown(u) => return u.encode_with_tag($t, w),
                 };
                 w.begin_object();
-                w.key($t);
-                w.string(tag);
+                if let Some(tag) = tag {
+                    w.key($t);
+                    w.string(tag);
+                }
                 payload.encode_known_dyn(w);
                 $( $crate::__wire_put!($mode, w, $fwire, self.$f); )*
                 w.members(payload.extra_dyn());
@@ -868,6 +902,16 @@ macro_rules! acp_tagged_struct {
                             m.end()
                         }
                     )*
+                    $(
+                        $openum::$dv(p) => {
+                            let _ = $dtitle;
+                            let mut m = s.serialize_map(None)?;
+                            <$dp as $crate::wire::Payload>::serialize_known(p, &mut m)?;
+                            self.ser_common(&mut m)?;
+                            $crate::wire::ser_members(&mut m, $crate::wire::Payload::extra(p))?;
+                            m.end()
+                        }
+                    )?
                     $openum::Unknown(u) => u.ser_with_tag($t, s),
                 }
             }

@@ -14,7 +14,9 @@ from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
 
 from ._runtime.decode import (
     Cx,
+    decode_boolean,
     decode_input,
+    decode_object,
     decode_string,
     encode_text,
 )
@@ -34,6 +36,8 @@ from ._runtime.model import (
 )
 from ._runtime.writer import (
     Writer,
+    encode_boolean,
+    encode_object,
     encode_string,
 )
 
@@ -42,35 +46,76 @@ __all__ = [
     "Auth",
     "AuthAgent",
     "AuthTerminal",
+    "Choice",
+    "ChoicePick",
+    "ChoicePickPayload",
+    "ChoicePlain",
+    "ChoicePlainPayload",
+    "ChoiceVariant",
     "Form",
     "Items",
     "ItemsString",
     "ItemsTitled",
+    "SetOption",
+    "SetOptionBoolean",
+    "SetOptionBooleanPayload",
+    "SetOptionValueId",
+    "SetOptionValueIdPayload",
+    "SetOptionVariant",
     "StringItems",
     "TerminalAuth",
     "TitledItems",
+    "ValueId",
     "parse_agent_auth",
     "parse_auth",
+    "parse_choice",
+    "parse_choice_pick_payload",
+    "parse_choice_plain_payload",
     "parse_form",
     "parse_items",
+    "parse_set_option",
+    "parse_set_option_boolean_payload",
+    "parse_set_option_value_id_payload",
     "parse_string_items",
     "parse_terminal_auth",
     "parse_titled_items",
+    "parse_value_id",
     "serialize_agent_auth",
     "serialize_auth",
+    "serialize_choice",
+    "serialize_choice_pick_payload",
+    "serialize_choice_plain_payload",
     "serialize_form",
     "serialize_items",
+    "serialize_set_option",
+    "serialize_set_option_boolean_payload",
+    "serialize_set_option_value_id_payload",
     "serialize_string_items",
     "serialize_terminal_auth",
     "serialize_titled_items",
+    "serialize_value_id",
 ]
 
 _ABSENT: Final[Any] = object()
+_SKIP_3: Final[frozenset[str]] = frozenset(("kind", "id", "note"))
+_SKIP_1: Final[frozenset[str]] = frozenset(("sessionId", "configId", "_meta"))
+_SKIP_2: Final[frozenset[str]] = frozenset(("type", "sessionId", "configId", "_meta"))
 _SKIP_0: Final[frozenset[str]] = frozenset(("type",))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
 
 # --- named strings and string enums ---
+
+
+def decode_ValueId(v: Json, cx: Cx) -> ValueId:
+    return ValueId(decode_string(v, cx))
+
+
+ValueId = NewType("ValueId", Annotated[str, wire_rules("ValueId", decode_ValueId, python_values=True)])
+"""A value's id."""
+
+
+encode_ValueId = encode_string
 
 
 # --- objects ---
@@ -118,6 +163,46 @@ class TitledItems(WireModel):
     """
 
     any_of: list[str] = Field(alias="anyOf")
+
+
+class SetOptionBooleanPayload(WireModel):
+    """The members of the `boolean` variant of `SetOption`, beside its tag.
+
+    Attributes:
+        value: The `value` member.
+    """
+
+    value: bool = Field(alias="value")
+
+
+class SetOptionValueIdPayload(WireModel):
+    """The members of the `value_id` variant of `SetOption`, which has no tag.
+
+    Attributes:
+        value: The `value` member.
+    """
+
+    value: ValueId = Field(alias="value")
+
+
+class ChoicePickPayload(WireModel):
+    """The members of the `pick` variant of `Choice`, beside its tag.
+
+    Attributes:
+        value: The `value` member.
+    """
+
+    value: str = Field(alias="value")
+
+
+class ChoicePlainPayload(WireModel):
+    """The members of the `plain` variant of `Choice`, which has no tag.
+
+    Attributes:
+        text: The `text` member.
+    """
+
+    text: str = Field(alias="text")
 
 
 class Form(WireModel):
@@ -173,6 +258,62 @@ Items: TypeAlias = Annotated[
     wire_rules("Items", lambda v, cx: decode_Items(v, cx)),
 ]
 """Open, the catch-all in the middle and the branch without a tag last (upstream `MultiSelectItems`)."""
+
+
+class SetOptionBoolean(SetOptionBooleanPayload):
+    """A boolean."""
+
+    type_: Literal["boolean"] = Field(default="boolean", alias="type")
+    session_id: str = Field(alias="sessionId")
+    config_id: str = Field(alias="configId")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+
+
+class SetOptionValueId(SetOptionValueIdPayload):
+    """A value id; the default when `type` is absent."""
+
+    session_id: str = Field(alias="sessionId")
+    config_id: str = Field(alias="configId")
+    meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta")
+
+
+SET_OPTION_TAGS: Final = ("boolean",)
+SetOptionVariant: TypeAlias = SetOptionBoolean | SetOptionValueId
+
+SetOption: TypeAlias = Annotated[
+    Annotated[SetOptionBoolean, Tag("boolean")] | Annotated[SetOptionValueId, Tag(TAGLESS_TAG)],
+    Discriminator(discriminator("type", "type_", SET_OPTION_TAGS, open_union=False, tagless=True)),
+    wire_rules("SetOption", lambda v, cx: decode_SetOption(v, cx)),
+]
+"""Closed, with common members and an inline branch without a tag (upstream v1 `SetSessionConfigOptionRequest`): no `type` means `value_id`, and so does an unknown `type`."""
+
+
+class ChoicePick(ChoicePickPayload):
+    """The ``"pick"`` variant of ``Choice``."""
+
+    kind: Literal["pick"] = Field(default="pick", alias="kind")
+    id: str = Field(alias="id")
+    note: str | None = Field(default=None, alias="note")
+
+
+class ChoicePlain(ChoicePlainPayload):
+    """The ``plain`` variant of ``Choice``: an object without ``kind``."""
+
+    id: str = Field(alias="id")
+    note: str | None = Field(default=None, alias="note")
+
+
+CHOICE_TAGS: Final = ("pick",)
+ChoiceVariant: TypeAlias = ChoicePick | ChoicePlain
+
+Choice: TypeAlias = Annotated[
+    Annotated[ChoicePick, Tag("pick")]
+    | Annotated[ChoicePlain, Tag(TAGLESS_TAG)]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("kind")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("kind", "kind", CHOICE_TAGS, open_union=True, tagless=True)),
+    wire_rules("Choice", lambda v, cx: decode_Choice(v, cx)),
+]
+"""Open, with common members, a catch-all and an inline branch without a tag."""
 
 
 # --- decoders and encoders ---
@@ -429,6 +570,282 @@ def encode_Items(w: Writer, v: Items) -> None:
     w.end_object()
 
 
+def decode_SetOption(v: Json, cx: Cx) -> SetOption:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "type") if "type" in obj else None
+    cls: type[SetOptionVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
+    if tag == "boolean":
+        values, extra = decode_SetOptionBooleanPayload_values(obj, cx, _SKIP_2)
+        cls = SetOptionBoolean
+    elif tag is None:
+        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, _SKIP_2)
+        cls = SetOptionValueId
+    else:
+        # No catch-all: the variant without a tag takes an unknown tag, kept among its unknown members.
+        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, _SKIP_1)
+        cls = SetOptionValueId
+    if cls is not SetOptionValueId:
+        values["type_"] = tag
+    values["session_id"] = _ABSENT
+    values["config_id"] = _ABSENT
+    values["meta"] = None
+    for k, x in obj.items():
+        if k == "sessionId":
+            values["session_id"] = cx.required(k, x, decode_string)
+        elif k == "configId":
+            values["config_id"] = cx.required(k, x, decode_string)
+        elif k == "_meta" and cls is not None:
+            values["meta"] = cx.optional(k, x, decode_object)
+    if values["session_id"] is _ABSENT:
+        cx.missing("sessionId")
+    if values["config_id"] is _ABSENT:
+        cx.missing("configId")
+    assert cls is not None  # every tag, and none, selects a variant here
+    return construct(cls, values, extra)
+
+
+def encode_SetOption(w: Writer, v: SetOption) -> None:
+    w.begin_object()
+    if isinstance(v, SetOptionValueId):
+        encode_SetOptionValueIdPayload_known(w, v)
+        w.put("sessionId", v.session_id, encode_string)
+        w.put("configId", v.config_id, encode_string)
+        w.put_optional("_meta", v.meta, encode_object)
+        if v.__pydantic_extra__:
+            w.members(v.__pydantic_extra__)
+        w.end_object()
+        return
+    w.key("type")
+    if isinstance(v, UnknownVariant):
+        w.string(v.tag)
+        w.members(v.members)
+        w.end_object()
+        return
+    w.string(v.type_)
+    if isinstance(v, SetOptionBoolean):
+        encode_SetOptionBooleanPayload_known(w, v)
+    w.put("sessionId", v.session_id, encode_string)
+    w.put("configId", v.config_id, encode_string)
+    w.put_optional("_meta", v.meta, encode_object)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SetOptionBooleanPayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SetOptionBooleanPayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "value":
+            m0 = cx.required(k, x, decode_boolean)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("value")
+    return {"value": m0}, extra
+
+
+def decode_SetOptionBooleanPayload(v: Json, cx: Cx) -> SetOptionBooleanPayload:
+    values, extra = decode_SetOptionBooleanPayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SetOptionBooleanPayload, values, extra)
+
+
+def encode_SetOptionBooleanPayload_known(w: Writer, v: SetOptionBooleanPayload) -> None:
+    w.put("value", v.value, encode_boolean)
+
+
+def encode_SetOptionBooleanPayload(w: Writer, v: SetOptionBooleanPayload) -> None:
+    w.begin_object()
+    encode_SetOptionBooleanPayload_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_SetOptionValueIdPayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SetOptionValueIdPayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "value":
+            m0 = cx.required(k, x, decode_ValueId)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("value")
+    return {"value": m0}, extra
+
+
+def decode_SetOptionValueIdPayload(v: Json, cx: Cx) -> SetOptionValueIdPayload:
+    values, extra = decode_SetOptionValueIdPayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SetOptionValueIdPayload, values, extra)
+
+
+def encode_SetOptionValueIdPayload_known(w: Writer, v: SetOptionValueIdPayload) -> None:
+    w.put("value", v.value, encode_ValueId)
+
+
+def encode_SetOptionValueIdPayload(w: Writer, v: SetOptionValueIdPayload) -> None:
+    w.begin_object()
+    encode_SetOptionValueIdPayload_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_Choice(v: Json, cx: Cx) -> Choice:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "kind") if "kind" in obj else None
+    cls: type[ChoiceVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
+    if tag == "pick":
+        values, extra = decode_ChoicePickPayload_values(obj, cx, _SKIP_3)
+        cls = ChoicePick
+    elif tag is None:
+        values, extra = decode_ChoicePlainPayload_values(obj, cx, _SKIP_3)
+        cls = ChoicePlain
+    if cls is not ChoicePlain:
+        values["kind"] = tag
+    values["id"] = _ABSENT
+    values["note"] = None
+    for k, x in obj.items():
+        if k == "id":
+            values["id"] = cx.required(k, x, decode_string)
+        elif k == "note" and cls is not None:
+            values["note"] = cx.optional(k, x, decode_string)
+    if values["id"] is _ABSENT:
+        cx.missing("id")
+    if cls is None:
+        # Only a tag this version does not know leaves ``cls`` unset (no tag has a variant).
+        assert tag is not None
+        return unknown_variant(tag, obj, "kind")
+    return construct(cls, values, extra)
+
+
+def encode_Choice(w: Writer, v: Choice) -> None:
+    w.begin_object()
+    if isinstance(v, ChoicePlain):
+        encode_ChoicePlainPayload_known(w, v)
+        w.put("id", v.id, encode_string)
+        w.put_optional("note", v.note, encode_string)
+        if v.__pydantic_extra__:
+            w.members(v.__pydantic_extra__)
+        w.end_object()
+        return
+    w.key("kind")
+    if isinstance(v, UnknownVariant):
+        w.string(v.tag)
+        w.members(v.members)
+        w.end_object()
+        return
+    w.string(v.kind)
+    if isinstance(v, ChoicePick):
+        encode_ChoicePickPayload_known(w, v)
+    w.put("id", v.id, encode_string)
+    w.put_optional("note", v.note, encode_string)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ChoicePickPayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ChoicePickPayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "value":
+            m0 = cx.required(k, x, decode_string)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("value")
+    return {"value": m0}, extra
+
+
+def decode_ChoicePickPayload(v: Json, cx: Cx) -> ChoicePickPayload:
+    values, extra = decode_ChoicePickPayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ChoicePickPayload, values, extra)
+
+
+def encode_ChoicePickPayload_known(w: Writer, v: ChoicePickPayload) -> None:
+    w.put("value", v.value, encode_string)
+
+
+def encode_ChoicePickPayload(w: Writer, v: ChoicePickPayload) -> None:
+    w.begin_object()
+    encode_ChoicePickPayload_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ChoicePlainPayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ChoicePlainPayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "text":
+            m0 = cx.required(k, x, decode_string)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("text")
+    return {"text": m0}, extra
+
+
+def decode_ChoicePlainPayload(v: Json, cx: Cx) -> ChoicePlainPayload:
+    values, extra = decode_ChoicePlainPayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ChoicePlainPayload, values, extra)
+
+
+def encode_ChoicePlainPayload_known(w: Writer, v: ChoicePlainPayload) -> None:
+    w.put("text", v.text, encode_string)
+
+
+def encode_ChoicePlainPayload(w: Writer, v: ChoicePlainPayload) -> None:
+    w.begin_object()
+    encode_ChoicePlainPayload_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_Form_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -532,6 +949,76 @@ def serialize_items(value: Items) -> str:
     return encode_text(value, encode_Items)
 
 
+def parse_value_id(data: str | Json) -> Parsed[ValueId]:
+    """Parses JSON text (or an already parsed value) as ``ValueId``; raises ``ParseError``."""
+    return decode_input(data, decode_ValueId)
+
+
+def serialize_value_id(value: ValueId) -> str:
+    """The canonical JSON text of a ``ValueId``."""
+    return encode_text(value, encode_ValueId)
+
+
+def parse_set_option(data: str | Json) -> Parsed[SetOption]:
+    """Parses JSON text (or an already parsed value) as ``SetOption``; raises ``ParseError``."""
+    return decode_input(data, decode_SetOption)
+
+
+def serialize_set_option(value: SetOption) -> str:
+    """The canonical JSON text of a ``SetOption``."""
+    return encode_text(value, encode_SetOption)
+
+
+def parse_set_option_boolean_payload(data: str | Json) -> Parsed[SetOptionBooleanPayload]:
+    """Parses JSON text (or an already parsed value) as ``SetOptionBooleanPayload``; raises ``ParseError``."""
+    return decode_input(data, decode_SetOptionBooleanPayload)
+
+
+def serialize_set_option_boolean_payload(value: SetOptionBooleanPayload) -> str:
+    """The canonical JSON text of a ``SetOptionBooleanPayload``."""
+    return encode_text(value, encode_SetOptionBooleanPayload)
+
+
+def parse_set_option_value_id_payload(data: str | Json) -> Parsed[SetOptionValueIdPayload]:
+    """Parses JSON text (or an already parsed value) as ``SetOptionValueIdPayload``; raises ``ParseError``."""
+    return decode_input(data, decode_SetOptionValueIdPayload)
+
+
+def serialize_set_option_value_id_payload(value: SetOptionValueIdPayload) -> str:
+    """The canonical JSON text of a ``SetOptionValueIdPayload``."""
+    return encode_text(value, encode_SetOptionValueIdPayload)
+
+
+def parse_choice(data: str | Json) -> Parsed[Choice]:
+    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``."""
+    return decode_input(data, decode_Choice)
+
+
+def serialize_choice(value: Choice) -> str:
+    """The canonical JSON text of a ``Choice``."""
+    return encode_text(value, encode_Choice)
+
+
+def parse_choice_pick_payload(data: str | Json) -> Parsed[ChoicePickPayload]:
+    """Parses JSON text (or an already parsed value) as ``ChoicePickPayload``; raises ``ParseError``."""
+    return decode_input(data, decode_ChoicePickPayload)
+
+
+def serialize_choice_pick_payload(value: ChoicePickPayload) -> str:
+    """The canonical JSON text of a ``ChoicePickPayload``."""
+    return encode_text(value, encode_ChoicePickPayload)
+
+
+def parse_choice_plain_payload(data: str | Json) -> Parsed[ChoicePlainPayload]:
+    """Parses JSON text (or an already parsed value) as ``ChoicePlainPayload``; raises ``ParseError``."""
+    return decode_input(data, decode_ChoicePlainPayload)
+
+
+def serialize_choice_plain_payload(value: ChoicePlainPayload) -> str:
+    """The canonical JSON text of a ``ChoicePlainPayload``."""
+    return encode_text(value, encode_ChoicePlainPayload)
+
+
 def parse_form(data: str | Json) -> Parsed[Form]:
     """Parses JSON text (or an already parsed value) as ``Form``; raises ``ParseError``."""
     return decode_input(data, decode_Form)
@@ -552,6 +1039,14 @@ register_decoders(
         TitledItems: decode_TitledItems,
         ItemsString: decode_Items,
         ItemsTitled: decode_Items,
+        SetOptionBoolean: decode_SetOption,
+        SetOptionValueId: decode_SetOption,
+        SetOptionBooleanPayload: decode_SetOptionBooleanPayload,
+        SetOptionValueIdPayload: decode_SetOptionValueIdPayload,
+        ChoicePick: decode_Choice,
+        ChoicePlain: decode_Choice,
+        ChoicePickPayload: decode_ChoicePickPayload,
+        ChoicePlainPayload: decode_ChoicePlainPayload,
         Form: decode_Form,
     }
 )

@@ -67,6 +67,85 @@ crate::acp_tagless_union! {
     }
 }
 
+crate::acp_string_newtype! {
+    /// A value's id.
+    pub struct ValueId;
+}
+
+crate::acp_tagged_struct! {
+    /// Closed, with common members and an inline branch without a tag (upstream v1 `SetSessionConfigOptionRequest`): no `type` means `value_id`, and so does an unknown `type`.
+    pub struct SetOption : tag "type" => type_: SetOptionType, open ("A variant this version does not know, kept whole.") {
+        variants {
+            /// A boolean.
+            Boolean(SetOptionBooleanPayload) = "boolean",
+        }
+        common {
+            /// The `sessionId` member (no description in the schema).
+            pub session_id: req String = "sessionId" [],
+            /// The `configId` member (no description in the schema).
+            pub config_id: req String = "configId" [],
+            /// The `_meta` member (no description in the schema).
+            pub meta: opt Members = "_meta" [],
+        }
+        tagless unknown {
+            /// A value id; the default when `type` is absent.
+            ValueId(SetOptionValueIdPayload) = "value_id"
+        }
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `boolean` variant of `SetOption`, beside its tag.
+    pub struct SetOptionBooleanPayload {
+        /// The `value` member (no description in the schema).
+        pub value: req bool = "value" [],
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `value_id` variant of `SetOption`, which has no tag.
+    pub struct SetOptionValueIdPayload {
+        /// The `value` member (no description in the schema).
+        pub value: req ValueId = "value" [],
+    }
+}
+
+crate::acp_tagged_struct! {
+    /// Open, with common members, a catch-all and an inline branch without a tag.
+    pub struct Choice : tag "kind" => kind: ChoiceKind, open ("Kinds this version does not know.") {
+        variants {
+            /// The `pick` variant (no description in the schema).
+            Pick(ChoicePickPayload) = "pick",
+        }
+        common {
+            /// The `id` member (no description in the schema).
+            pub id: req String = "id" [],
+            /// The `note` member (no description in the schema).
+            pub note: opt String = "note" [],
+        }
+        tagless own {
+            /// The `plain` variant: an object without `kind`.
+            Plain(ChoicePlainPayload) = "plain"
+        }
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `pick` variant of `Choice`, beside its tag.
+    pub struct ChoicePickPayload {
+        /// The `value` member (no description in the schema).
+        pub value: req String = "value" [],
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `plain` variant of `Choice`, which has no tag.
+    pub struct ChoicePlainPayload {
+        /// The `text` member (no description in the schema).
+        pub text: req String = "text" [],
+    }
+}
+
 crate::acp_struct! {
     /// Uses both.
     pub struct Form {

@@ -17,6 +17,9 @@ import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, enc
 
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
+const SKIP_4: readonly string[] = ["kind", "id", "note"];
+const SKIP_2: readonly string[] = ["sessionId", "configId", "_meta"];
+const SKIP_3: readonly string[] = ["type", "sessionId", "configId", "_meta"];
 const SKIP_1: readonly string[] = ["type"];
 const SKIP_0: readonly string[] = [];
 
@@ -349,6 +352,412 @@ export function encodeItems(w: Writer, v: Items): void {
   w.endObject();
 }
 
+declare const ValueIdBrand: unique symbol;
+/** A value's id. */
+export type ValueId = string & { readonly [ValueIdBrand]: true };
+
+/** Brands `s` as a `ValueId`. */
+export function ValueId(s: string): ValueId {
+  return s as ValueId;
+}
+
+/** Checks a JSON value as a `ValueId`. */
+export function decodeValueId(v: Json, cx: Cx): ValueId {
+  return cx.str(v) as ValueId;
+}
+
+/** Writes a `ValueId`. */
+export const encodeValueId: Encoder<ValueId> = encodeString;
+
+/** The members every known `SetOption` variant shares. */
+export interface SetOptionCommon {
+  sessionId: string;
+  configId: string;
+  _meta?: JsonObject;
+}
+
+/** A boolean. */
+export type SetOptionBoolean = { type: "boolean" } & SetOptionBooleanPayload & SetOptionCommon;
+
+/** A value id; the default when `type` is absent. */
+export type SetOptionValueId = { type?: never } & SetOptionValueIdPayload & SetOptionCommon;
+
+/** The variants of `SetOption` this version knows. */
+export type KnownSetOption = SetOptionBoolean | SetOptionValueId;
+
+/** Closed, with common members and an inline branch without a tag (upstream v1 `SetSessionConfigOptionRequest`): no `type` means `value_id`, and so does an unknown `type`. */
+export type SetOption = KnownSetOption | UnknownVariant;
+
+/** The tags of `SetOption` this version knows, in schema order. */
+export const SET_OPTION_TAGS = ["boolean"] as const;
+
+/** Whether `v` is a variant this version knows. */
+export function isKnownSetOption(v: SetOption): v is KnownSetOption {
+  return !isUnknownVariant(v);
+}
+
+/**
+ * Checks a JSON value as a `SetOption`: tag, variant members, then the common ones.
+ * An unknown tag keeps every member as it came; its required common members are still checked.
+ */
+export function decodeSetOption(v: Json, cx: Cx): SetOption {
+  const obj = cx.expectObject(v);
+  const tag = Object.hasOwn(obj, "type") ? cx.readTag(obj, "type") : undefined;
+  let out: KnownSetOption | undefined;
+  switch (tag) {
+    case "boolean":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeSetOptionBooleanPayloadMembers(obj, cx, SKIP_3), { type: "boolean" as const }) as KnownSetOption;
+      break;
+    case undefined:
+      out = decodeSetOptionValueIdPayloadMembers(obj, cx, SKIP_3) as KnownSetOption;
+      break;
+    default:
+      // No catch-all: the variant without a tag takes an unknown tag, kept among its unknown members.
+      out = decodeSetOptionValueIdPayloadMembers(obj, cx, SKIP_2) as KnownSetOption;
+      break;
+  }
+  let m0: string | undefined;
+  let m1: string | undefined;
+  let m2: JsonObject | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "configId":
+        m1 = cx.required(k, x, decodeString);
+        break;
+      case "_meta":
+        if (out !== undefined) m2 = cx.optional(k, x, decodeObject);
+        break;
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  if (m1 === undefined) return cx.missing("configId");
+  // Every tag, and none, has a variant here: `out` is set.
+  out.sessionId = m0;
+  out.configId = m1;
+  if (m2 !== undefined) out._meta = m2;
+  return out;
+}
+
+/** Writes a `SetOption` canonically: tag, variant members, common members, unknown members. */
+export function encodeSetOption(w: Writer, v: SetOption): void {
+  w.beginObject();
+  if (!isUnknownVariant(v) && v.type === undefined) {
+    encodeSetOptionValueIdPayloadKnown(w, v);
+    w.put("sessionId", v.sessionId, encodeString);
+    w.put("configId", v.configId, encodeString);
+    w.putOptional("_meta", v._meta, encodeObject);
+    const extra = v[EXTRA];
+    if (extra !== undefined) w.members(extra);
+    w.endObject();
+    return;
+  }
+  w.key("type");
+  if (isUnknownVariant(v)) {
+    w.string(v.tag);
+    w.members(v.members);
+    w.endObject();
+    return;
+  }
+  w.string(v.type);
+  switch (v.type) {
+    case "boolean":
+      encodeSetOptionBooleanPayloadKnown(w, v);
+      break;
+  }
+  w.put("sessionId", v.sessionId, encodeString);
+  w.put("configId", v.configId, encodeString);
+  w.putOptional("_meta", v._meta, encodeObject);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `boolean` variant of `SetOption`, beside its tag. */
+export interface SetOptionBooleanPayload extends WithExtra {
+  value: boolean;
+}
+
+/** Decodes the members of `obj` as a `SetOptionBooleanPayload`, skipping those named in `skip`. */
+export function decodeSetOptionBooleanPayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SetOptionBooleanPayload {
+  let m0: boolean | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "value":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeBoolean);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("value");
+  const out: SetOptionBooleanPayload = { value: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SetOptionBooleanPayload`. */
+export function decodeSetOptionBooleanPayload(v: Json, cx: Cx): SetOptionBooleanPayload {
+  return decodeSetOptionBooleanPayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `SetOptionBooleanPayload`, in schema order. */
+export function encodeSetOptionBooleanPayloadKnown(w: Writer, v: SetOptionBooleanPayload): void {
+  w.put("value", v.value, encodeBoolean);
+}
+
+/** Writes a `SetOptionBooleanPayload` canonically. */
+export function encodeSetOptionBooleanPayload(w: Writer, v: SetOptionBooleanPayload): void {
+  w.beginObject();
+  encodeSetOptionBooleanPayloadKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `value_id` variant of `SetOption`, which has no tag. */
+export interface SetOptionValueIdPayload extends WithExtra {
+  value: ValueId;
+}
+
+/** Decodes the members of `obj` as a `SetOptionValueIdPayload`, skipping those named in `skip`. */
+export function decodeSetOptionValueIdPayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SetOptionValueIdPayload {
+  let m0: ValueId | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "value":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeValueId);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("value");
+  const out: SetOptionValueIdPayload = { value: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SetOptionValueIdPayload`. */
+export function decodeSetOptionValueIdPayload(v: Json, cx: Cx): SetOptionValueIdPayload {
+  return decodeSetOptionValueIdPayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `SetOptionValueIdPayload`, in schema order. */
+export function encodeSetOptionValueIdPayloadKnown(w: Writer, v: SetOptionValueIdPayload): void {
+  w.put("value", v.value, encodeValueId);
+}
+
+/** Writes a `SetOptionValueIdPayload` canonically. */
+export function encodeSetOptionValueIdPayload(w: Writer, v: SetOptionValueIdPayload): void {
+  w.beginObject();
+  encodeSetOptionValueIdPayloadKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members every known `Choice` variant shares. */
+export interface ChoiceCommon {
+  id: string;
+  note?: string;
+}
+
+export type ChoicePick = { kind: "pick" } & ChoicePickPayload & ChoiceCommon;
+
+/** The `plain` variant of `Choice`: an object without "kind". */
+export type ChoicePlain = { kind?: never } & ChoicePlainPayload & ChoiceCommon;
+
+/** The variants of `Choice` this version knows. */
+export type KnownChoice = ChoicePick | ChoicePlain;
+
+/** Open, with common members, a catch-all and an inline branch without a tag. */
+export type Choice = KnownChoice | UnknownVariant;
+
+/** The tags of `Choice` this version knows, in schema order. */
+export const CHOICE_TAGS = ["pick"] as const;
+
+/** Whether `v` is a variant this version knows. */
+export function isKnownChoice(v: Choice): v is KnownChoice {
+  return !isUnknownVariant(v);
+}
+
+/**
+ * Checks a JSON value as a `Choice`: tag, variant members, then the common ones.
+ * An unknown tag keeps every member as it came; its required common members are still checked.
+ */
+export function decodeChoice(v: Json, cx: Cx): Choice {
+  const obj = cx.expectObject(v);
+  const tag = Object.hasOwn(obj, "kind") ? cx.readTag(obj, "kind") : undefined;
+  let out: KnownChoice | undefined;
+  switch (tag) {
+    case "pick":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeChoicePickPayloadMembers(obj, cx, SKIP_4), { kind: "pick" as const }) as KnownChoice;
+      break;
+    case undefined:
+      out = decodeChoicePlainPayloadMembers(obj, cx, SKIP_4) as KnownChoice;
+      break;
+  }
+  let m0: string | undefined;
+  let m1: string | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "id":
+        m0 = cx.required(k, x, decodeString);
+        break;
+      case "note":
+        if (out !== undefined) m1 = cx.optional(k, x, decodeString);
+        break;
+    }
+  }
+  if (m0 === undefined) return cx.missing("id");
+  // Only a tag this version does not know leaves `out` unset (no tag is the variant without one).
+  if (out === undefined) return unknownVariant(tag as string, obj, "kind", cx);
+  out.id = m0;
+  if (m1 !== undefined) out.note = m1;
+  return out;
+}
+
+/** Writes a `Choice` canonically: tag, variant members, common members, unknown members. */
+export function encodeChoice(w: Writer, v: Choice): void {
+  w.beginObject();
+  if (!isUnknownVariant(v) && v.kind === undefined) {
+    encodeChoicePlainPayloadKnown(w, v);
+    w.put("id", v.id, encodeString);
+    w.putOptional("note", v.note, encodeString);
+    const extra = v[EXTRA];
+    if (extra !== undefined) w.members(extra);
+    w.endObject();
+    return;
+  }
+  w.key("kind");
+  if (isUnknownVariant(v)) {
+    w.string(v.tag);
+    w.members(v.members);
+    w.endObject();
+    return;
+  }
+  w.string(v.kind);
+  switch (v.kind) {
+    case "pick":
+      encodeChoicePickPayloadKnown(w, v);
+      break;
+  }
+  w.put("id", v.id, encodeString);
+  w.putOptional("note", v.note, encodeString);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `pick` variant of `Choice`, beside its tag. */
+export interface ChoicePickPayload extends WithExtra {
+  value: string;
+}
+
+/** Decodes the members of `obj` as a `ChoicePickPayload`, skipping those named in `skip`. */
+export function decodeChoicePickPayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ChoicePickPayload {
+  let m0: string | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "value":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeString);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("value");
+  const out: ChoicePickPayload = { value: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ChoicePickPayload`. */
+export function decodeChoicePickPayload(v: Json, cx: Cx): ChoicePickPayload {
+  return decodeChoicePickPayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ChoicePickPayload`, in schema order. */
+export function encodeChoicePickPayloadKnown(w: Writer, v: ChoicePickPayload): void {
+  w.put("value", v.value, encodeString);
+}
+
+/** Writes a `ChoicePickPayload` canonically. */
+export function encodeChoicePickPayload(w: Writer, v: ChoicePickPayload): void {
+  w.beginObject();
+  encodeChoicePickPayloadKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `plain` variant of `Choice`, which has no tag. */
+export interface ChoicePlainPayload extends WithExtra {
+  text: string;
+}
+
+/** Decodes the members of `obj` as a `ChoicePlainPayload`, skipping those named in `skip`. */
+export function decodeChoicePlainPayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ChoicePlainPayload {
+  let m0: string | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "text":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeString);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("text");
+  const out: ChoicePlainPayload = { text: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ChoicePlainPayload`. */
+export function decodeChoicePlainPayload(v: Json, cx: Cx): ChoicePlainPayload {
+  return decodeChoicePlainPayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ChoicePlainPayload`, in schema order. */
+export function encodeChoicePlainPayloadKnown(w: Writer, v: ChoicePlainPayload): void {
+  w.put("text", v.text, encodeString);
+}
+
+/** Writes a `ChoicePlainPayload` canonically. */
+export function encodeChoicePlainPayload(w: Writer, v: ChoicePlainPayload): void {
+  w.beginObject();
+  encodeChoicePlainPayloadKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** Uses both. */
 export interface Form extends WithExtra {
   auth: Auth;
@@ -479,6 +888,97 @@ export function parseItems(input: unknown): ParseResult<Items> {
 /** The canonical JSON text of a `Items`. */
 export function serializeItems(value: Items): string {
   return encodeText(value, encodeItems);
+}
+
+/**
+ * Parses a `ValueId`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseValueId(input: unknown): ParseResult<ValueId> {
+  return decodeInput(input, decodeValueId);
+}
+
+/** The canonical JSON text of a `ValueId`. */
+export function serializeValueId(value: ValueId): string {
+  return encodeText(value, encodeValueId);
+}
+
+/**
+ * Parses a `SetOption`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSetOption(input: unknown): ParseResult<SetOption> {
+  return decodeInput(input, decodeSetOption);
+}
+
+/** The canonical JSON text of a `SetOption`. */
+export function serializeSetOption(value: SetOption): string {
+  return encodeText(value, encodeSetOption);
+}
+
+/**
+ * Parses a `SetOptionBooleanPayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSetOptionBooleanPayload(input: unknown): ParseResult<SetOptionBooleanPayload> {
+  return decodeInput(input, decodeSetOptionBooleanPayload);
+}
+
+/** The canonical JSON text of a `SetOptionBooleanPayload`. */
+export function serializeSetOptionBooleanPayload(value: SetOptionBooleanPayload): string {
+  return encodeText(value, encodeSetOptionBooleanPayload);
+}
+
+/**
+ * Parses a `SetOptionValueIdPayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseSetOptionValueIdPayload(input: unknown): ParseResult<SetOptionValueIdPayload> {
+  return decodeInput(input, decodeSetOptionValueIdPayload);
+}
+
+/** The canonical JSON text of a `SetOptionValueIdPayload`. */
+export function serializeSetOptionValueIdPayload(value: SetOptionValueIdPayload): string {
+  return encodeText(value, encodeSetOptionValueIdPayload);
+}
+
+/**
+ * Parses a `Choice`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChoice(input: unknown): ParseResult<Choice> {
+  return decodeInput(input, decodeChoice);
+}
+
+/** The canonical JSON text of a `Choice`. */
+export function serializeChoice(value: Choice): string {
+  return encodeText(value, encodeChoice);
+}
+
+/**
+ * Parses a `ChoicePickPayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChoicePickPayload(input: unknown): ParseResult<ChoicePickPayload> {
+  return decodeInput(input, decodeChoicePickPayload);
+}
+
+/** The canonical JSON text of a `ChoicePickPayload`. */
+export function serializeChoicePickPayload(value: ChoicePickPayload): string {
+  return encodeText(value, encodeChoicePickPayload);
+}
+
+/**
+ * Parses a `ChoicePlainPayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseChoicePlainPayload(input: unknown): ParseResult<ChoicePlainPayload> {
+  return decodeInput(input, decodeChoicePlainPayload);
+}
+
+/** The canonical JSON text of a `ChoicePlainPayload`. */
+export function serializeChoicePlainPayload(value: ChoicePlainPayload): string {
+  return encodeText(value, encodeChoicePlainPayload);
 }
 
 /**
