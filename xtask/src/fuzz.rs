@@ -193,6 +193,7 @@ impl<'a> Gen<'a> {
             }
             let v = match f.presence {
                 Presence::Opt | Presence::Patch if rng.one_in(5) => Value::Null,
+                _ if f.pattern.is_some() && matches!(f.ty, Ty::String) => Value::String(f.pattern.as_ref().map(|p| pattern_string(p, rng)).unwrap_or_default()),
                 _ => {
                     let mut v = self.ty(&f.ty, f.format.as_deref(), rng, depth);
                     if let (Some(min), Value::Array(a)) = (f.min_items, &mut v) {
@@ -237,12 +238,25 @@ impl<'a> Gen<'a> {
                 if other.is_some() && rng.one_in(6) {
                     m.insert(tag.clone(), Value::String("future_variant".into()));
                     m.insert("payload".into(), any_json(rng, 2));
+                    if let Def::TaggedStruct { common, .. } = def {
+                        // Its required common members are checked for an unknown tag too.
+                        self.fields(common, &mut m, rng, depth);
+                    }
                     return Value::Object(m);
                 }
                 if let Def::TaggedUnion { tagless: Some(t), .. } = def
                     && rng.one_in(4)
                 {
                     return self.value(&t.payload, rng, depth + 1);
+                }
+                if let Def::TaggedStruct { tagless: Some(t), common, .. } = def
+                    && rng.one_in(4)
+                {
+                    if let Value::Object(inner) = self.value(&t.payload, rng, depth + 1) {
+                        m.extend(inner);
+                    }
+                    self.fields(common, &mut m, rng, depth);
+                    return Value::Object(m);
                 }
                 let v = rng.pick(variants);
                 m.insert(tag.clone(), Value::String(v.wire.clone()));
@@ -291,6 +305,26 @@ impl<'a> Gen<'a> {
     }
 }
 
+/// A string the compiled `pattern` matches: each atom's set repeated its least count (or
+/// one more, within its bounds).
+fn pattern_string(p: &crate::pattern::Pattern, rng: &mut Rng) -> String {
+    let mut out = String::new();
+    for a in &p.atoms {
+        let extra = u32::from(a.max.is_none_or(|m| m > a.min) && rng.one_in(2));
+        for _ in 0..a.min + extra {
+            let inside = |c: u32| a.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c));
+            let c = if a.negated {
+                ['a', 'Z', '7', 'x', '~', 'é'].into_iter().find(|c| !inside(u32::from(*c)))
+            } else {
+                let (lo, hi) = *rng.pick(&a.ranges);
+                char::from_u32(lo + u32::try_from(rng.below(usize::try_from((hi - lo).min(25)).unwrap_or(0) + 1)).unwrap_or(0))
+            };
+            out.extend(c);
+        }
+    }
+    out
+}
+
 /// Every node of `v` by JSON pointer, for mutation.
 fn pointers(v: &Value, at: &str, out: &mut Vec<String>) {
     out.push(at.to_owned());
@@ -310,7 +344,7 @@ fn pointers(v: &Value, at: &str, out: &mut Vec<String>) {
 }
 
 /// A near-valid variation of a valid value: one structural change.
-fn mutate_value(v: &mut Value, rng: &mut Rng) {
+pub fn mutate_value(v: &mut Value, rng: &mut Rng) {
     let mut ps = Vec::new();
     pointers(v, "", &mut ps);
     // A third of the time, a near miss on a string (base64, path, enum value).
@@ -352,7 +386,7 @@ fn mutate_value(v: &mut Value, rng: &mut Rng) {
 }
 
 /// A near-valid variation of the text itself: what a value cannot carry.
-fn mutate_text(text: &str, rng: &mut Rng) -> String {
+pub fn mutate_text(text: &str, rng: &mut Rng) -> String {
     match rng.below(7) {
         0 if text.starts_with('{') && text.len() > 2 => {
             // Repeat the first member (a duplicate key).

@@ -118,7 +118,9 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
         return Err(format!("$defs/{owner}: members map to the same Rust field `{id}` (one of them is `{}`)", f.wire));
     }
     let mut checks = Vec::new();
-    if f.lenient {
+    // A required member cannot be dropped: its problem stays an error (as in TypeScript
+    // and Python), even when upstream marks it default-on-error.
+    if f.lenient && f.presence != Presence::Req {
         checks.push("Lenient".to_owned());
     }
     if f.skip_invalid_items {

@@ -46,8 +46,11 @@ from ._runtime.writer import (
 )
 
 __all__ = [
+    "Listing",
     "Record",
+    "parse_listing",
     "parse_record",
+    "serialize_listing",
     "serialize_record",
 ]
 
@@ -93,6 +96,16 @@ class Record(WireModel):
     note: str | MISSING | None = Field(default=MISSING, alias="note", description="A patch member.")
     raw: JsonValue | MISSING | None = Field(default=MISSING, alias="raw", description="Any JSON, patched.")
     meta: dict[str, JsonValue] | None = Field(default=None, alias="_meta", description="Free-form.")
+
+
+class Listing(WireModel):
+    """A required member upstream marks default-on-error: its invalid items are skipped, but the member itself is never dropped.
+
+    Attributes:
+        items: The `items` member.
+    """
+
+    items: list[str] = Field(alias="items")
 
 
 # --- unions (after the objects their aliases name) ---
@@ -210,6 +223,45 @@ def encode_Record(w: Writer, v: Record) -> None:
     w.end_object()
 
 
+def decode_Listing_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``Listing`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "items":
+            m0 = cx.required(k, x, decode_ArrayOfString, _OPTIONS_2)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("items")
+    return {"items": m0}, extra
+
+
+def decode_Listing(v: Json, cx: Cx) -> Listing:
+    values, extra = decode_Listing_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(Listing, values, extra)
+
+
+def encode_Listing_known(w: Writer, v: Listing) -> None:
+    w.put("items", v.items, encode_ArrayOfString)
+
+
+def encode_Listing(w: Writer, v: Listing) -> None:
+    w.begin_object()
+    encode_Listing_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def parse_record(data: str | Json) -> Parsed[Record]:
     """Parses JSON text (or an already parsed value) as ``Record``; raises ``ParseError``."""
     return decode_input(data, decode_Record)
@@ -220,8 +272,19 @@ def serialize_record(value: Record) -> str:
     return encode_text(value, encode_Record)
 
 
+def parse_listing(data: str | Json) -> Parsed[Listing]:
+    """Parses JSON text (or an already parsed value) as ``Listing``; raises ``ParseError``."""
+    return decode_input(data, decode_Listing)
+
+
+def serialize_listing(value: Listing) -> str:
+    """The canonical JSON text of a ``Listing``."""
+    return encode_text(value, encode_Listing)
+
+
 register_decoders(
     {
         Record: decode_Record,
+        Listing: decode_Listing,
     }
 )

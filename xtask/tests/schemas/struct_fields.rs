@@ -34,3 +34,11 @@ crate::acp_struct! {
         pub meta: opt Members = "_meta" [],
     }
 }
+
+crate::acp_struct! {
+    /// A required member upstream marks default-on-error: its invalid items are skipped, but the member itself is never dropped.
+    pub struct Listing {
+        /// The `items` member (no description in the schema).
+        pub items: req Vec<String> = "items" [SkipItems],
+    }
+}

@@ -176,6 +176,52 @@ export function encodeRecord(w: Writer, v: Record): void {
   w.endObject();
 }
 
+/** A required member upstream marks default-on-error: its invalid items are skipped, but the member itself is never dropped. */
+export interface Listing extends WithExtra {
+  items: string[];
+}
+
+/** Decodes the members of `obj` as a `Listing`, skipping those named in `skip`. */
+export function decodeListingMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): Listing {
+  let m0: string[] | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "items":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeArrayOfString, OPTIONS_2);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("items");
+  const out: Listing = { items: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `Listing`. */
+export function decodeListing(v: Json, cx: Cx): Listing {
+  return decodeListingMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `Listing`, in schema order. */
+export function encodeListingKnown(w: Writer, v: Listing): void {
+  w.put("items", v.items, encodeArrayOfString);
+}
+
+/** Writes a `Listing` canonically. */
+export function encodeListing(w: Writer, v: Listing): void {
+  w.beginObject();
+  encodeListingKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /**
  * Parses a `Record`: from JSON text (a string), or from a value already parsed
  * (`JSON.parse`, an SDK), checked with the same rules.
@@ -187,4 +233,17 @@ export function parseRecord(input: unknown): ParseResult<Record> {
 /** The canonical JSON text of a `Record`. */
 export function serializeRecord(value: Record): string {
   return encodeText(value, encodeRecord);
+}
+
+/**
+ * Parses a `Listing`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseListing(input: unknown): ParseResult<Listing> {
+  return decodeInput(input, decodeListing);
+}
+
+/** The canonical JSON text of a `Listing`. */
+export function serializeListing(value: Listing): string {
+  return encodeText(value, encodeListing);
 }
