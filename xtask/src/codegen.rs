@@ -656,6 +656,72 @@ pub fn generate_from(schema: &Path, out: &Path, options: &FromOptions, check: bo
     sync(out, &files, &["rust/src", "typescript/src", "python/src"], check)
 }
 
+/// Upstream's full v2 and v1 schemas (`tests/upstream/`, with their overlays) as the
+/// modules `v2` and `v1`.
+///
+/// # Errors
+/// A file that does not read, or a definition that does not generate (a problem fails:
+/// these are never partial).
+fn upstream_inputs() -> Result<Vec<Input>, String> {
+    let mut upstream = Vec::new();
+    for (module, file, overlay) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")] {
+        let dir = root().join("tests/upstream");
+        let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
+        let mut doc = read(file)?;
+        apply_overlay(&mut doc, &read(overlay)?)?;
+        let input = Input::new(module, file, serde_json::to_string(&doc).map_err(|e| e.to_string())?, false);
+        let ir = input.ir()?;
+        // Upstream's own definitions (not the objects the generator synthesizes).
+        let named = doc.get("$defs").and_then(serde_json::Value::as_object);
+        let n = ir.defs.iter().filter(|d| named.is_some_and(|m| m.contains_key(d.name()))).count();
+        let all = named.map_or(0, serde_json::Map::len);
+        if n != all {
+            return Err(format!("{file}: {n} of its {all} definitions generate"));
+        }
+        upstream.push(input);
+    }
+    Ok(upstream)
+}
+
+/// The package `acp-upstream` of those inputs, under `upstream/` in `files`.
+fn upstream_package(upstream: &[Input], files: &mut Files) -> Result<(), String> {
+    let up = Package::neutral("acp-upstream", "Upstream ACP's full v2 and v1 schemas")?;
+    rust_crate(upstream, "upstream/rust", &up, files)?;
+    typescript_package(upstream, "upstream/typescript", &up, files)?;
+    python_package(upstream, "upstream/python", &up, files)
+}
+
+/// `cargo xtask fuzz`'s rounds over upstream's packages: values made from the schema for
+/// every definition, `per_def` each, seed after seed until `deadline`, each round judged
+/// as the goldens step judges its one (`construct_vectors::run_generated`).
+///
+/// # Errors
+/// The first round with a wrong value (its seed is in the message).
+pub fn fuzz_upstream(tsc: &Path, python: &Path, seed: u64, per_def: usize, deadline: std::time::Instant) -> Result<usize, String> {
+    let upstream = upstream_inputs()?;
+    let mut files = Files::default();
+    upstream_package(&upstream, &mut files)?;
+    let out = std::env::temp_dir().join(format!("acp-terminal-fuzz-upstream-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    sync(&out, &files, &[], false)?;
+    let mut rounds = 0;
+    let result = loop {
+        let s = seed.wrapping_add(rounds as u64);
+        for input in &upstream {
+            if let Err(e) = input.ir().and_then(|ir| crate::construct_vectors::run_generated(&out.join("upstream"), tsc, python, &input.module, ir, per_def, s)) {
+                let _ = std::fs::remove_dir_all(&out);
+                return Err(format!("upstream values, seed {s}: {e}"));
+            }
+        }
+        rounds += 1;
+        if std::time::Instant::now() >= deadline {
+            break Ok(rounds);
+        }
+    };
+    let _ = std::fs::remove_dir_all(&out);
+    result
+}
+
 /// Generates the bindings of every construct schema under `xtask/tests/schemas/` (the
 /// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` does, and
 /// checks each compiles: the Rust crate with `cargo build` (warnings denied), the
@@ -687,33 +753,11 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     rust_crate(&inputs, "all/rust", &pkg, &mut files)?;
     typescript_package(&inputs, "all/typescript", &pkg, &mut files)?;
     python_package(&inputs, "all/python", &pkg, &mut files)?;
-    // Upstream's full v2 and v1 schemas (with their overlays), as far as the generator
-    // supports them today: what it leaves out is listed, and what it generates must
-    // compile like the goldens.
-    let mut upstream = Vec::new();
-    let mut upstream_names: Vec<Vec<String>> = Vec::new();
-    for (module, file, overlay) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")] {
-        let dir = root().join("tests/upstream");
-        let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
-        let mut doc = read(file)?;
-        apply_overlay(&mut doc, &read(overlay)?)?;
-        // Not partial: every definition must generate (a problem fails the step).
-        let input = Input::new(module, file, serde_json::to_string(&doc).map_err(|e| e.to_string())?, false);
-        let ir = input.ir()?;
-        // Upstream's own definitions (not the objects the generator synthesizes).
-        let named = doc.get("$defs").and_then(serde_json::Value::as_object);
-        let n = ir.defs.iter().filter(|d| named.is_some_and(|m| m.contains_key(d.name()))).count();
-        let all = named.map_or(0, serde_json::Map::len);
-        upstream_names.push(ir.defs.iter().map(|d| d.name().to_owned()).collect::<Vec<_>>());
-        if n != all {
-            return Err(format!("{file}: {n} of its {all} definitions generate"));
-        }
-        upstream.push(input);
-    }
-    let up = Package::neutral("acp-upstream", "Upstream ACP's v2 and v1 schemas, as far as the generator supports them")?;
-    rust_crate(&upstream, "upstream/rust", &up, &mut files)?;
-    typescript_package(&upstream, "upstream/typescript", &up, &mut files)?;
-    python_package(&upstream, "upstream/python", &up, &mut files)?;
+    // Upstream's full v2 and v1 schemas (with their overlays): every definition must
+    // generate and compile like the goldens.
+    let upstream = upstream_inputs()?;
+    let upstream_names: Vec<Vec<String>> = upstream.iter().map(|i| i.ir().map(|ir| ir.defs.iter().map(|d| d.name().to_owned()).collect())).collect::<Result<_, _>>()?;
+    upstream_package(&upstream, &mut files)?;
     sync(&out, &files, &[], false)?;
     let cargo = |args: &[&str], dir: &str| {
         crate::run(
