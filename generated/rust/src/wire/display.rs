@@ -8,10 +8,10 @@
 //! turns every character that could control a terminal, reorder the text, break the line,
 //! or hide between visible characters into a visible escape. Nothing is removed, and every
 //! other character is kept as it is. The same function, with the same output, exists in the
-//! TypeScript (`safeDisplay`) and Python (`safe_display`) bindings; the list of escaped
-//! characters is in `docs/TRANSCRIPT.md` ("Safe display strings").
+//! TypeScript (`safeDisplay`) and Python (`safe_display`) bindings; the escaped characters
+//! are listed, with what each is, in `escaped` below.
 
-/// Whether `cp` is shown as an escape (the list of `docs/TRANSCRIPT.md`).
+/// Whether `cp` is shown as an escape: the one list the three bindings share.
 #[must_use]
 fn escaped(cp: u32) -> bool {
     matches!(
