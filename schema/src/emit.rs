@@ -23,10 +23,6 @@ impl Version {
     }
 }
 
-macro_rules! collect {
-    ($g:ident, $($t:ty),* $(,)?) => { $( $g.subschema_for::<$t>(); )* };
-}
-
 /// `true` when this build's `serde_json` keeps object member order (its
 /// `preserve_order` feature), which emitting needs: member order is schema order.
 #[must_use]
@@ -47,33 +43,14 @@ pub fn keeps_member_order() -> bool {
 pub fn schema(version: Version) -> Value {
     assert!(keeps_member_order(), "emitting the schema needs serde_json's `preserve_order` feature in this build");
     let mut g = SchemaSettings::draft2020_12().into_generator();
+    // Every registered definition of the version is a root: a definition is emitted
+    // because it is declared, not because something listed here reaches it.
+    for entry in crate::registry::entries(version) {
+        entry.add_to(&mut g);
+    }
     let title = match version {
-        Version::V2 => {
-            use crate::v2::*;
-            collect!(g, UpdateSessionNotification, RequestPermissionRequest, RequestPermissionResponse);
-            "ACP v2 display-only terminal output surface"
-        }
-        Version::V1 => {
-            use crate::v1::*;
-            collect!(
-                g,
-                ToolCallContent,
-                CreateTerminalRequest,
-                CreateTerminalResponse,
-                TerminalOutputRequest,
-                TerminalOutputResponse,
-                ReleaseTerminalRequest,
-                ReleaseTerminalResponse,
-                WaitForTerminalExitRequest,
-                WaitForTerminalExitResponse,
-                KillTerminalRequest,
-                KillTerminalResponse,
-                SessionNotification,
-                RequestPermissionRequest,
-                RequestPermissionResponse,
-            );
-            "ACP v1 tool-call content and Client terminal methods"
-        }
+        Version::V2 => "ACP v2 display-only terminal output surface",
+        Version::V1 => "ACP v1 tool-call content and Client terminal methods",
     };
     let mut defs: Vec<(String, Value)> = g.definitions().clone().into_iter().collect();
     defs.sort_by(|a, b| a.0.cmp(&b.0));

@@ -1,6 +1,27 @@
 //! The definition macros of the source-of-truth types: each forwards its input to the
-//! runtime macro of the same shape (type, decoder, encoder) and adds the `JsonSchema`
-//! impl, so the schema is emitted from the very description the wire code comes from.
+//! runtime macro of the same shape (type, decoder, encoder), adds the `JsonSchema`
+//! impl, so the schema is emitted from the very description the wire code comes from,
+//! and registers the definition (see [`crate::registry`]), so that declaring it is all it
+//! takes for the registry and the emitted schema to have it.
+
+/// Registers a definition declared in this module: [`crate::registry::decode`] and
+/// [`crate::registry::names`] find it under its type name, for the version of the
+/// declaring module (`v2` or `v1`), and [`crate::emit::schema`] emits it. The definition
+/// macros call it; call it yourself for a type whose `JsonSchema` is written by hand (or
+/// declared elsewhere and re-exported), in the module of its version.
+#[macro_export]
+macro_rules! register_definition {
+    ($name:ident) => {
+        $crate::registry::__inventory::submit! {
+            $crate::registry::Entry::new(
+                ::core::module_path!(),
+                ::core::stringify!($name),
+                $crate::registry::run::<$name>,
+                $crate::registry::add_schema::<$name>,
+            )
+        }
+    };
+}
 
 /// A wire object with its schema; grammar as the runtime's `acp_struct!`.
 #[macro_export]
@@ -24,6 +45,8 @@ macro_rules! wire_struct {
                 ),*
             }
         }
+
+        $crate::register_definition!($name);
 
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -65,6 +88,8 @@ macro_rules! string_newtype {
     ($(#[doc = $doc:literal])* pub struct $name:ident;) => {
         $crate::acp_string_newtype! { $(#[doc = $doc])* pub struct $name; }
 
+        $crate::register_definition!($name);
+
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
                 stringify!($name).into()
@@ -91,6 +116,8 @@ macro_rules! string_enum {
                 $( $(#[doc = $vdoc])* $variant = $wire ),*
             }
         }
+
+        $crate::register_definition!($name);
 
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -125,6 +152,8 @@ macro_rules! tagged_union {
                 $( $(#[doc = $vdoc])* $variant($payload) = $wire ),*
             }
         }
+
+        $crate::register_definition!($name);
 
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -162,6 +191,8 @@ macro_rules! shape_union {
                 $( $(#[doc = $vdoc])* $variant($alt) = $key ),+
             }
         }
+
+        $crate::register_definition!($name);
 
         impl ::schemars::JsonSchema for $name {
             fn schema_name() -> ::std::borrow::Cow<'static, str> {

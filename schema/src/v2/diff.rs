@@ -92,6 +92,9 @@ const OPERATIONS: [(&str, &str); 5] = [
 
 const TAG: &str = "operation";
 
+// Its schema is written by hand below, so it registers itself.
+crate::register_definition!(DiffChange);
+
 impl schemars::JsonSchema for DiffChange {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "DiffChange".into()
