@@ -789,7 +789,9 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
         .and_then(|()| compile("upstream", "acp_upstream"))
         .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-docs", &upstream_names[0]))
         .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-docs", &upstream_names[1]))
         .and_then(|()| {
             // Every upstream definition, in the three languages, with values made from the schema.
             for input in &upstream {
@@ -798,5 +800,5 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
             Ok(())
         });
     let _ = std::fs::remove_dir_all(&out);
-    result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's v2 and v1 schemas as far as supported, compile in Rust, TypeScript and Python"))
+    result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's whole v2 and v1 schemas, compile in Rust, TypeScript and Python"))
 }

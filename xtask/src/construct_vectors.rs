@@ -236,9 +236,12 @@ pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
 /// `manifest.json` gives) through the package generated from upstream's full schemas
 /// (`dir`, named `acp_upstream`, module `module`). A case's `outcome` (`accept` or
 /// `reject`) says what must happen; without one, a file whose name starts with
-/// `invalid_` must be rejected and any other accepted. The three languages must give the
-/// same bytes, or the same error kind and pointer. Literals of a type the generator
-/// leaves out are counted, not run.
+/// `invalid_` must be rejected and any other accepted. A case with a `method` is a whole
+/// JSON-RPC response (`AgentResponse`, `ClientResponse`): the envelope is decoded, and its
+/// `result` member as that method's result (`decode_result`); it is rejected if either
+/// is. The three languages must give the same bytes, or the same error kind and pointer.
+/// Every definition of upstream's schemas generates, so a literal whose type the package
+/// does not have is an error (a misspelt type in the manifest).
 ///
 /// # Errors
 /// Each literal judged wrongly or differently, with what each language gave.
@@ -246,12 +249,10 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &s
     let vectors = crate::root().join("tests/upstream/vectors").join(set);
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(vectors.join("manifest.json")).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let mut runnable = Vec::new();
-    let mut skipped = Vec::new();
     for c in manifest["cases"].as_array().ok_or("manifest.json: no cases")? {
         let (file, ty) = (c["file"].as_str().unwrap_or_default(), c["type"].as_str().unwrap_or_default());
         if !generated.iter().any(|g| g == ty) {
-            skipped.push(format!("{file} ({ty})"));
-            continue;
+            return Err(format!("{set}/manifest.json: {file}: the package of upstream's {module} schema has no definition `{ty}`"));
         }
         let text = std::fs::read_to_string(vectors.join(file)).map_err(|e| format!("{file}: {e}"))?;
         // Upstream's serializer writes `options: []`, which the schema's `minItems: 1`
@@ -262,25 +263,42 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &s
             Some(other) => return Err(format!("{set}/manifest.json: {file}: outcome `{other}` is neither accept nor reject")),
             None => file.starts_with("invalid_") || file == "request_permission_request_tool_call_subject.json",
         };
-        runnable.push((file.to_owned(), reject, json!({ "module": module, "type": ty, "text": text })));
+        let mut inputs = vec![json!({ "module": module, "type": ty, "text": text })];
+        if let Some(method) = c.get("method") {
+            let method = method.as_str().ok_or_else(|| format!("{set}/manifest.json: {file}: `method` must be a string"))?;
+            let message: Value = serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+            let result = message.get("result").ok_or_else(|| format!("{set}/manifest.json: {file}: a case with a `method` is a response with a `result`"))?;
+            inputs.push(json!({ "module": module, "type": ty, "method": method, "text": result.to_string() }));
+        }
+        runnable.push((file.to_owned(), reject, inputs));
     }
-    let inputs: Vec<Value> = runnable.iter().map(|(_, _, i)| i.clone()).collect();
+    let inputs: Vec<Value> = runnable.iter().flat_map(|(_, _, i)| i.iter().cloned()).collect();
     let by_lang = results_in(dir, "acp_upstream", tsc, python, &inputs)?;
     let mut wrong = Vec::new();
-    for (i, (file, reject, _)) in runnable.iter().enumerate() {
-        let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[i]).collect();
-        if got.iter().any(|g| g.get("error").is_some() != *reject) {
-            wrong.push(format!("{file}: expected {}, got rust {}, typescript {}, python {}", if *reject { "a rejection" } else { "acceptance" }, got[0], got[1], got[2]));
-        } else if got.iter().any(|g| **g != *got[0]) {
-            wrong.push(format!("{file}: the languages differ: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
+    let mut at = 0;
+    for (file, reject, case_inputs) in &runnable {
+        for (k, _) in case_inputs.iter().enumerate() {
+            let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[at + k]).collect();
+            let what = if k == 0 { String::new() } else { " (its result, by method)".to_owned() };
+            if got.iter().any(|g| g.get("missing").is_some()) {
+                wrong.push(format!("{file}{what}: not in the package: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
+            } else if got.iter().any(|g| **g != *got[0]) {
+                wrong.push(format!("{file}{what}: the languages differ: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
+            }
         }
+        let rejected = |lang: usize| case_inputs.iter().enumerate().any(|(k, _)| by_lang[lang].1[at + k].get("error").is_some());
+        if (0..by_lang.len()).any(|l| rejected(l) != *reject) {
+            let all: Vec<String> = by_lang.iter().map(|(lang, r)| format!("{lang} {}", Value::Array(r[at..at + case_inputs.len()].to_vec()))).collect();
+            wrong.push(format!("{file}: expected {}, got {}", if *reject { "a rejection" } else { "acceptance" }, all.join(", ")));
+        }
+        at += case_inputs.len();
     }
     if wrong.is_empty() {
         eprintln!(
-            "upstream's {module} test literals ({set}): {} through the package of upstream's full {module} schema, judged as upstream does and identical in rust, typescript and python; {} not run, their type is left out ({})",
+            "upstream's {module} test literals ({set}): {} through the package of upstream's full {module} schema ({} accepted, {} rejected), judged as the manifest says and identical in rust, typescript and python",
             runnable.len(),
-            skipped.len(),
-            skipped.join(", ")
+            runnable.iter().filter(|(_, reject, _)| !reject).count(),
+            runnable.iter().filter(|(_, reject, _)| *reject).count(),
         );
         Ok(())
     } else {
