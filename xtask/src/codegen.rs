@@ -176,7 +176,7 @@ impl Input {
     }
 
     /// The IR (built on the first call).
-    fn ir(&self) -> Result<&ir::Ir, String> {
+    pub fn ir(&self) -> Result<&ir::Ir, String> {
         self.ir.get_or_init(|| self.build_ir()).as_ref().map_err(Clone::clone)
     }
 
@@ -662,7 +662,7 @@ pub fn generate_from(schema: &Path, out: &Path, options: &FromOptions, check: bo
 /// # Errors
 /// A file that does not read, or a definition that does not generate (a problem fails:
 /// these are never partial).
-fn upstream_inputs() -> Result<Vec<Input>, String> {
+pub fn upstream_inputs() -> Result<Vec<Input>, String> {
     let mut upstream = Vec::new();
     for (module, file, overlay) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")] {
         let dir = root().join("tests/upstream");
@@ -684,7 +684,7 @@ fn upstream_inputs() -> Result<Vec<Input>, String> {
 }
 
 /// The package `acp-upstream` of those inputs, under `upstream/` in `files`.
-fn upstream_package(upstream: &[Input], files: &mut Files) -> Result<(), String> {
+pub fn upstream_package(upstream: &[Input], files: &mut Files) -> Result<(), String> {
     let up = Package::neutral("acp-upstream", "Upstream ACP's full v2 and v1 schemas")?;
     rust_crate(upstream, "upstream/rust", &up, files)?;
     typescript_package(upstream, "upstream/typescript", &up, files)?;
@@ -792,6 +792,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-docs", &upstream_names[0]))
         .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]))
         .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-docs", &upstream_names[1]))
+        .and_then(|()| crate::compare::check_ours(&out.join("upstream"), tsc, python))
         .and_then(|()| {
             // Every upstream definition, in the three languages, with values made from the schema.
             for input in &upstream {

@@ -177,7 +177,7 @@ fn results(cmd: &mut Command, input: &str) -> Result<Vec<Value>, String> {
 
 /// The results of `cases` (runner inputs) in the three packages under `dir`
 /// (`rust`, `typescript`, `python`) of the package `pkg` (crate and import name).
-fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Value]) -> Result<Vec<(&'static str, Vec<Value>)>, String> {
+pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Value]) -> Result<Vec<(&'static str, Vec<Value>)>, String> {
     let input = Value::Array(cases.to_vec()).to_string();
     let rust = dir.join("rust");
     std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;

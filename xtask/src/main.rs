@@ -3,6 +3,7 @@
 mod bench;
 mod bench_inputs;
 mod codegen;
+mod compare;
 mod conformance;
 mod construct_vectors;
 mod consumer;
@@ -96,6 +97,14 @@ enum Cmd {
         /// Write the report here instead of BENCHMARKS.md.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// This generator beside typify, datamodel-code-generator and quicktype on upstream's
+    /// full schemas (README "How it compares"): installs the pinned tools under
+    /// `tests/compare/`, runs the probes, and checks the README's table.
+    Compare {
+        /// Rewrite the README's table instead of failing when it differs.
+        #[arg(long)]
+        write: bool,
     },
 
     /// The end-to-end loop: the example Agent, the terminal Client, the browser page.
@@ -234,6 +243,7 @@ fn main() -> ExitCode {
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
+        Cmd::Compare { write } => compare::compare(write),
 
         Cmd::E2e(cmd) => e2e::cli(cmd),
     };

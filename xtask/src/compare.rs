@@ -1,0 +1,374 @@
+//! `cargo xtask compare`: this generator side by side with typify, datamodel-code-generator
+//! and quicktype on upstream's full v2 and v1 schemas (`tests/upstream/`, with their
+//! overlays, which only add `x-` annotations the others ignore).
+//!
+//! For each tool and schema: how many `$defs` entries become code, then, on v2, what
+//! that code does with the probes of `tests/compare/probes.json` (each a `$defs` type, a
+//! JSON text and whether correct code rejects it or writes it back as the same value).
+//! The tools are pinned and installed into ignored folders under `tests/compare/`
+//! (`node_modules`, `.venv`, and `target/compare` for typify's runner). The result is
+//! the README's comparison table, between its `compare:begin`/`compare:end` markers:
+//! the command fails when the README's table differs, and `--write` rewrites it.
+
+use crate::{root, run};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TYPIFY: &str = "typify 0.8.0";
+const DATAMODEL: &str = "datamodel-code-generator 0.97.0";
+const QUICKTYPE: &str = "quicktype 26.0.0";
+const BEGIN: &str = "<!-- compare:begin (cargo xtask compare --write) -->";
+const END: &str = "<!-- compare:end -->";
+
+/// What one tool made of one schema: the `$defs` names it made code for, a note when
+/// it failed on the whole document, and (v2 only) one result per probe.
+struct Outcome {
+    defined: usize,
+    note: Option<String>,
+    results: Vec<Value>,
+}
+
+fn output(cmd: &mut Command) -> Result<Vec<u8>, String> {
+    eprintln!("$ {}", format!("{cmd:?}").replace('"', ""));
+    let out = cmd.output().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{cmd:?} failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr).trim_end()));
+    }
+    Ok(out.stdout)
+}
+
+fn parse(bytes: &[u8], what: &str) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("{what} printed no JSON result: {e}"))
+}
+
+/// The compare folder's own virtual environment, with its pinned requirements.
+fn venv_python() -> Result<PathBuf, String> {
+    let dir = root().join("tests/compare/.venv");
+    let python = if cfg!(windows) { dir.join("Scripts/python.exe") } else { dir.join("bin/python") };
+    if !python.exists() {
+        run(Command::new(if cfg!(windows) { "python" } else { "python3" }).args(["-m", "venv"]).arg(&dir))?;
+    }
+    let marker = dir.join(".requirements-installed");
+    let wanted = std::fs::read_to_string(root().join("tests/compare/requirements.txt")).map_err(|e| format!("tests/compare/requirements.txt: {e}"))?;
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "tests/compare/requirements.txt"]))?;
+        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
+    }
+    Ok(python)
+}
+
+fn typify(schema: &Path, work: &Path, probes: &Path, with_probes: bool) -> Result<Outcome, String> {
+    let manifest = root().join("tests/compare/typify-run/Cargo.toml");
+    let target = root().join("target/compare");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let types = work.join("typify-types.rs");
+    let build = |bin: &str, types: Option<&Path>| {
+        let mut cmd = Command::new(&cargo);
+        cmd.args(["build", "--release", "--locked", "--quiet", "--bin", bin, "--manifest-path"]).arg(&manifest).env("CARGO_TARGET_DIR", &target);
+        match types {
+            Some(t) => cmd.env("TYPIFY_TYPES", t),
+            None => cmd.env_remove("TYPIFY_TYPES"),
+        };
+        run(&mut cmd)
+    };
+    build("typify-run", None)?;
+    let mut cmd = Command::new(target.join("release/typify-run"));
+    cmd.arg(schema);
+    if with_probes {
+        cmd.arg("--emit").arg(&types);
+    }
+    let got = parse(&output(&mut cmd)?, "typify-run")?;
+    let each = got["each"].as_object().cloned().unwrap_or_default();
+    let alone = each.values().filter(|v| v.is_null()).count();
+    let whole = got["whole"]["failed"].as_str().map(str::to_owned);
+    let mut note = whole.map(|w| format!("the whole document: {w}; each definition alone (with what it refers to): {alone} of {}", each.len()));
+    let failing: Vec<String> = each.iter().filter_map(|(k, v)| v.as_str().map(|why| format!("{k} ({why})"))).collect();
+    if !failing.is_empty() {
+        let _ = write!(note.get_or_insert_with(String::new), "; alone it fails on {}", failing.join(", "));
+    }
+    let mut results = Vec::new();
+    let mut defined = alone;
+    if with_probes {
+        if let Some(list) = got["emitted"]["defined"].as_array() {
+            defined = list.len();
+            build("typify-probe", Some(&types))?;
+            results = parse(&output(Command::new(target.join("release/typify-probe")).arg(probes))?, "typify-probe")?.as_array().cloned().unwrap_or_default();
+        } else {
+            return Err(format!("typify made no code for the definitions it reads alone: {}", got["emitted"]));
+        }
+    }
+    Ok(Outcome { defined, note, results })
+}
+
+fn datamodel(python: &Path, schema: &Path, work: &Path, probes: &Path) -> Result<Outcome, String> {
+    let models = work.join("datamodel_models.py");
+    let bin = python.parent().map(|p| p.join("datamodel-codegen")).ok_or("no venv")?;
+    output(
+        Command::new(bin)
+            .args(["--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--input"])
+            .arg(schema)
+            .arg("--output")
+            .arg(&models)
+            .env("PYTHONWARNINGS", "ignore"),
+    )?;
+    let got = parse(&output(Command::new(python).arg(root().join("tests/compare/datamodel_probe.py")).arg(&models).arg(schema).arg(probes))?, "datamodel_probe.py")?;
+    let defined = got["defined"].as_array().map_or(0, Vec::len);
+    Ok(Outcome { defined, note: None, results: got["results"].as_array().cloned().unwrap_or_default() })
+}
+
+fn quicktype(schema: &Path, names: &[String], work: &Path, probes: &Path) -> Result<Outcome, String> {
+    let js = work.join("quicktype.js");
+    let bin = root().join("tests/compare/node_modules/.bin").join(if cfg!(windows) { "quicktype.cmd" } else { "quicktype" });
+    let mut cmd = Command::new(bin);
+    cmd.args(["--src-lang", "schema", "--lang", "javascript", "--out"]).arg(&js);
+    for n in names {
+        cmd.arg(format!("{}#/$defs/{n}", schema.display()));
+    }
+    output(&mut cmd)?;
+    let got = parse(&output(Command::new("node").arg(root().join("tests/compare/quicktype_probe.cjs")).arg(&js).arg(schema).arg(probes))?, "quicktype_probe.cjs")?;
+    let defined = got["defined"].as_array().map_or(0, Vec::len);
+    Ok(Outcome { defined, note: None, results: got["results"].as_array().cloned().unwrap_or_default() })
+}
+
+/// This generator: the package of upstream's full schemas, the probes run in Rust,
+/// TypeScript and Python, which must agree.
+fn ours(work: &Path, probes: &[Value]) -> Result<(Vec<usize>, Vec<Value>), String> {
+    let inputs = crate::codegen::upstream_inputs()?;
+    let mut counts = Vec::new();
+    for input in &inputs {
+        let doc: Value = serde_json::from_str(&input.text).map_err(|e| e.to_string())?;
+        let named = doc["$defs"].as_object().cloned().unwrap_or_default();
+        counts.push(input.ir()?.defs.iter().filter(|d| named.contains_key(d.name())).count());
+    }
+    let mut files = crate::codegen::Files::default();
+    crate::codegen::upstream_package(&inputs, &mut files)?;
+    crate::codegen::sync(work, &files, &[], false)?;
+    Ok((counts, probe_package(&work.join("upstream"), &crate::node::tsc_path(), &crate::pyenv::python(), probes)?))
+}
+
+/// The probes through the package of upstream's schemas under `dir` (`rust`,
+/// `typescript`, `python`), one result per probe.
+///
+/// # Errors
+/// When the three languages differ on a probe.
+fn probe_package(dir: &Path, tsc: &Path, python: &Path, probes: &[Value]) -> Result<Vec<Value>, String> {
+    let cases: Vec<Value> = probes.iter().map(|p| json!({ "module": "v2", "type": p["type"], "text": p["text"] })).collect();
+    let by_lang = crate::construct_vectors::results_in(dir, "acp_upstream", tsc, python, &cases)?;
+    let mut results = Vec::new();
+    for (i, p) in probes.iter().enumerate() {
+        let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[i]).collect();
+        if got.iter().any(|g| g != &got[0]) {
+            return Err(format!("probe {} {}: the languages differ: {got:?}", p["type"], p["text"]));
+        }
+        results.push(match (got[0].get("output"), got[0].get("error")) {
+            (Some(o), _) => json!({ "output": o }),
+            (_, Some(e)) => json!({ "error": format!("{} at {}", e[0].as_str().unwrap_or(""), e[1].as_str().unwrap_or("")) }),
+            _ => json!({ "missing": true }),
+        });
+    }
+    Ok(results)
+}
+
+/// The goldens step's check of the comparison's first column: every probe of
+/// `tests/compare/probes.json` gives the right result through the package of upstream's
+/// schemas under `dir`, the same in the three languages.
+///
+/// # Errors
+/// Each probe this generator gets wrong.
+pub fn check_ours(dir: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
+    let probes: Vec<Value> = parse(&std::fs::read(root().join("tests/compare/probes.json")).map_err(|e| e.to_string())?, "tests/compare/probes.json")?["probes"].as_array().cloned().unwrap_or_default();
+    let results = probe_package(dir, tsc, python, &probes)?;
+    let wrong: Vec<String> = probes.iter().zip(&results).filter(|(p, r)| !judge(p, r)).map(|(p, r)| format!("{} {} (expect {}): {r}", p["type"], p["text"], p["expect"])).collect();
+    if wrong.is_empty() {
+        eprintln!("the comparison's probes (tests/compare/probes.json): all {} right in rust, typescript and python", probes.len());
+        Ok(())
+    } else {
+        Err(format!("the comparison's probes this generator gets wrong:\n{}", wrong.join("\n")))
+    }
+}
+
+/// Whether `result` is what correct code does with `probe`.
+fn judge(probe: &Value, result: &Value) -> bool {
+    match (probe["expect"].as_str(), result.get("output").and_then(Value::as_str)) {
+        (Some("reject"), _) => result.get("error").is_some(),
+        (Some("same"), Some(out)) => {
+            let sent: Option<Value> = probe.get("written").unwrap_or(&probe["text"]).as_str().and_then(|t| serde_json::from_str(t).ok());
+            sent.is_some() && serde_json::from_str::<Value>(out).ok() == sent
+        }
+        _ => false,
+    }
+}
+
+fn table(tools: &[(&str, [Outcome; 2])], totals: [usize; 2], probes: &[Value]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "| | {} |", tools.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" | "));
+    let _ = writeln!(s, "|---|{}", "---|".repeat(tools.len()));
+    for (i, (version, total)) in [("v2", totals[0]), ("v1", totals[1])].into_iter().enumerate() {
+        let cells: Vec<String> = tools
+            .iter()
+            .map(|(_, o)| {
+                let o = &o[i];
+                if o.note.as_deref().is_some_and(|n| n.starts_with("the whole document")) { format!("fails on the whole document; {} alone", o.defined) } else { format!("{} of {total}", o.defined) }
+            })
+            .collect();
+        let _ = writeln!(s, "| upstream {version}: `$defs` entries that become code | {} |", cells.join(" | "));
+    }
+    let mut rows: Vec<&str> = Vec::new();
+    for p in probes {
+        if let Some(r) = p["row"].as_str().filter(|r| !rows.contains(r)) {
+            rows.push(r);
+        }
+    }
+    for row in rows {
+        let idx: Vec<usize> = (0..probes.len()).filter(|&i| probes[i]["row"].as_str() == Some(row)).collect();
+        let cells: Vec<String> = tools
+            .iter()
+            .map(|(_, o)| {
+                let ok = idx.iter().filter(|&&i| o[0].results.get(i).is_some_and(|r| judge(&probes[i], r))).count();
+                match ok {
+                    n if n == idx.len() => "yes".to_owned(),
+                    0 => "no".to_owned(),
+                    n => format!("{n} of {}", idx.len()),
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "| {row} | {} |", cells.join(" | "));
+    }
+    s
+}
+
+/// The details behind each cell: every probe's result per tool, and the notes.
+fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
+    let mut s = String::from("# cargo xtask compare: details\n\n");
+    for (name, o) in tools {
+        for (v, o) in ["v2", "v1"].iter().zip(o) {
+            if let Some(n) = &o.note {
+                let _ = writeln!(s, "- {name}, {v}: {n}");
+            }
+        }
+    }
+    for (i, p) in probes.iter().enumerate() {
+        let _ = writeln!(s, "\n## {} `{}` (expect: {})\n\n    {}\n", p["row"].as_str().unwrap_or(""), p["type"].as_str().unwrap_or(""), p["expect"].as_str().unwrap_or(""), p["text"].as_str().unwrap_or(""));
+        for (name, o) in tools {
+            let r = o[0].results.get(i).cloned().unwrap_or(Value::Null);
+            let _ = writeln!(s, "- {name}: {} {r}", if judge(p, &r) { "right" } else { "WRONG" });
+        }
+    }
+    s
+}
+
+/// `cargo xtask compare [--write]`.
+pub fn compare(write: bool) -> Result<(), String> {
+    // Outside the workspace: the generated crate is a package of its own.
+    let work = std::env::temp_dir().join("acp-terminal-compare");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    crate::node::install()?;
+    crate::pyenv::install()?;
+    crate::node::install_in("tests/compare")?;
+    let python = venv_python()?;
+    let probes_path = root().join("tests/compare/probes.json");
+    let probes: Vec<Value> = parse(&std::fs::read(&probes_path).map_err(|e| e.to_string())?, "tests/compare/probes.json")?["probes"].as_array().cloned().unwrap_or_default();
+
+    // Upstream's schemas with their overlays, as every tool gets them.
+    let mut schemas = Vec::new();
+    let mut totals = [0; 2];
+    let mut names = Vec::new();
+    for (i, (v, file, overlay)) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")].into_iter().enumerate() {
+        let read = |f: &str| parse(&std::fs::read(root().join("tests/upstream").join(f)).map_err(|e| format!("{f}: {e}"))?, f);
+        let mut doc = read(file)?;
+        crate::codegen::apply_overlay(&mut doc, &read(overlay)?)?;
+        let path = work.join(format!("acp-{v}.json"));
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+        let n: Vec<String> = doc["$defs"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        totals[i] = n.len();
+        names.push(n);
+        schemas.push(path);
+    }
+
+    let (counts, our_results) = ours(&work.join("acp-terminal"), &probes)?;
+    let mut tools: Vec<(&str, [Outcome; 2])> = vec![(
+        "acp-terminal (Rust, TypeScript, Python)",
+        [Outcome { defined: counts[0], note: None, results: our_results }, Outcome { defined: counts[1], note: None, results: Vec::new() }],
+    )];
+    let mut per_tool = |name: &'static str, f: &dyn Fn(usize) -> Result<Outcome, String>| -> Result<(), String> {
+        let dirs = [work.join(format!("{name}-v2")), work.join(format!("{name}-v1"))];
+        for d in &dirs {
+            std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
+        }
+        tools.push((name, [f(0)?, f(1)?]));
+        Ok(())
+    };
+    let dir = |name: &str, i: usize| work.join(format!("{name}-{}", ["v2", "v1"][i]));
+    per_tool(TYPIFY, &|i| typify(&schemas[i], &dir(TYPIFY, i), &probes_path, i == 0))?;
+    per_tool(DATAMODEL, &|i| datamodel(&python, &schemas[i], &dir(DATAMODEL, i), &probes_path))?;
+    per_tool(QUICKTYPE, &|i| quicktype(&schemas[i], &names[i], &dir(QUICKTYPE, i), &probes_path))?;
+
+    let table = table(&tools, totals, &probes);
+    let details = details(&tools, &probes);
+    std::fs::create_dir_all(root().join("target/compare")).map_err(|e| e.to_string())?;
+    std::fs::write(root().join("target/compare/details.md"), &details).map_err(|e| e.to_string())?;
+    println!("{table}");
+    eprintln!("every probe's result per tool: target/compare/details.md");
+
+    let readme_path = root().join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).map_err(|e| e.to_string())?;
+    let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
+        return Err(format!("README.md has no {BEGIN} ... {END} block"));
+    };
+    let current = &readme[b + BEGIN.len()..e];
+    let fresh = format!("\n{table}");
+    if current == fresh {
+        eprintln!("README.md: the comparison table is up to date");
+        Ok(())
+    } else if write {
+        std::fs::write(&readme_path, format!("{}{BEGIN}{fresh}{}", &readme[..b], &readme[e..])).map_err(|e| e.to_string())?;
+        eprintln!("README.md: comparison table rewritten");
+        Ok(())
+    } else {
+        Err("README.md's comparison table differs from this run's (above); `cargo xtask compare --write` rewrites it".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(row: &str, text: &str, expect: &str) -> Value {
+        json!({ "row": row, "type": "T", "text": text, "expect": expect })
+    }
+
+    #[test]
+    fn judge_reads_the_expectation() {
+        let same = probe("r", r#"{"a":1,"b":[2]}"#, "same");
+        assert!(judge(&same, &json!({ "output": r#"{"b":[2],"a":1}"# })), "member order aside");
+        assert!(!judge(&same, &json!({ "output": r#"{"a":1}"# })), "a dropped member is not the same value");
+        assert!(!judge(&same, &json!({ "error": "wrong_type" })));
+        assert!(!judge(&same, &json!({ "missing": true })));
+        let reject = probe("r", "{}", "reject");
+        assert!(judge(&reject, &json!({ "error": "missing_field at /text" })));
+        assert!(!judge(&reject, &json!({ "output": "{}" })));
+        assert!(!judge(&reject, &json!({ "missing": true })), "no type is no rejection");
+        let mut written = probe("r", r#"{"path":"/a","line":-1}"#, "same");
+        written["written"] = json!(r#"{"path":"/a"}"#);
+        assert!(judge(&written, &json!({ "output": r#"{"path":"/a"}"# })));
+        assert!(!judge(&written, &json!({ "output": r#"{"path":"/a","line":-1}"# })));
+    }
+
+    #[test]
+    fn table_cells_count_the_probes_of_a_row() {
+        let probes = vec![probe("two", "1", "same"), probe("two", "2", "reject"), probe("one", "3", "reject")];
+        let outcome = |results: Vec<Value>| [Outcome { defined: 5, note: None, results }, Outcome { defined: 4, note: None, results: Vec::new() }];
+        let tools = vec![
+            ("all", outcome(vec![json!({ "output": "1" }), json!({ "error": "e" }), json!({ "error": "e" })])),
+            ("half", outcome(vec![json!({ "output": "1" }), json!({ "output": "2" }), json!({ "output": "3" })])),
+        ];
+        let t = table(&tools, [5, 6], &probes);
+        assert!(t.contains("| upstream v2: `$defs` entries that become code | 5 of 5 | 5 of 5 |"), "{t}");
+        assert!(t.contains("| upstream v1: `$defs` entries that become code | 4 of 6 | 4 of 6 |"), "{t}");
+        assert!(t.contains("| two | yes | 1 of 2 |"), "{t}");
+        assert!(t.contains("| one | yes | no |"), "{t}");
+    }
+}
