@@ -110,7 +110,7 @@ fn wire_types_sit_inside_a_users_serde_structs() {
     let w = wire::from_str::<v2::SessionUpdate>(rel).expect("lenient").warnings;
     assert_eq!((w[0].kind, w[0].path.as_str()), (wire::ErrorKind::RelativePath, "/cwd"));
     let strict = r#"{"command":"ls","cwd":"src"}"#;
-    let e = serde_json::from_str::<v2::CommandPermissionSubject>(strict).err().expect("relative").to_string();
+    let e = serde_json::from_str::<v2::CommandPermissionSubject>(strict).expect_err("relative").to_string();
     assert!(e.starts_with("relative_path at /cwd"), "{e}");
 }
 
