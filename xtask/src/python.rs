@@ -415,6 +415,9 @@ enum PDef {
         tagless: Option<Box<PVariant>>,
         open: bool,
         common_skip: String,
+        /// Neither a catch-all nor a variant without a tag: an unknown tag is
+        /// `unknown_variant`.
+        closed: bool,
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
@@ -710,6 +713,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 };
                 PDef::TaggedStruct {
                     open: other.is_some() || tagless.is_none(),
+                    closed: other.is_none() && tagless.is_none(),
                     common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
                     tagless,
                     arms,

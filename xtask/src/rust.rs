@@ -179,6 +179,9 @@ pub enum RDef {
         tag_field: String,
         tag_enum: String,
         other_doc: String,
+        /// `open`, or `closed` when the schema has neither a catch-all nor a variant
+        /// without a tag: an unknown tag is then `unknown_variant`.
+        openness: String,
         variants: Vec<RVariant>,
         common: Vec<RField>,
         /// The variant without a tag, and whether unknown tags go to it (`unknown`: the
@@ -358,6 +361,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     }
                     v
                 });
+                let closed = other.is_none() && tagless.is_none();
                 RDef::TaggedStruct {
                     tagless,
                     tagless_mode: if other.is_some() { "own".into() } else { "unknown".into() },
@@ -366,7 +370,12 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     tag: lit(tag),
                     tag_field: ident(tag),
                     tag_enum: format!("{name}{}", variant_ident(tag)),
-                    other_doc: one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole."),
+                    other_doc: if closed {
+                        lit("Never read from JSON: the schema lists every tag, so an unknown one is `unknown_variant`.")
+                    } else {
+                        one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole.")
+                    },
+                    openness: if closed { "closed".into() } else { "open".into() },
                     variants: all,
                     common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
                 }

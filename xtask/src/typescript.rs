@@ -267,6 +267,9 @@ enum TDef {
         tagless: Option<TVariant>,
         open: bool,
         common_skip: String,
+        /// Neither a catch-all nor a variant without a tag: an unknown tag is
+        /// `unknown_variant`.
+        closed: bool,
     },
     ShapeUnion {
         name: String,
@@ -531,6 +534,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         }),
                     },
                     open: other.is_some() || tagless.is_none(),
+                    closed: other.is_none() && tagless.is_none(),
                     common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
                     name: name.clone(),
                     doc: jsdoc(doc, ""),

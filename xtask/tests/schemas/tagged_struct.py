@@ -56,22 +56,32 @@ __all__ = [
     "SettingNumberPayload",
     "SettingToggle",
     "SettingVariant",
+    "Shape",
+    "ShapeCircle",
+    "ShapeCirclePayload",
+    "ShapeDot",
+    "ShapeVariant",
     "Toggle",
     "parse_change",
     "parse_one",
     "parse_setting",
     "parse_setting_number_payload",
+    "parse_shape",
+    "parse_shape_circle_payload",
     "parse_toggle",
     "serialize_change",
     "serialize_one",
     "serialize_setting",
     "serialize_setting_number_payload",
+    "serialize_shape",
+    "serialize_shape_circle_payload",
     "serialize_toggle",
 ]
 
 _ABSENT: Final[Any] = object()
 _OPTIONS_0: Final = MemberOptions(lenient=True)
-_SKIP_1: Final[frozenset[str]] = frozenset(("op", "size"))
+_SKIP_1: Final[frozenset[str]] = frozenset(("kind", "id"))
+_SKIP_2: Final[frozenset[str]] = frozenset(("op", "size"))
 _SKIP_0: Final[frozenset[str]] = frozenset(("type", "id", "name", "hint"))
 _NO_SKIP: Final[frozenset[str]] = frozenset()
 
@@ -100,6 +110,16 @@ class SettingNumberPayload(WireModel):
     """
 
     value: float = Field(alias="value", description="The number.")
+
+
+class ShapeCirclePayload(WireModel):
+    """The members of the `circle` variant of `Shape`, beside its tag.
+
+    Attributes:
+        r: The `r` member.
+    """
+
+    r: float = Field(alias="r")
 
 
 class One(WireModel):
@@ -154,6 +174,33 @@ Setting: TypeAlias = Annotated[
     wire_rules("Setting", lambda v, cx: decode_Setting(v, cx)),
 ]
 """Tagged by `type`; `id` and `name` are required common members, `hint` an optional one."""
+
+
+class ShapeCircle(ShapeCirclePayload):
+    """A circle."""
+
+    kind: Literal["circle"] = Field(default="circle", alias="kind")
+    id: str = Field(alias="id")
+
+
+class ShapeDot(WireModel):
+    """A dot (tag only)."""
+
+    kind: Literal["dot"] = Field(default="dot", alias="kind")
+    id: str = Field(alias="id")
+
+
+SHAPE_TAGS: Final = ("circle", "dot")
+ShapeVariant: TypeAlias = ShapeCircle | ShapeDot
+
+Shape: TypeAlias = Annotated[
+    Annotated[ShapeCircle, Tag("circle")]
+    | Annotated[ShapeDot, Tag("dot")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("kind")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("kind", "kind", SHAPE_TAGS, open_union=True)),
+    wire_rules("Shape", lambda v, cx: decode_Shape(v, cx)),
+]
+"""Closed (`oneOf`, no catch-all, no variant without a tag): an unknown `kind` is `unknown_variant`; `id` is common."""
 
 
 class ChangeAdd(One):
@@ -321,6 +368,89 @@ def encode_SettingNumberPayload(w: Writer, v: SettingNumberPayload) -> None:
     w.end_object()
 
 
+def decode_Shape(v: Json, cx: Cx) -> Shape:
+    obj = cx.expect_object(v)
+    tag = cx.read_tag(obj, "kind")
+    cls: type[ShapeVariant] | None = None
+    values: dict[str, Any] = {}
+    extra: dict[str, Json] | None = None
+    if tag == "circle":
+        values, extra = decode_ShapeCirclePayload_values(obj, cx, _SKIP_1)
+        cls = ShapeCircle
+    elif tag == "dot":
+        extra = members_except(obj, _SKIP_1)
+        cls = ShapeDot
+    else:
+        # The schema lists every tag (no catch-all, no variant without a tag).
+        cx.unknown_tag("kind", tag, "Shape", SHAPE_TAGS)
+    values["kind"] = tag
+    values["id"] = _ABSENT
+    for k, x in obj.items():
+        if k == "id":
+            values["id"] = cx.required(k, x, decode_string)
+    if values["id"] is _ABSENT:
+        cx.missing("id")
+    if cls is None:
+        return unknown_variant(tag, obj, "kind")
+    return construct(cls, values, extra)
+
+
+def encode_Shape(w: Writer, v: Shape) -> None:
+    w.begin_object()
+    w.key("kind")
+    if isinstance(v, UnknownVariant):
+        w.string(v.tag)
+        w.members(v.members)
+        w.end_object()
+        return
+    w.string(v.kind)
+    if isinstance(v, ShapeCircle):
+        encode_ShapeCirclePayload_known(w, v)
+    w.put("id", v.id, encode_string)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ShapeCirclePayload_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ShapeCirclePayload`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "r":
+            m0 = cx.required(k, x, decode_number)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("r")
+    return {"r": m0}, extra
+
+
+def decode_ShapeCirclePayload(v: Json, cx: Cx) -> ShapeCirclePayload:
+    values, extra = decode_ShapeCirclePayload_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ShapeCirclePayload, values, extra)
+
+
+def encode_ShapeCirclePayload_known(w: Writer, v: ShapeCirclePayload) -> None:
+    w.put("r", v.r, encode_number)
+
+
+def encode_ShapeCirclePayload(w: Writer, v: ShapeCirclePayload) -> None:
+    w.begin_object()
+    encode_ShapeCirclePayload_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_One_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -367,10 +497,10 @@ def decode_Change(v: Json, cx: Cx) -> Change:
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "add":
-        values, extra = decode_One_values(obj, cx, _SKIP_1)
+        values, extra = decode_One_values(obj, cx, _SKIP_2)
         cls = ChangeAdd
     elif tag == "clear":
-        extra = members_except(obj, _SKIP_1)
+        extra = members_except(obj, _SKIP_2)
         cls = ChangeClear
     # An unknown tag keeps every member as it came; its required common members are still checked.
     values["op"] = tag
@@ -430,6 +560,26 @@ def serialize_setting_number_payload(value: SettingNumberPayload) -> str:
     return encode_text(value, encode_SettingNumberPayload)
 
 
+def parse_shape(data: str | Json) -> Parsed[Shape]:
+    """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``."""
+    return decode_input(data, decode_Shape)
+
+
+def serialize_shape(value: Shape) -> str:
+    """The canonical JSON text of a ``Shape``."""
+    return encode_text(value, encode_Shape)
+
+
+def parse_shape_circle_payload(data: str | Json) -> Parsed[ShapeCirclePayload]:
+    """Parses JSON text (or an already parsed value) as ``ShapeCirclePayload``; raises ``ParseError``."""
+    return decode_input(data, decode_ShapeCirclePayload)
+
+
+def serialize_shape_circle_payload(value: ShapeCirclePayload) -> str:
+    """The canonical JSON text of a ``ShapeCirclePayload``."""
+    return encode_text(value, encode_ShapeCirclePayload)
+
+
 def parse_one(data: str | Json) -> Parsed[One]:
     """Parses JSON text (or an already parsed value) as ``One``; raises ``ParseError``."""
     return decode_input(data, decode_One)
@@ -457,6 +607,9 @@ register_decoders(
         SettingHeading: decode_Setting,
         SettingNumber: decode_Setting,
         SettingNumberPayload: decode_SettingNumberPayload,
+        ShapeCircle: decode_Shape,
+        ShapeDot: decode_Shape,
+        ShapeCirclePayload: decode_ShapeCirclePayload,
         One: decode_One,
         ChangeAdd: decode_Change,
         ChangeClear: decode_Change,

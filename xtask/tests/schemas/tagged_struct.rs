@@ -45,6 +45,30 @@ crate::acp_struct! {
     }
 }
 
+crate::acp_tagged_struct! {
+    /// Closed (`oneOf`, no catch-all, no variant without a tag): an unknown `kind` is `unknown_variant`; `id` is common.
+    pub struct Shape : tag "kind" => kind: ShapeKind, closed ("Never read from JSON: the schema lists every tag, so an unknown one is `unknown_variant`.") {
+        variants {
+            /// A circle.
+            Circle(ShapeCirclePayload) = "circle",
+            /// A dot (tag only).
+            Dot(NoPayload) = "dot",
+        }
+        common {
+            /// The `id` member (no description in the schema).
+            pub id: req String = "id" [],
+        }
+    }
+}
+
+crate::acp_struct! {
+    /// The members of the `circle` variant of `Shape`, beside its tag.
+    pub struct ShapeCirclePayload {
+        /// The `r` member (no description in the schema).
+        pub r: req f64 = "r" [],
+    }
+}
+
 crate::acp_struct! {
     /// One path.
     pub struct One {

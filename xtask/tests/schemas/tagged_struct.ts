@@ -18,7 +18,8 @@ import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, enc
 export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
 
 const OPTIONS_0 = { lenient: true } as const;
-const SKIP_2: readonly string[] = ["op", "size"];
+const SKIP_2: readonly string[] = ["kind", "id"];
+const SKIP_3: readonly string[] = ["op", "size"];
 const SKIP_1: readonly string[] = ["type", "id", "name", "hint"];
 const SKIP_0: readonly string[] = [];
 
@@ -221,6 +222,137 @@ export function encodeSettingNumberPayload(w: Writer, v: SettingNumberPayload): 
   w.endObject();
 }
 
+/** The members every known `Shape` variant shares. */
+export interface ShapeCommon {
+  id: string;
+}
+
+/** A circle. */
+export type ShapeCircle = { kind: "circle" } & ShapeCirclePayload & ShapeCommon;
+/** A dot (tag only). */
+export type ShapeDot = { kind: "dot" } & WithExtra & ShapeCommon;
+
+/** The variants of `Shape` this version knows. */
+export type KnownShape = ShapeCircle | ShapeDot;
+
+/** Closed (`oneOf`, no catch-all, no variant without a tag): an unknown `kind` is `unknown_variant`; `id` is common. */
+export type Shape = KnownShape | UnknownVariant;
+
+/** The tags of `Shape` this version knows, in schema order. */
+export const SHAPE_TAGS = ["circle", "dot"] as const;
+
+/** Whether `v` is a variant this version knows. */
+export function isKnownShape(v: Shape): v is KnownShape {
+  return !isUnknownVariant(v);
+}
+
+/**
+ * Checks a JSON value as a `Shape`: tag, variant members, then the common ones.
+ * An unknown tag is `unknown_variant`.
+ */
+export function decodeShape(v: Json, cx: Cx): Shape {
+  const obj = cx.expectObject(v);
+  const tag = cx.readTag(obj, "kind");
+  let out: KnownShape | undefined;
+  switch (tag) {
+    case "circle":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(decodeShapeCirclePayloadMembers(obj, cx, SKIP_2), { kind: "circle" as const }) as KnownShape;
+      break;
+    case "dot":
+      // The common members are set below, before `out` is returned.
+      out = Object.assign(noPayloadExcept(obj, SKIP_2, cx), { kind: "dot" as const }) as KnownShape;
+      break;
+    default:
+      // The schema lists every tag (no catch-all, no variant without a tag).
+      return cx.unknownTag("kind", tag, "Shape", SHAPE_TAGS);
+  }
+  let m0: string | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "id":
+        m0 = cx.required(k, x, decodeString);
+        break;
+    }
+  }
+  if (m0 === undefined) return cx.missing("id");
+  if (out === undefined) return unknownVariant(tag, obj, "kind", cx);
+  out.id = m0;
+  return out;
+}
+
+/** Writes a `Shape` canonically: tag, variant members, common members, unknown members. */
+export function encodeShape(w: Writer, v: Shape): void {
+  w.beginObject();
+  w.key("kind");
+  if (isUnknownVariant(v)) {
+    w.string(v.tag);
+    w.members(v.members);
+    w.endObject();
+    return;
+  }
+  w.string(v.kind);
+  switch (v.kind) {
+    case "circle":
+      encodeShapeCirclePayloadKnown(w, v);
+      break;
+    case "dot":
+      break;
+  }
+  w.put("id", v.id, encodeString);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The members of the `circle` variant of `Shape`, beside its tag. */
+export interface ShapeCirclePayload extends WithExtra {
+  r: number;
+}
+
+/** Decodes the members of `obj` as a `ShapeCirclePayload`, skipping those named in `skip`. */
+export function decodeShapeCirclePayloadMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ShapeCirclePayload {
+  let m0: number | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "r":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeNumber);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("r");
+  const out: ShapeCirclePayload = { r: m0, };
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ShapeCirclePayload`. */
+export function decodeShapeCirclePayload(v: Json, cx: Cx): ShapeCirclePayload {
+  return decodeShapeCirclePayloadMembers(cx.expectObject(v), cx, SKIP_0);
+}
+
+/** Writes the known members of a `ShapeCirclePayload`, in schema order. */
+export function encodeShapeCirclePayloadKnown(w: Writer, v: ShapeCirclePayload): void {
+  w.put("r", v.r, encodeNumber);
+}
+
+/** Writes a `ShapeCirclePayload` canonically. */
+export function encodeShapeCirclePayload(w: Writer, v: ShapeCirclePayload): void {
+  w.beginObject();
+  encodeShapeCirclePayloadKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** One path. */
 export interface One extends WithExtra {
   path: string;
@@ -302,11 +434,11 @@ export function decodeChange(v: Json, cx: Cx): Change {
   switch (tag) {
     case "add":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeOneMembers(obj, cx, SKIP_2), { op: "add" as const }) as KnownChange;
+      out = Object.assign(decodeOneMembers(obj, cx, SKIP_3), { op: "add" as const }) as KnownChange;
       break;
     case "clear":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(noPayloadExcept(obj, SKIP_2, cx), { op: "clear" as const }) as KnownChange;
+      out = Object.assign(noPayloadExcept(obj, SKIP_3, cx), { op: "clear" as const }) as KnownChange;
       break;
   }
   let m0: number | undefined;
@@ -385,6 +517,32 @@ export function parseSettingNumberPayload(input: unknown): ParseResult<SettingNu
 /** The canonical JSON text of a `SettingNumberPayload`. */
 export function serializeSettingNumberPayload(value: SettingNumberPayload): string {
   return encodeText(value, encodeSettingNumberPayload);
+}
+
+/**
+ * Parses a `Shape`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseShape(input: unknown): ParseResult<Shape> {
+  return decodeInput(input, decodeShape);
+}
+
+/** The canonical JSON text of a `Shape`. */
+export function serializeShape(value: Shape): string {
+  return encodeText(value, encodeShape);
+}
+
+/**
+ * Parses a `ShapeCirclePayload`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules.
+ */
+export function parseShapeCirclePayload(input: unknown): ParseResult<ShapeCirclePayload> {
+  return decodeInput(input, decodeShapeCirclePayload);
+}
+
+/** The canonical JSON text of a `ShapeCirclePayload`. */
+export function serializeShapeCirclePayload(value: ShapeCirclePayload): string {
+  return encodeText(value, encodeShapeCirclePayload);
 }
 
 /**

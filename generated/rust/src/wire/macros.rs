@@ -744,17 +744,28 @@ macro_rules! acp_tagless_union {
 /// uninterpreted. With a `tagless` variant (upstream v1 `SetSessionConfigOptionRequest`'s
 /// `value_id`), an object without the tag is that variant; `tagless unknown` also sends
 /// an unknown tag there (the schema has no catch-all), the tag kept among its unknown
-/// members, while `tagless own` keeps unknown tags whole as above.
+/// members, while `tagless own` keeps unknown tags whole as above. `closed` (no
+/// catch-all and no variant without a tag) rejects an unknown tag with `unknown_variant`;
+/// its `Unknown` variant is never read from JSON.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! acp_tagged_struct {
-    (@unknown [] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
+    (@unknown open [] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
         $openum::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t))
     };
-    (@unknown [own $dv:ident $dp:ty] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
+    // Neither a catch-all nor a variant without a tag: the schema lists every tag.
+    (@unknown closed [] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {{
+        let e = $cx.at($t, |cx| cx.error(
+            $crate::wire::ErrorKind::UnknownVariant,
+            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", ")),
+        ));
+        $cx.fail::<()>(e);
+        return None;
+    }};
+    (@unknown $o:ident [own $dv:ident $dp:ty] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
         $openum::Unknown($crate::wire::UnknownVariant::from_members($tag, $m, $t))
     };
-    (@unknown [unknown $dv:ident $dp:ty] $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {{
+    (@unknown $o:ident [unknown $dv:ident $dp:ty] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {{
         // The tag stays in the object: the payload keeps it among its unknown members.
         let _ = $tag;
         $openum::$dv($crate::wire::payload_from_tree::<$dp>($m, $cx, $common)?)
@@ -769,7 +780,7 @@ macro_rules! acp_tagged_struct {
     };
     (
         $(#[doc = $doc:literal])*
-        pub struct $name:ident : tag $t:literal => $opf:ident : $openum:ident, open ($odoc:literal) {
+        pub struct $name:ident : tag $t:literal => $opf:ident : $openum:ident, $openness:ident ($odoc:literal) {
             variants {
                 $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal ),* $(,)?
             }
@@ -827,7 +838,7 @@ macro_rules! acp_tagged_struct {
                     $( Some($wire) => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
                     // Unknown: every member is kept as it came (and written back so); the
                     // required common members are still checked and read below.
-                    Some(other) => $crate::acp_tagged_struct!(@unknown [$($tmode $dv $dp)?] $openum, other, m, cx, $t, Self::COMMON),
+                    Some(other) => $crate::acp_tagged_struct!(@unknown $openness [$($tmode $dv $dp)?] $name $openum, other, m, cx, $t, Self::COMMON),
                     None => $crate::acp_tagged_struct!(@absent [$($tmode $dv $dp)?] $openum, m, cx, $t, Self::RESERVED),
                 };
                 let known = !matches!($opf, $openum::Unknown(_));
