@@ -488,7 +488,7 @@ pub fn python_package(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut
     for input in inputs {
         let ir = input.ir()?;
         let module = python::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
-        let src = render(&env, "python/module.py.jinja", minijinja::context! { source => input.source, title => ir.title, module => module, pkg => pkg })?;
+        let src = python::prune_imports(&render(&env, "python/module.py.jinja", minijinja::context! { source => input.source, title => ir.title, module => module, pkg => pkg })?);
         files.add(format!("{prefix}/src/{ident}/{}.py", input.module), src);
         modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
     }
@@ -780,6 +780,11 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
                         .arg(out.join("mypy-cache"))
                         .arg(out.join(dir).join("python/src").join(import)),
                 )
+            })
+            // Lint-clean too, with the project's rules: a vendored package passes a
+            // user's ruff whatever constructs its schema has.
+            .and_then(|()| {
+                crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import)))
             })
     };
     let result = compile("all", "goldens")

@@ -375,6 +375,20 @@ struct PArm {
     body: Vec<String>,
 }
 
+/// Adjacent encoder arms with the same body become one `isinstance` test of a tuple
+/// (ruff's SIM114 asks for it, and it reads better).
+fn merge_arms(arms: Vec<PArm>) -> Vec<PArm> {
+    let classes = |t: &str| t.trim_start_matches('(').trim_end_matches(')').to_owned();
+    let mut out: Vec<PArm> = Vec::new();
+    for arm in arms {
+        match out.last_mut() {
+            Some(last) if last.body == arm.body => last.test = format!("({}, {})", classes(&last.test), classes(&arm.test)),
+            _ => out.push(arm),
+        }
+    }
+    out
+}
+
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum PDef {
@@ -567,7 +581,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
             }
             Def::KindUnion { name, doc, branches, expected, integer_range } => {
-                let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "None".to_owned() } else { h.py_type(&b.ty) }).collect();
+                // `None` last, as ruff (RUF036) and readers expect; the order means nothing to the type.
+                let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.py_type(&b.ty)).collect();
+                if branches.iter().any(|b| b.kind == "null") {
+                    tys.push("None".to_owned());
+                }
                 let mut out = Vec::new();
                 for b in branches {
                     let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
@@ -647,6 +665,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         arms.push(PArm { test: c.class_name.clone(), body });
                     }
                 }
+                let arms = merge_arms(arms);
                 PDef::TaggedUnion {
                 arms,
                 variants: pvariants,
@@ -703,6 +722,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
                     }
                 }
+                let arms = merge_arms(arms);
                 let tagless = match tagless {
                     None => None,
                     Some(t) => {
@@ -977,4 +997,80 @@ fn natural(s: &str) -> Vec<(String, u64)> {
     }
     out.push((text, digits.parse().unwrap_or(0)));
     out
+}
+
+/// Leaves out of a rendered module's `from X import ...` statements (before `__all__`)
+/// every name the rest of the module does not use, and a statement left with none, so
+/// the package of any schema passes `ruff check` (`F401`) whatever constructs it has.
+/// A name counts as used when it stands in the module below its imports as a whole
+/// word; `__future__` imports are kept.
+pub fn prune_imports(src: &str) -> String {
+    let Some(split) = src.find("\n__all__ = [") else { return src.to_owned() };
+    let (head, body) = src.split_at(split);
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let used = |name: &str| {
+        body.match_indices(name).any(|(i, _)| {
+            let before = body[..i].chars().next_back();
+            let after = body[i + name.len()..].chars().next();
+            !before.is_some_and(is_word) && before != Some('.') && !after.is_some_and(is_word)
+        })
+    };
+    let mut out = String::with_capacity(src.len());
+    let mut lines = head.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix("from ").filter(|r| !r.starts_with("__future__ ")) else {
+            out.push_str(line);
+            continue;
+        };
+        let Some((module, names)) = rest.split_once(" import ") else {
+            out.push_str(line);
+            continue;
+        };
+        if names.trim_end() == "(" {
+            // One name a line, to the closing parenthesis.
+            let mut kept = Vec::new();
+            for l in lines.by_ref() {
+                if l.trim_end() == ")" {
+                    break;
+                }
+                let name = l.trim().trim_end_matches(',');
+                if used(name) {
+                    kept.push(l);
+                }
+            }
+            if !kept.is_empty() {
+                out.push_str(&format!("from {module} import (\n"));
+                kept.iter().for_each(|l| out.push_str(l));
+                out.push_str(")\n");
+            }
+        } else {
+            let kept: Vec<&str> = names.trim_end().split(", ").filter(|n| used(n)).collect();
+            if !kept.is_empty() {
+                out.push_str(&format!("from {module} import {}\n", kept.join(", ")));
+            }
+        }
+    }
+    // A statement that went may leave two blank lines together.
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out.push_str(body);
+    out
+}
+
+#[cfg(test)]
+mod prune_tests {
+    use super::prune_imports;
+
+    #[test]
+    fn unused_names_and_empty_statements_go() {
+        let src = "from __future__ import annotations\n\nfrom typing import Any, Final, Literal\n\nfrom ._runtime.model import (\n    construct,\n    no_payload,\n)\nfrom ._runtime.path import is_absolute_path\n\n__all__ = [\n    \"X\",\n]\n\nX: Final[Any] = construct(1)\ny = obj.Literal\nz = 'no_payloads'\n";
+        let out = prune_imports(src);
+        assert!(out.contains("from typing import Any, Final\n"), "{out}");
+        assert!(out.contains("from ._runtime.model import (\n    construct,\n)\n"), "{out}");
+        assert!(!out.contains("no_payload,"), "a longer word is not a use: {out}");
+        assert!(!out.contains("is_absolute_path"), "{out}");
+        assert!(out.contains("from __future__ import annotations"), "{out}");
+        assert!(out.ends_with("z = 'no_payloads'\n"), "{out}");
+    }
 }

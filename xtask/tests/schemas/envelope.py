@@ -8,7 +8,7 @@ or an already parsed value in; ``Parsed(value, warnings)`` out, or ``ParseError`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, TypeAlias
 
 from pydantic import Field, JsonValue
 
@@ -239,7 +239,7 @@ class AgentResponseError(WireModel):
 # --- unions (after the objects their aliases name) ---
 
 
-RequestId: TypeAlias = None | int | str
+RequestId: TypeAlias = int | str | None
 """A request id."""
 
 

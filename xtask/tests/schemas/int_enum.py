@@ -8,9 +8,9 @@ or an already parsed value in; ``Parsed(value, warnings)`` out, or ``ParseError`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
+from typing import Any, Final, TypeAlias
 
-from pydantic import Field, JsonValue
+from pydantic import Field
 
 from ._runtime.decode import (
     Cx,
@@ -25,7 +25,6 @@ from ._runtime.model import (
     WireModel,
     construct,
     register_decoders,
-    wire_rules,
 )
 from ._runtime.writer import (
     Writer,

@@ -8,9 +8,9 @@ or an already parsed value in; ``Parsed(value, warnings)`` out, or ``ParseError`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
+from typing import Annotated, Any, Final, Literal, TypeAlias
 
-from pydantic import BeforeValidator, Discriminator, Field, JsonValue, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from ._runtime.decode import (
     Cx,
@@ -486,10 +486,7 @@ def encode_Update(w: Writer, v: Update) -> None:
         w.key("state")
         w.string(v.state)
         encode_Idle_known(w, v)
-    elif isinstance(v, UpdateStateStopped):
-        w.key("state")
-        w.string(v.state)
-    elif isinstance(v, UpdateStateOther):
+    elif isinstance(v, (UpdateStateStopped, UpdateStateOther)):
         w.key("state")
         w.string(v.state)
     elif isinstance(v, UpdateModeFast):

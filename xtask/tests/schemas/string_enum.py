@@ -8,9 +8,7 @@ or an already parsed value in; ``Parsed(value, warnings)`` out, or ``ParseError`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, NewType, TypeAlias
-
-from pydantic import Field, JsonValue
+from typing import Annotated, Any, Final, Literal, TypeAlias
 
 from ._runtime.decode import (
     Cx,
@@ -21,13 +19,9 @@ from ._runtime.decode import (
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 from ._runtime.model import (
-    WireModel,
-    construct,
-    register_decoders,
     wire_rules,
 )
 from ._runtime.writer import (
-    Writer,
     encode_string,
 )
 
