@@ -30,7 +30,7 @@ for name in names:
     if hasattr(module, name):
         try:
             TypeAdapter(getattr(module, name))
-        except Exception:  # noqa: BLE001 - a type pydantic cannot build is not defined
+        except Exception:  # a type pydantic cannot build is not defined
             continue
         defined.append(name)
 
