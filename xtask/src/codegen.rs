@@ -772,6 +772,8 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.
     let compile = |dir: &str, import: &str| {
         cargo(&["build", "--quiet"], dir)
+            // Clippy-clean too (RUSTFLAGS denies warnings): a vendored crate passes a user's `cargo clippy`.
+            .and_then(|()| cargo(&["clippy", "--quiet"], dir))
             .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json"))))
             .and_then(|()| {
                 crate::run(
