@@ -13,7 +13,7 @@
 use crate::{root, run};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const TYPIFY: &str = "typify 0.8.0";
@@ -43,20 +43,16 @@ fn parse(bytes: &[u8], what: &str) -> Result<Value, String> {
     serde_json::from_slice(bytes).map_err(|e| format!("{what} printed no JSON result: {e}"))
 }
 
-/// The compare folder's own virtual environment, with its pinned requirements.
-fn venv_python() -> Result<PathBuf, String> {
-    let dir = root().join("tests/compare/.venv");
-    let python = if cfg!(windows) { dir.join("Scripts/python.exe") } else { dir.join("bin/python") };
-    if !python.exists() {
-        run(Command::new(if cfg!(windows) { "python" } else { "python3" }).args(["-m", "venv"]).arg(&dir))?;
-    }
-    let marker = dir.join(".requirements-installed");
-    let wanted = std::fs::read_to_string(root().join("tests/compare/requirements.txt")).map_err(|e| format!("tests/compare/requirements.txt: {e}"))?;
-    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
-        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "tests/compare/requirements.txt"]))?;
-        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
-    }
-    Ok(python)
+const PROBES: &str = "tests/compare/probes.json";
+
+fn load_probes() -> Result<Vec<Value>, String> {
+    let text = std::fs::read(root().join(PROBES)).map_err(|e| format!("{PROBES}: {e}"))?;
+    serde_json::from_slice::<Value>(&text).map_err(|e| format!("{PROBES}: {e}"))?["probes"].as_array().cloned().ok_or_else(|| format!("{PROBES}: no `probes` list"))
+}
+
+/// What a probe script printed: `defined` (the `$defs` names with code) and `results`.
+fn outcome(got: &Value) -> Outcome {
+    Outcome { defined: got["defined"].as_array().map_or(0, Vec::len), note: None, results: got["results"].as_array().cloned().unwrap_or_default() }
 }
 
 fn typify(schema: &Path, work: &Path, probes: &Path, with_probes: bool) -> Result<Outcome, String> {
@@ -114,8 +110,7 @@ fn datamodel(python: &Path, schema: &Path, work: &Path, probes: &Path) -> Result
             .env("PYTHONWARNINGS", "ignore"),
     )?;
     let got = parse(&output(Command::new(python).arg(root().join("tests/compare/datamodel_probe.py")).arg(&models).arg(schema).arg(probes))?, "datamodel_probe.py")?;
-    let defined = got["defined"].as_array().map_or(0, Vec::len);
-    Ok(Outcome { defined, note: None, results: got["results"].as_array().cloned().unwrap_or_default() })
+    Ok(outcome(&got))
 }
 
 fn quicktype(schema: &Path, names: &[String], work: &Path, probes: &Path) -> Result<Outcome, String> {
@@ -128,24 +123,18 @@ fn quicktype(schema: &Path, names: &[String], work: &Path, probes: &Path) -> Res
     }
     output(&mut cmd)?;
     let got = parse(&output(Command::new("node").arg(root().join("tests/compare/quicktype_probe.cjs")).arg(&js).arg(schema).arg(probes))?, "quicktype_probe.cjs")?;
-    let defined = got["defined"].as_array().map_or(0, Vec::len);
-    Ok(Outcome { defined, note: None, results: got["results"].as_array().cloned().unwrap_or_default() })
+    Ok(outcome(&got))
 }
 
 /// This generator: the package of upstream's full schemas, the probes run in Rust,
 /// TypeScript and Python, which must agree.
-fn ours(work: &Path, probes: &[Value]) -> Result<(Vec<usize>, Vec<Value>), String> {
-    let inputs = crate::codegen::upstream_inputs()?;
-    let mut counts = Vec::new();
-    for input in &inputs {
-        let doc: Value = serde_json::from_str(&input.text).map_err(|e| e.to_string())?;
-        let named = doc["$defs"].as_object().cloned().unwrap_or_default();
-        counts.push(input.ir()?.defs.iter().filter(|d| named.contains_key(d.name())).count());
-    }
+/// `inputs` are upstream's schemas as [`crate::codegen::upstream_inputs`] gives them: it
+/// fails unless every `$defs` entry generates, so this column's counts are the totals.
+fn ours(inputs: &[crate::codegen::Input], work: &Path, probes: &[Value]) -> Result<Vec<Value>, String> {
     let mut files = crate::codegen::Files::default();
-    crate::codegen::upstream_package(&inputs, &mut files)?;
+    crate::codegen::upstream_package(inputs, &mut files)?;
     crate::codegen::sync(work, &files, &[], false)?;
-    Ok((counts, probe_package(&work.join("upstream"), &crate::node::tsc_path(), &crate::pyenv::python(), probes)?))
+    probe_package(&work.join("upstream"), &crate::node::tsc_path(), &crate::pyenv::python(), probes)
 }
 
 /// The probes through the package of upstream's schemas under `dir` (`rust`,
@@ -178,7 +167,7 @@ fn probe_package(dir: &Path, tsc: &Path, python: &Path, probes: &[Value]) -> Res
 /// # Errors
 /// Each probe this generator gets wrong.
 pub fn check_ours(dir: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
-    let probes: Vec<Value> = parse(&std::fs::read(root().join("tests/compare/probes.json")).map_err(|e| e.to_string())?, "tests/compare/probes.json")?["probes"].as_array().cloned().unwrap_or_default();
+    let probes = load_probes()?;
     let results = probe_package(dir, tsc, python, &probes)?;
     let wrong: Vec<String> = probes.iter().zip(&results).filter(|(p, r)| !judge(p, r)).map(|(p, r)| format!("{} {} (expect {}): {r}", p["type"], p["text"], p["expect"])).collect();
     if wrong.is_empty() {
@@ -268,43 +257,43 @@ pub fn compare(write: bool) -> Result<(), String> {
     crate::node::install()?;
     crate::pyenv::install()?;
     crate::node::install_in("tests/compare")?;
-    let python = venv_python()?;
-    let probes_path = root().join("tests/compare/probes.json");
-    let probes: Vec<Value> = parse(&std::fs::read(&probes_path).map_err(|e| e.to_string())?, "tests/compare/probes.json")?["probes"].as_array().cloned().unwrap_or_default();
+    let python = crate::pyenv::install_venv(&root().join("tests/compare/.venv"), "tests/compare/requirements.txt")?;
+    let probes_path = root().join(PROBES);
+    let probes = load_probes()?;
 
-    // Upstream's schemas with their overlays, as every tool gets them.
+    // Upstream's schemas with their overlays, as every tool gets them (the same text
+    // this generator reads).
+    let inputs = crate::codegen::upstream_inputs()?;
     let mut schemas = Vec::new();
     let mut totals = [0; 2];
     let mut names = Vec::new();
-    for (i, (v, file, overlay)) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")].into_iter().enumerate() {
-        let read = |f: &str| parse(&std::fs::read(root().join("tests/upstream").join(f)).map_err(|e| format!("{f}: {e}"))?, f);
-        let mut doc = read(file)?;
-        crate::codegen::apply_overlay(&mut doc, &read(overlay)?)?;
-        let path = work.join(format!("acp-{v}.json"));
-        std::fs::write(&path, serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    for (i, input) in inputs.iter().enumerate() {
+        let path = work.join(format!("acp-{}.json", input.module));
+        std::fs::write(&path, &input.text).map_err(|e| e.to_string())?;
+        let doc = parse(input.text.as_bytes(), &input.source)?;
         let n: Vec<String> = doc["$defs"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
         totals[i] = n.len();
         names.push(n);
         schemas.push(path);
     }
 
-    let (counts, our_results) = ours(&work.join("acp-terminal"), &probes)?;
-    let mut tools: Vec<(&str, [Outcome; 2])> = vec![(
-        "acp-terminal (Rust, TypeScript, Python)",
-        [Outcome { defined: counts[0], note: None, results: our_results }, Outcome { defined: counts[1], note: None, results: Vec::new() }],
-    )];
-    let mut per_tool = |name: &'static str, f: &dyn Fn(usize) -> Result<Outcome, String>| -> Result<(), String> {
-        let dirs = [work.join(format!("{name}-v2")), work.join(format!("{name}-v1"))];
-        for d in &dirs {
-            std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
+    let ours = ours(&inputs, &work.join("acp-terminal"), &probes)?;
+    let mut tools: Vec<(&str, [Outcome; 2])> =
+        vec![("acp-terminal (Rust, TypeScript, Python)", [Outcome { defined: totals[0], note: None, results: ours }, Outcome { defined: totals[1], note: None, results: Vec::new() }])];
+    for name in [TYPIFY, DATAMODEL, QUICKTYPE] {
+        let mut pair = Vec::new();
+        for (i, schema) in schemas.iter().enumerate() {
+            let dir = work.join(format!("{name}-{}", inputs[i].module));
+            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            pair.push(match name {
+                TYPIFY => typify(schema, &dir, &probes_path, i == 0)?,
+                DATAMODEL => datamodel(&python, schema, &dir, &probes_path)?,
+                _ => quicktype(schema, &names[i], &dir, &probes_path)?,
+            });
         }
-        tools.push((name, [f(0)?, f(1)?]));
-        Ok(())
-    };
-    let dir = |name: &str, i: usize| work.join(format!("{name}-{}", ["v2", "v1"][i]));
-    per_tool(TYPIFY, &|i| typify(&schemas[i], &dir(TYPIFY, i), &probes_path, i == 0))?;
-    per_tool(DATAMODEL, &|i| datamodel(&python, &schemas[i], &dir(DATAMODEL, i), &probes_path))?;
-    per_tool(QUICKTYPE, &|i| quicktype(&schemas[i], &names[i], &dir(QUICKTYPE, i), &probes_path))?;
+        let [v2, v1]: [Outcome; 2] = pair.try_into().map_err(|_| "two schemas")?;
+        tools.push((name, [v2, v1]));
+    }
 
     let table = table(&tools, totals, &probes);
     let details = details(&tools, &probes);

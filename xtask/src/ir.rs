@@ -191,6 +191,40 @@ pub struct Other {
     pub doc: String,
 }
 
+/// What a tagged union or tagged object does with a tag it does not know, decided once
+/// from its branches for every language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownTag {
+    /// A catch-all branch: the object is kept whole.
+    Keep,
+    /// No catch-all but a branch without a tag: that variant takes it, the tag kept
+    /// among its unknown members.
+    Tagless,
+    /// Neither: the schema lists every tag, so it is `unknown_variant`.
+    Reject,
+}
+
+impl UnknownTag {
+    #[must_use]
+    pub fn of(other: Option<&Other>, tagless: Option<&Tagless>) -> Self {
+        match (other, tagless) {
+            (Some(_), _) => Self::Keep,
+            (None, Some(_)) => Self::Tagless,
+            (None, None) => Self::Reject,
+        }
+    }
+
+    /// The name the templates test: `keep`, `tagless` or `reject`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Keep => "keep",
+            Self::Tagless => "tagless",
+            Self::Reject => "reject",
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct EnumValue {
     pub wire: String,

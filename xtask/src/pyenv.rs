@@ -15,7 +15,11 @@ fn venv() -> PathBuf {
 
 /// The virtual environment's interpreter.
 pub fn python() -> PathBuf {
-    if cfg!(windows) { venv().join("Scripts/python.exe") } else { venv().join("bin/python") }
+    interpreter(&venv())
+}
+
+fn interpreter(dir: &std::path::Path) -> PathBuf {
+    if cfg!(windows) { dir.join("Scripts/python.exe") } else { dir.join("bin/python") }
 }
 
 fn python3() -> &'static str {
@@ -24,16 +28,24 @@ fn python3() -> &'static str {
 
 /// Creates `.venv` when missing and installs the pinned requirements when they changed.
 pub fn install() -> Result<(), String> {
-    if !python().exists() {
-        run(Command::new(python3()).args(["-m", "venv"]).arg(venv()))?;
+    install_venv(&venv(), REQUIREMENTS).map(drop)
+}
+
+/// A virtual environment at `dir` (created when missing) with the pinned requirements of
+/// the file `requirements` (relative to the root), installed again only when the file
+/// changed. Returns its interpreter.
+pub fn install_venv(dir: &std::path::Path, requirements: &str) -> Result<PathBuf, String> {
+    let python = interpreter(dir);
+    if !python.exists() {
+        run(Command::new(python3()).args(["-m", "venv"]).arg(dir))?;
     }
-    let marker = venv().join(".requirements-installed");
-    let wanted = std::fs::read_to_string(root().join(REQUIREMENTS)).map_err(|e| format!("{REQUIREMENTS}: {e}"))?;
-    if std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
-        return Ok(());
+    let marker = dir.join(".requirements-installed");
+    let wanted = std::fs::read_to_string(root().join(requirements)).map_err(|e| format!("{requirements}: {e}"))?;
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", requirements]))?;
+        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     }
-    run(Command::new(python()).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", REQUIREMENTS]))?;
-    std::fs::write(&marker, wanted).map_err(|e| e.to_string())
+    Ok(python)
 }
 
 fn with_package(cmd: &mut Command) -> &mut Command {

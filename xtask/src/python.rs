@@ -1,7 +1,7 @@
 //! The Python binding: turns the IR into the view the Python templates render
 //! (pydantic models for the values, generated decoders and encoders for the wire).
 
-use crate::ir::{Def, Field, Ir, Presence, Ty};
+use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -424,14 +424,13 @@ enum PDef {
         snake: String,
         /// The encoder's arms after the tag, one per payload type or alternative class.
         arms: Vec<PArm>,
-        /// The variant without a tag; `open`: an unknown tag stays whole (else it goes to
-        /// the variant without a tag, whose members are read skipping `common_skip`).
+        /// The variant without a tag.
         tagless: Option<Box<PVariant>>,
-        open: bool,
+        /// What an unknown tag does ([`UnknownTag::name`]): `keep` it whole, go to the
+        /// variant without a tag (`tagless`, its members read skipping `common_skip`), or
+        /// `reject` it.
+        unknown: &'static str,
         common_skip: String,
-        /// Neither a catch-all nor a variant without a tag: an unknown tag is
-        /// `unknown_variant`.
-        closed: bool,
     },
     ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
     Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
@@ -689,6 +688,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
             }
             }
             Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
                 let mut seen = BTreeSet::from([ident(tag)]);
@@ -732,9 +732,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     }
                 };
                 PDef::TaggedStruct {
-                    open: other.is_some() || tagless.is_none(),
-                    closed: other.is_none() && tagless.is_none(),
-                    common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
+                    unknown: unknown.name(),
+                    common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
                     tagless,
                     arms,
                     name: name.clone(),

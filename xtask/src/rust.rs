@@ -1,7 +1,7 @@
 //! The Rust binding: turns the IR into the view the Rust templates render (every
 //! naming and typing decision is made here, not in the templates).
 
-use crate::ir::{Def, Field, Ir, Other, Presence, Ty};
+use crate::ir::{Def, Field, Ir, Other, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -351,6 +351,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                 RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
             }
             Def::TaggedStruct { name, doc, tag, variants: vs, other, common, tagless } => {
+                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                 let mut seen = BTreeSet::from([ident(tag)]);
                 let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
                 let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
@@ -361,10 +362,10 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     }
                     v
                 });
-                let closed = other.is_none() && tagless.is_none();
+                let closed = unknown == UnknownTag::Reject;
                 RDef::TaggedStruct {
                     tagless,
-                    tagless_mode: if other.is_some() { "own".into() } else { "unknown".into() },
+                    tagless_mode: if unknown == UnknownTag::Keep { "own".into() } else { "unknown".into() },
                     name: name.clone(),
                     doc: doc_lines(doc),
                     tag: lit(tag),

@@ -1,7 +1,7 @@
 //! The TypeScript binding: turns the IR into the view the TypeScript templates render
 //! (names, types, decoder and encoder expressions are decided here).
 
-use crate::ir::{Def, Field, Ir, Presence, Ty};
+use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -262,14 +262,13 @@ enum TDef {
         common: Vec<TField>,
         skip_const: String,
         known_const: String,
-        /// The variant without a tag; `open`: an unknown tag stays whole (else it goes to
-        /// the variant without a tag, whose members are read skipping `common_skip`).
+        /// The variant without a tag.
         tagless: Option<TVariant>,
-        open: bool,
+        /// What an unknown tag does ([`UnknownTag::name`]): `keep` it whole, go to the
+        /// variant without a tag (`tagless`, its members read skipping `common_skip`), or
+        /// `reject` it.
+        unknown: &'static str,
         common_skip: String,
-        /// Neither a catch-all nor a variant without a tag: an unknown tag is
-        /// `unknown_variant`.
-        closed: bool,
     },
     ShapeUnion {
         name: String,
@@ -520,6 +519,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
             },
             Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                 let mut reserved = vec![tag.clone()];
                 reserved.extend(common.iter().map(|f| f.wire.clone()));
                 TDef::TaggedStruct {
@@ -533,9 +533,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                             nested: false,
                         }),
                     },
-                    open: other.is_some() || tagless.is_none(),
-                    closed: other.is_none() && tagless.is_none(),
-                    common_skip: if tagless.is_some() && other.is_none() { skip_const(&reserved[1..]) } else { String::new() },
+                    unknown: unknown.name(),
+                    common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
                     tag: js(tag),

@@ -755,11 +755,8 @@ macro_rules! acp_tagged_struct {
     };
     // Neither a catch-all nor a variant without a tag: the schema lists every tag.
     (@unknown closed [] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {{
-        let e = $cx.at($t, |cx| cx.error(
-            $crate::wire::ErrorKind::UnknownVariant,
-            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", ")),
-        ));
-        $cx.fail::<()>(e);
+        // The same error as a closed tagged union's.
+        $crate::acp_tagged_union!(@closed $tag, $cx, $name, $t);
         return None;
     }};
     (@unknown $o:ident [own $dv:ident $dp:ty] $name:ident $openum:ident, $tag:ident, $m:ident, $cx:ident, $t:expr, $common:expr) => {
