@@ -23,7 +23,7 @@ impl Files {
 }
 
 /// A short line diff: the first differing lines with a little context.
-fn diff(old: &str, new: &str) -> String {
+pub fn diff(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
