@@ -656,15 +656,20 @@ pub fn generate_from(schema: &Path, out: &Path, options: &FromOptions, check: bo
     sync(out, &files, &["rust/src", "typescript/src", "python/src"], check)
 }
 
-/// Upstream's full v2 and v1 schemas (`tests/upstream/`, with their overlays) as the
-/// modules `v2` and `v1`.
+/// Upstream's full schemas as the crate derives them (`tests/upstream/`, `cargo xtask
+/// upstream`), with their overlays, as the modules `v2` (feature `unstable_protocol_v2`),
+/// `v2_unstable` (and `unstable`) and `v1`.
 ///
 /// # Errors
 /// A file that does not read, or a definition that does not generate (a problem fails:
 /// these are never partial).
 pub fn upstream_inputs() -> Result<Vec<Input>, String> {
     let mut upstream = Vec::new();
-    for (module, file, overlay) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")] {
+    for (module, file, overlay) in [
+        ("v2", "acp-v2-schema.json", "acp-v2-overlay.json"),
+        ("v2_unstable", "acp-v2-unstable-schema.json", "acp-v2-unstable-overlay.json"),
+        ("v1", "acp-v1-schema.json", "acp-v1-overlay.json"),
+    ] {
         let dir = root().join("tests/upstream");
         let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
         let mut doc = read(file)?;
@@ -756,7 +761,11 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     // Upstream's full v2 and v1 schemas (with their overlays): every definition must
     // generate and compile like the goldens.
     let upstream = upstream_inputs()?;
-    let upstream_names: Vec<Vec<String>> = upstream.iter().map(|i| i.ir().map(|ir| ir.defs.iter().map(|d| d.name().to_owned()).collect())).collect::<Result<_, _>>()?;
+    let names_of = |module: &str| -> Result<Vec<String>, String> {
+        let input = upstream.iter().find(|i| i.module == module).ok_or_else(|| format!("no upstream module {module}"))?;
+        Ok(input.ir()?.defs.iter().map(|d| d.name().to_owned()).collect())
+    };
+    let (v2_names, v1_names) = (names_of("v2")?, names_of("v1")?);
     upstream_package(&upstream, &mut files)?;
     sync(&out, &files, &[], false)?;
     let cargo = |args: &[&str], dir: &str| {
@@ -795,10 +804,10 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         // What the constructs do, not only that they compile.
         .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
         .and_then(|()| compile("upstream", "acp_upstream"))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-docs", &upstream_names[0]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-docs", &upstream_names[1]))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &v2_names))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-docs", &v2_names))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &v1_names))
+        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-docs", &v1_names))
         .and_then(|()| crate::compare::check_ours(&out.join("upstream"), tsc, python))
         .and_then(|()| {
             // Every upstream definition, in the three languages, with values made from the schema.

@@ -1339,6 +1339,20 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<St
             out[i].item_key = Some(key);
         }
     }
+    // With an unconstrained branch, a value is written back as plain JSON whichever branch
+    // took it, so the typed branches must be plain JSON themselves.
+    if out.iter().any(|b| b.kind == "any") {
+        fn plain(t: &Ty) -> bool {
+            match t {
+                Ty::Bool | Ty::Integer { .. } | Ty::Number { .. } | Ty::String | Ty::Json => true,
+                Ty::Array { items } => plain(items),
+                _ => false,
+            }
+        }
+        if let Some(i) = out.iter().position(|b| !plain(&b.ty)) {
+            return err(name, &format!("{ptr}/{i}"), "beside an unconstrained branch, a union decided by JSON kind supports plain branches (booleans, numbers, strings and arrays of them) only");
+        }
+    }
     let mut words: Vec<&str> = out
         .iter()
         .map(|b| match b.kind.as_str() {

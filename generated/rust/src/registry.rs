@@ -25,6 +25,11 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "Annotations" => Some(run::<crate::v2::Annotations>(text)),
             "AudioContent" => Some(run::<crate::v2::AudioContent>(text)),
             "BlobResourceContents" => Some(run::<crate::v2::BlobResourceContents>(text)),
+            "CancelTerminalRequest" => Some(run::<crate::v2::CancelTerminalRequest>(text)),
+            "CancelTerminalResponse" => Some(run::<crate::v2::CancelTerminalResponse>(text)),
+            "CancelledPermissionOutcome" => {
+                Some(run::<crate::v2::CancelledPermissionOutcome>(text))
+            }
             "CommandPermissionSubject" => Some(run::<crate::v2::CommandPermissionSubject>(text)),
             "Content" => Some(run::<crate::v2::Content>(text)),
             "ContentBlock" => Some(run::<crate::v2::ContentBlock>(text)),
@@ -52,8 +57,13 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "Role" => Some(run::<crate::v2::Role>(text)),
             "SelectedPermissionOutcome" => Some(run::<crate::v2::SelectedPermissionOutcome>(text)),
             "SessionId" => Some(run::<crate::v2::SessionId>(text)),
+            "SessionReference" => Some(run::<crate::v2::SessionReference>(text)),
             "SessionUpdate" => Some(run::<crate::v2::SessionUpdate>(text)),
             "Terminal" => Some(run::<crate::v2::Terminal>(text)),
+            "TerminalCancelCapabilities" => {
+                Some(run::<crate::v2::TerminalCancelCapabilities>(text))
+            }
+            "TerminalCapabilities" => Some(run::<crate::v2::TerminalCapabilities>(text)),
             "TerminalExitStatus" => Some(run::<crate::v2::TerminalExitStatus>(text)),
             "TerminalId" => Some(run::<crate::v2::TerminalId>(text)),
             "TerminalOutput" => Some(run::<crate::v2::TerminalOutput>(text)),
@@ -62,6 +72,10 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "TerminalUpdate" => Some(run::<crate::v2::TerminalUpdate>(text)),
             "TextContent" => Some(run::<crate::v2::TextContent>(text)),
             "TextResourceContents" => Some(run::<crate::v2::TextResourceContents>(text)),
+            "ToolCallCancelCapabilities" => {
+                Some(run::<crate::v2::ToolCallCancelCapabilities>(text))
+            }
+            "ToolCallCapabilities" => Some(run::<crate::v2::ToolCallCapabilities>(text)),
             "ToolCallContent" => Some(run::<crate::v2::ToolCallContent>(text)),
             "ToolCallContentChunk" => Some(run::<crate::v2::ToolCallContentChunk>(text)),
             "ToolCallId" => Some(run::<crate::v2::ToolCallId>(text)),
@@ -101,6 +115,7 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "SelectedPermissionOutcome" => Some(run::<crate::v1::SelectedPermissionOutcome>(text)),
             "SessionId" => Some(run::<crate::v1::SessionId>(text)),
             "SessionNotification" => Some(run::<crate::v1::SessionNotification>(text)),
+            "SessionReference" => Some(run::<crate::v1::SessionReference>(text)),
             "SessionUpdate" => Some(run::<crate::v1::SessionUpdate>(text)),
             "Terminal" => Some(run::<crate::v1::Terminal>(text)),
             "TerminalExitStatus" => Some(run::<crate::v1::TerminalExitStatus>(text)),

@@ -35,6 +35,8 @@ wire_struct! {
         pub format: req DiffPatchFormat = "format" [],
         /// The patch itself.
         pub text: req String = "text" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -126,6 +128,7 @@ impl schemars::JsonSchema for DiffChange {
                 tag,
                 description: (*description).to_owned(),
                 payload: if matches!(*tag, "move" | "copy") { pair.clone() } else { single.clone() },
+                extend: json!({}),
             })
             .collect();
         let mut s = schema::object(
@@ -148,8 +151,9 @@ wire_struct! {
     /// File changes made by a tool call. `changes` is authoritative; `patch` is optional
     /// text to render and must agree with it.
     pub struct Diff {
-        /// The files changed and how.
-        pub changes: req Vec<DiffChange> = "changes" [SkipItems],
+        /// The files changed and how: at least one, counted after a malformed item is
+        /// skipped.
+        pub changes: req Vec<DiffChange> = "changes" [SkipItems, MinItems(1)],
         /// Renderable patch text; omitted or `null` when there is none.
         pub patch: opt DiffPatch = "patch" [Lenient],
         /// Extension data; omitted and `null` mean none.

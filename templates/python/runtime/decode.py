@@ -503,10 +503,17 @@ class Cx:
         if not opts.skip_items:
             return decode(v, self)
         self._skip_items_next = True
+        warnings = len(self.warnings)
         try:
-            return decode(v, self)
+            out = decode(v, self)
         finally:
             self._skip_items_next = False
+        # ``minItems`` counts the items kept, so a written array always reads back; when
+        # too few are left, the skipped items' warnings do not count.
+        if min_items is not None and isinstance(out, list) and len(out) < min_items:
+            del self.warnings[warnings:]
+            self.fail("out_of_range", f"the array has {len(out)} items; at least {min_items} required")
+        return out
 
 
 def length_message(n: int, least: int, most: float) -> str:

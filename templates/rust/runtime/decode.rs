@@ -799,7 +799,9 @@ impl<T: Decode> Decode for Vec<T> {
             }
             i += 1;
         }
-        cx.last_seq_len = i;
+        // What `minItems` counts: the items kept (with `SkipItems`, the ones not skipped),
+        // so a written array always reads back.
+        cx.last_seq_len = out.len();
         Ok(if failed { None } else { Some(out) })
     }
 }

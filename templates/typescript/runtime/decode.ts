@@ -577,11 +577,20 @@ export class Cx {
     }
     if (opts.skipItems !== true) return decode(v, this);
     this.skipItemsNext = true;
+    const warnings = this.warnings.length;
+    let out: T;
     try {
-      return decode(v, this);
+      out = decode(v, this);
     } finally {
       this.skipItemsNext = false;
     }
+    // `minItems` counts the items kept, so a written array always reads back; when too
+    // few are left, the skipped items' warnings do not count.
+    if (minItems !== undefined && Array.isArray(out) && out.length < minItems) {
+      this.warnings.length = warnings;
+      this.fail("out_of_range", `the array has ${out.length} items; at least ${minItems} required`);
+    }
+    return out;
   }
 }
 

@@ -89,6 +89,7 @@ __all__ = [
     "SelectedPermissionOutcome",
     "SessionId",
     "SessionNotification",
+    "SessionReference",
     "SessionUpdate",
     "SessionUpdateToolCall",
     "SessionUpdateToolCallUpdate",
@@ -103,6 +104,7 @@ __all__ = [
     "ToolCallContent",
     "ToolCallContentContent",
     "ToolCallContentDiff",
+    "ToolCallContentSession",
     "ToolCallContentTerminal",
     "ToolCallId",
     "ToolCallLocation",
@@ -142,6 +144,7 @@ __all__ = [
     "parse_selected_permission_outcome",
     "parse_session_id",
     "parse_session_notification",
+    "parse_session_reference",
     "parse_session_update",
     "parse_terminal",
     "parse_terminal_exit_status",
@@ -186,6 +189,7 @@ __all__ = [
     "serialize_selected_permission_outcome",
     "serialize_session_id",
     "serialize_session_notification",
+    "serialize_session_reference",
     "serialize_session_update",
     "serialize_terminal",
     "serialize_terminal_exit_status",
@@ -769,6 +773,23 @@ class SessionNotification(WireModel):
     )
 
 
+class SessionReference(WireModel):
+    """Tool-call content that points at another session (a subagent), sent only to a
+    Client that advertised the `subagents` capability. A display reference only.
+
+    Attributes:
+        session_id: The session referred to.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session referred to.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class Terminal(WireModel):
     """Tool-call content that embeds a terminal the Client created and controls.
 
@@ -892,6 +913,7 @@ class ToolCall(WireModel):
     Attributes:
         tool_call_id: The tool call's ID.
         title: What the tool is doing, for people.
+        name: The tool's programmatic name, when known.
         kind: The sort of tool.
         status: Where the call is in its life.
         content: The output items.
@@ -903,6 +925,7 @@ class ToolCall(WireModel):
 
     tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call's ID.")
     title: str = Field(alias="title", description="What the tool is doing, for people.")
+    name: str | None = Field(default=None, alias="name", description="The tool's programmatic name, when known.")
     kind: ToolKind | None = Field(default=None, alias="kind", description="The sort of tool.")
     status: ToolCallStatus | None = Field(default=None, alias="status", description="Where the call is in its life.")
     content: list[ToolCallContent] | None = Field(default=None, alias="content", description="The output items.")
@@ -947,6 +970,7 @@ class ToolCallUpdate(WireModel):
         kind: The new sort of tool.
         status: The new status.
         title: The new title.
+        name: The tool's programmatic name; omitted and `null` leave it unchanged.
         content: The new output items (the whole collection).
         locations: The new locations (the whole collection).
         raw_input: The new raw input.
@@ -958,6 +982,11 @@ class ToolCallUpdate(WireModel):
     kind: ToolKind | None = Field(default=None, alias="kind", description="The new sort of tool.")
     status: ToolCallStatus | None = Field(default=None, alias="status", description="The new status.")
     title: str | None = Field(default=None, alias="title", description="The new title.")
+    name: str | None = Field(
+        default=None,
+        alias="name",
+        description="The tool's programmatic name; omitted and `null` leave it unchanged.",
+    )
     content: list[ToolCallContent] | None = Field(
         default=None,
         alias="content",
@@ -1013,7 +1042,8 @@ class WaitForTerminalExitResponse(WireModel):
     )
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class ContentBlockText(TextContent):
@@ -1131,11 +1161,18 @@ class ToolCallContentTerminal(Terminal):
     type_: Literal["terminal"] = Field(default="terminal", alias="type")
 
 
-TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal")
+class ToolCallContentSession(SessionReference):
+    """A reference to another session (a subagent)."""
+
+    type_: Literal["session"] = Field(default="session", alias="type")
+
+
+TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", "session")
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
-    | Annotated[ToolCallContentTerminal, Tag("terminal")],
+    | Annotated[ToolCallContentTerminal, Tag("terminal")]
+    | Annotated[ToolCallContentSession, Tag("session")],
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=False)),
     wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
@@ -1458,13 +1495,13 @@ def decode_CreateTerminalRequest_values(
         elif k == "command":
             m1 = cx.required(k, x, decode_string)
         elif k == "args":
-            m2 = cx.maybe(k, x, decode_ArrayOfString, _OPTIONS_0)
+            m2 = cx.optional(k, x, decode_ArrayOfString)
         elif k == "env":
-            m3 = cx.maybe(k, x, decode_ArrayOfEnvVariable, _OPTIONS_0)
+            m3 = cx.optional(k, x, decode_ArrayOfEnvVariable)
         elif k == "cwd":
-            m4 = cx.optional(k, x, decode_string, _OPTIONS_1)
+            m4 = cx.optional(k, x, decode_string)
         elif k == "outputByteLimit":
-            m5 = cx.optional(k, x, decode_uint64, _OPTIONS_1)
+            m5 = cx.optional(k, x, decode_uint64)
         elif k == "_meta":
             m6 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
@@ -2292,6 +2329,49 @@ def encode_SessionNotification(w: Writer, v: SessionNotification) -> None:
     w.end_object()
 
 
+def decode_SessionReference_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SessionReference`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    return {"session_id": m0, "meta": m1}, extra
+
+
+def decode_SessionReference(v: Json, cx: Cx) -> SessionReference:
+    values, extra = decode_SessionReference_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SessionReference, values, extra)
+
+
+def encode_SessionReference_known(w: Writer, v: SessionReference) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_SessionReference(w: Writer, v: SessionReference) -> None:
+    w.begin_object()
+    encode_SessionReference_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "sessionUpdate")
@@ -2629,6 +2709,7 @@ def decode_ToolCall_values(
     m6: Any = None
     m7: Any = None
     m8: Any = None
+    m9: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2637,20 +2718,22 @@ def decode_ToolCall_values(
             m0 = cx.required(k, x, decode_ToolCallId)
         elif k == "title":
             m1 = cx.required(k, x, decode_string)
+        elif k == "name":
+            m2 = cx.optional(k, x, decode_string, _OPTIONS_1)
         elif k == "kind":
-            m2 = cx.maybe(k, x, decode_ToolKind, _OPTIONS_1)
+            m3 = cx.maybe(k, x, decode_ToolKind, _OPTIONS_1)
         elif k == "status":
-            m3 = cx.maybe(k, x, decode_ToolCallStatus, _OPTIONS_1)
+            m4 = cx.maybe(k, x, decode_ToolCallStatus, _OPTIONS_1)
         elif k == "content":
-            m4 = cx.maybe(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+            m5 = cx.maybe(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
         elif k == "locations":
-            m5 = cx.maybe(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+            m6 = cx.maybe(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
         elif k == "rawInput":
-            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
-        elif k == "rawOutput":
             m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m8 = cx.optional(k, x, decode_json, _OPTIONS_1)
         elif k == "_meta":
-            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+            m9 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -2662,13 +2745,14 @@ def decode_ToolCall_values(
     return {
         "tool_call_id": m0,
         "title": m1,
-        "kind": m2,
-        "status": m3,
-        "content": m4,
-        "locations": m5,
-        "raw_input": m6,
-        "raw_output": m7,
-        "meta": m8,
+        "name": m2,
+        "kind": m3,
+        "status": m4,
+        "content": m5,
+        "locations": m6,
+        "raw_input": m7,
+        "raw_output": m8,
+        "meta": m9,
     }, extra
 
 
@@ -2680,6 +2764,7 @@ def decode_ToolCall(v: Json, cx: Cx) -> ToolCall:
 def encode_ToolCall_known(w: Writer, v: ToolCall) -> None:
     w.put("toolCallId", v.tool_call_id, encode_ToolCallId)
     w.put("title", v.title, encode_string)
+    w.put_optional("name", v.name, encode_string)
     w.put_optional("kind", v.kind, encode_ToolKind)
     w.put_optional("status", v.status, encode_ToolCallStatus)
     w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
@@ -2712,6 +2797,10 @@ def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
         values, extra = decode_Terminal_values(obj, cx, _SKIP_0)
         values["type_"] = "terminal"
         return construct(ToolCallContentTerminal, values, extra)
+    elif tag == "session":
+        values, extra = decode_SessionReference_values(obj, cx, _SKIP_0)
+        values["type_"] = "session"
+        return construct(ToolCallContentSession, values, extra)
     return cx.unknown_tag("type", tag, "ToolCallContent", TOOL_CALL_CONTENT_TAGS)
 
 
@@ -2723,6 +2812,8 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
         encode_Content_known(w, v)
     elif isinstance(v, ToolCallContentDiff):
         encode_Diff_known(w, v)
+    elif isinstance(v, ToolCallContentSession):
+        encode_SessionReference_known(w, v)
     elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
     if v.__pydantic_extra__:
@@ -2792,6 +2883,7 @@ def decode_ToolCallUpdate_values(
     m6: Any = None
     m7: Any = None
     m8: Any = None
+    m9: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2804,16 +2896,18 @@ def decode_ToolCallUpdate_values(
             m2 = cx.optional(k, x, decode_ToolCallStatus, _OPTIONS_1)
         elif k == "title":
             m3 = cx.optional(k, x, decode_string, _OPTIONS_1)
+        elif k == "name":
+            m4 = cx.optional(k, x, decode_string, _OPTIONS_1)
         elif k == "content":
-            m4 = cx.optional(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+            m5 = cx.optional(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
         elif k == "locations":
-            m5 = cx.optional(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+            m6 = cx.optional(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
         elif k == "rawInput":
-            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
-        elif k == "rawOutput":
             m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m8 = cx.optional(k, x, decode_json, _OPTIONS_1)
         elif k == "_meta":
-            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+            m9 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -2825,11 +2919,12 @@ def decode_ToolCallUpdate_values(
         "kind": m1,
         "status": m2,
         "title": m3,
-        "content": m4,
-        "locations": m5,
-        "raw_input": m6,
-        "raw_output": m7,
-        "meta": m8,
+        "name": m4,
+        "content": m5,
+        "locations": m6,
+        "raw_input": m7,
+        "raw_output": m8,
+        "meta": m9,
     }, extra
 
 
@@ -2843,6 +2938,7 @@ def encode_ToolCallUpdate_known(w: Writer, v: ToolCallUpdate) -> None:
     w.put_optional("kind", v.kind, encode_ToolKind)
     w.put_optional("status", v.status, encode_ToolCallStatus)
     w.put_optional("title", v.title, encode_string)
+    w.put_optional("name", v.name, encode_string)
     w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
     w.put_optional("locations", v.locations, encode_ArrayOfToolCallLocation)
     w.put_optional("rawInput", v.raw_input, encode_json)
@@ -3222,6 +3318,16 @@ def serialize_session_notification(value: SessionNotification) -> str:
     return encode_text(value, encode_SessionNotification)
 
 
+def parse_session_reference(data: str | Json) -> Parsed[SessionReference]:
+    """Parses JSON text (or an already parsed value) as ``SessionReference``; raises ``ParseError``."""
+    return decode_input(data, decode_SessionReference)
+
+
+def serialize_session_reference(value: SessionReference) -> str:
+    """The canonical JSON text of a ``SessionReference``."""
+    return encode_text(value, encode_SessionReference)
+
+
 def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
     """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
     return decode_input(data, decode_SessionUpdate)
@@ -3421,6 +3527,7 @@ register_decoders(
         ResourceLink: decode_ResourceLink,
         SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
         SessionNotification: decode_SessionNotification,
+        SessionReference: decode_SessionReference,
         SessionUpdateToolCall: decode_SessionUpdate,
         SessionUpdateToolCallUpdate: decode_SessionUpdate,
         Terminal: decode_Terminal,
@@ -3433,6 +3540,7 @@ register_decoders(
         ToolCallContentContent: decode_ToolCallContent,
         ToolCallContentDiff: decode_ToolCallContent,
         ToolCallContentTerminal: decode_ToolCallContent,
+        ToolCallContentSession: decode_ToolCallContent,
         ToolCallLocation: decode_ToolCallLocation,
         ToolCallUpdate: decode_ToolCallUpdate,
         WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,

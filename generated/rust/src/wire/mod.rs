@@ -27,8 +27,8 @@ pub use bytes::decode_base64_scalar;
 pub use decode::{Check, Cx, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
 pub use decode::{
-    Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree,
-    read_tag, skip_value, value_from_tree,
+    Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, length_message,
+    payload_from_tree, read_tag, skip_value, value_from_tree,
 };
 pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
