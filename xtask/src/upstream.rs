@@ -40,10 +40,10 @@ fn crate_version() -> Result<String, String> {
     let lock = std::fs::read_to_string(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line.trim() == "name = \"agent-client-protocol-schema\"" {
-            if let Some(v) = lines.next().and_then(|l| l.trim().strip_prefix("version = \"")).and_then(|v| v.strip_suffix('"')) {
-                return Ok(format!("agent-client-protocol-schema {v}"));
-            }
+        if line.trim() == "name = \"agent-client-protocol-schema\""
+            && let Some(v) = lines.next().and_then(|l| l.trim().strip_prefix("version = \"")).and_then(|v| v.strip_suffix('"'))
+        {
+            return Ok(format!("agent-client-protocol-schema {v}"));
         }
     }
     Err(format!("{}: no agent-client-protocol-schema package", lock_path.display()))

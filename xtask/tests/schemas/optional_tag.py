@@ -169,9 +169,7 @@ Idle: TypeAlias = Annotated[
     | Annotated[IdleNone, Tag(TAGLESS_TAG)]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("stopReason")), Tag(UNKNOWN_TAG)],
     Discriminator(
-        discriminator(
-            "stopReason", "stop_reason", IDLE_TAGS, open_union=True, tagless=True, optional_tag="lenient"
-        )
+        discriminator("stopReason", "stop_reason", IDLE_TAGS, open_union=True, tagless=True, optional_tag="lenient")
     ),
     wire_rules("Idle", lambda v, cx: decode_Idle(v, cx)),
 ]
@@ -601,12 +599,28 @@ def decode_Update(v: Json, cx: Cx) -> Update:
         elif inner == "idle":
             leaf = decode_Idle_members(obj, cx, _SKIP_2)
             if isinstance(leaf, IdleEndTurn):
-                return construct(UpdateStateIdleEndTurn, {**leaf.__dict__, **{"kind": "state", "state": "idle"}}, leaf.__pydantic_extra__)
+                return construct(
+                    UpdateStateIdleEndTurn,
+                    {**leaf.__dict__, **{"kind": "state", "state": "idle"}},
+                    leaf.__pydantic_extra__,
+                )
             if isinstance(leaf, IdleError):
-                return construct(UpdateStateIdleError, {**leaf.__dict__, **{"kind": "state", "state": "idle"}}, leaf.__pydantic_extra__)
+                return construct(
+                    UpdateStateIdleError,
+                    {**leaf.__dict__, **{"kind": "state", "state": "idle"}},
+                    leaf.__pydantic_extra__,
+                )
             if isinstance(leaf, IdleNone):
-                return construct(UpdateStateIdleNone, {**leaf.__dict__, **{"kind": "state", "state": "idle"}}, leaf.__pydantic_extra__)
-            return construct(UpdateStateIdleOther, {**{"kind": "state", "state": "idle"}, "stop_reason": leaf.tag}, leaf.members)
+                return construct(
+                    UpdateStateIdleNone,
+                    {**leaf.__dict__, **{"kind": "state", "state": "idle"}},
+                    leaf.__pydantic_extra__,
+                )
+            return construct(
+                UpdateStateIdleOther,
+                {**{"kind": "state", "state": "idle"}, "stop_reason": leaf.tag},
+                leaf.members,
+            )
         values = {"kind": "state", "state": inner}
         return construct(UpdateStateOther, values, members_except(obj, _SKIP_2))
     return unknown_variant(tag, obj, "kind")
