@@ -425,18 +425,22 @@ impl<'de> Visitor<'de> for Key {
 pub fn collect_members<'de, A: MapAccess<'de>>(map: &mut A, cx: &mut Cx, into: &mut Members, consumed: Option<&str>) -> Result<(), A::Error> {
     let mut names = NameSet::default();
     while let Some(k) = map.next_key_seed(Key)? {
+        // The name is checked before its value is read: a repeated name is reported
+        // before anything repeated inside its value (the first in document order).
+        if consumed == Some(&*k) || names.seen(into, &k) {
+            cx.duplicate(&k);
+            skip_value(map, cx)?;
+            continue;
+        }
         let len = cx.path.len();
         push_token(&mut cx.path, &k);
         let v = map.next_value_seed(Slot::<Json>::new(cx, false))?;
         cx.path.truncate(len);
-        if consumed == Some(&*k) || names.seen(into, &k) {
-            cx.duplicate(&k);
-            continue;
-        }
-        if let Got::Value(v) = v {
-            names.add(&k);
-            into.push_unchecked(k.into_owned(), v);
-        }
+        // A value that failed (a repeat inside it, already recorded) still takes its
+        // name, so that a later repeat of the name is found too.
+        let v = if let Got::Value(v) = v { v } else { Json::Null };
+        names.add(&k);
+        into.push_unchecked(k.into_owned(), v);
     }
     Ok(())
 }
