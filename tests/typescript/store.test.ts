@@ -195,11 +195,9 @@ test("_meta is replaced whole (RFD), and size is exposed", () => {
 // reference below parses with the generated parsers, applies with `apply` and checks the
 // session itself, never touching the fast path.
 
-function keepWarnings(store: TerminalStore, warnings: Problem[]): Problem[] {
-  const max = store.limits.maxWarnings;
-  if (warnings.length <= max) return warnings;
-  store.counters.warningsDropped += warnings.length - max;
-  return warnings.slice(0, max);
+function keepWarnings(store: TerminalStore, r: { warnings: Problem[]; warningsDropped: number }): Problem[] {
+  store.counters.warningsDropped += r.warningsDropped;
+  return r.warnings;
 }
 
 /** The generic route: generated parser, `apply`, the session check done here. */
@@ -212,7 +210,7 @@ class Reference {
   }
 
   notification(text: string): ApplyResult {
-    const r = parseUpdateSessionNotification(text);
+    const r = parseUpdateSessionNotification(text, { maxWarnings: this.store.limits.maxWarnings });
     if (!r.ok) return r;
     const id = r.value.sessionId;
     if (this.session !== null && this.session !== id) {
@@ -221,14 +219,14 @@ class Reference {
     }
     this.session = id;
     this.store.apply(r.value.update);
-    return { ok: true, warnings: keepWarnings(this.store, r.warnings) };
+    return { ok: true, warnings: keepWarnings(this.store, r) };
   }
 
   update(text: string): ApplyResult {
-    const r = parseSessionUpdate(text);
+    const r = parseSessionUpdate(text, { maxWarnings: this.store.limits.maxWarnings });
     if (!r.ok) return r;
     this.store.apply(r.value);
-    return { ok: true, warnings: keepWarnings(this.store, r.warnings) };
+    return { ok: true, warnings: keepWarnings(this.store, r) };
   }
 }
 
@@ -348,7 +346,7 @@ for (const limits of [
   {},
   { maxTerminals: 3, maxRetainedBytes: 64, maxWarnings: 1 },
   { maxTerminals: 0, maxRetainedBytes: 0, maxWarnings: 0 },
-  { maxTerminals: 2, maxRetainedBytes: 1000, maxWarnings: -1 },
+  { maxTerminals: 2, maxRetainedBytes: 1000, maxWarnings: 2 },
 ]) {
   test(`the fast path gives the generic path's outcome for every text (limits ${JSON.stringify(limits)})`, () => {
     const gen = generator(20240611 + (limits.maxTerminals ?? 1024));

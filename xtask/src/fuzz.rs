@@ -596,32 +596,56 @@ fn properties_scaled(runs: u64, seed: u64, hostile_scale: usize) -> Result<(), S
         .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))
 }
 
+/// The parts of `cargo xtask fuzz`, in order (`--only NAME` runs one).
+const PARTS: &[&str] = &["libfuzzer", "properties", "hostile", "message", "differential", "upstream"];
+
 /// `cargo xtask fuzz --seconds N`: half the time for the libFuzzer targets, then the
-/// properties and the hostile corpus at `HOSTILE_SCALE`, the rest for the differential
-/// fuzzer; prints executions per target.
-pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
+/// properties and the hostile corpus at `HOSTILE_SCALE` (with its wall-clock ratios),
+/// the 4,000,000-item message measured in every language, the rest for the differential
+/// fuzzers; prints what each part did. `only`: one part.
+pub fn fuzz(seconds: u64, seed: u64, only: Option<&str>) -> Result<(), String> {
+    if let Some(name) = only
+        && !PARTS.contains(&name)
+    {
+        return Err(format!("--only {name}: no such part; the parts are {}", PARTS.join(", ")));
+    }
+    let wanted = |part: &str| only.is_none_or(|o| o == part);
     let start = Instant::now();
-    let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
-    let counts = libfuzzer(per_target, None, seed)?;
     let deadline = start + Duration::from_secs(seconds);
-    let runs = (seconds * 20).clamp(200, 20_000);
-    properties_scaled(runs, seed, HOSTILE_SCALE)?;
-    hostile_rust()?;
+    let mut report = vec![format!("fuzz: {seconds} s, seed {seed}")];
+    if wanted("libfuzzer") {
+        let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
+        for (t, n) in libfuzzer(per_target, None, seed)? {
+            report.push(format!("  fuzz_{t}: {n} executions, no failure"));
+        }
+    }
+    if wanted("properties") {
+        let runs = (seconds * 20).clamp(200, 20_000);
+        properties_scaled(runs, seed, HOSTILE_SCALE)?;
+        report.push(format!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure"));
+    }
+    if wanted("hostile") {
+        hostile_rust()?;
+        report.push(format!("  hostile corpus at {HOSTILE_SCALE}x its committed sizes (n and 8n) in Rust, TypeScript and Python: survived in linear time"));
+    }
+    if wanted("message") {
+        crate::message::message()?;
+        report.push(format!("  the {}-item message: under 500 MiB and 10 s in every language and route, within 3x of valid items", crate::message::ITEMS));
+    }
     // What is left: half for the differential fuzzer on our schemas, half for values of
     // every definition of upstream's full schemas.
     let now = Instant::now();
     let middle = now + deadline.saturating_duration_since(now) / 2;
-    let cases = differential(seed, 3000, Some(middle))?;
-    crate::node::install()?;
-    let upstream_rounds = crate::codegen::fuzz_upstream(&crate::node::tsc_path(), &crate::pyenv::python(), seed, 30, deadline)?;
-    println!("fuzz: {seconds} s, seed {seed}");
-    for (t, n) in counts {
-        println!("  fuzz_{t}: {n} executions, no failure");
+    if wanted("differential") {
+        let cases = differential(seed, 3000, Some(middle))?;
+        report.push(format!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement"));
     }
-    println!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure");
-    println!("  hostile corpus at {HOSTILE_SCALE}x its committed sizes (n and 8n) in Rust, TypeScript and Python: survived in linear time");
-    println!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement");
-    println!("  upstream's full v2 and v1 schemas: {upstream_rounds} rounds (seeds {seed}..) of 30 values per definition, the same in Rust, TypeScript and Python, valid ones accepted, canonical output read back as itself");
+    if wanted("upstream") {
+        crate::node::install()?;
+        let upstream_rounds = crate::codegen::fuzz_upstream(&crate::node::tsc_path(), &crate::pyenv::python(), seed, 30, deadline)?;
+        report.push(format!("  upstream's full v2 and v1 schemas: {upstream_rounds} rounds (seeds {seed}..) of 30 values per definition, the same in Rust, TypeScript and Python, valid ones accepted, canonical output read back as itself"));
+    }
+    println!("{}", report.join("\n"));
     Ok(())
 }
 

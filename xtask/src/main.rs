@@ -13,6 +13,7 @@ mod fuzz;
 #[cfg(test)]
 mod golden;
 mod ir;
+mod message;
 mod node;
 mod pattern;
 mod pyenv;
@@ -87,6 +88,10 @@ enum Cmd {
         /// The seed of the libFuzzer runs and of the differential cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run only this part (libfuzzer, properties, hostile, message, differential,
+        /// duplicates, eviction, upstream).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
     /// to BENCHMARKS.md.
@@ -241,7 +246,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
-        Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
+        Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
         Cmd::Compare { write } => compare::compare(write),
 

@@ -828,6 +828,16 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     }
     let mut functions: Vec<String> = h.used.iter().filter(|n| n.starts_with("decode_")).cloned().collect();
     functions.extend(["decode_input".into(), "encode_text".into()]);
+    // The object decoders are marked, so that an array past its warning limit skips a
+    // non-object item without calling them (runtime `objects_only`).
+    if ir.defs.iter().any(|d| {
+        matches!(d, Def::Struct { .. } | Def::ShapeUnion { .. } | Def::Envelope { .. } | Def::TaggedUnion { tagless: Some(_), .. } | Def::TaggedStruct { tagless: Some(_), .. })
+    }) {
+        functions.push("objects_only".into());
+    }
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: None, .. } | Def::TaggedStruct { tagless: None, .. })) {
+        functions.push("tag_first".into());
+    }
     functions.sort_by_key(|n| natural(n));
     decoders.extend(functions);
     let mut encoders: Vec<String> = h.used.iter().filter(|n| n.starts_with("encode_")).cloned().collect();

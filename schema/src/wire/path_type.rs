@@ -37,8 +37,7 @@ impl Decode for AbsolutePath {
         if is_absolute_path(s) {
             Some(Self(s.to_owned()))
         } else {
-            let e = cx.error(ErrorKind::RelativePath, why_not_absolute(s));
-            cx.fail(e)
+            cx.fail_with(ErrorKind::RelativePath, || why_not_absolute(s))
         }
     }
 }

@@ -58,8 +58,7 @@ macro_rules! __wire_required_tree {
         let $f = match $f.flatten() {
             Some(v) => v,
             None => {
-                let e = $cx.missing($name);
-                return $cx.fail(e);
+                return $cx.fail_missing($name);
             }
         };
     };
@@ -82,8 +81,7 @@ macro_rules! __wire_required {
         let $f = match $f.flatten() {
             Some(v) => v,
             None => {
-                let e = $cx.missing($name);
-                return Ok($cx.fail(e));
+                return Ok($cx.fail_missing($name));
             }
         };
     };
@@ -355,11 +353,9 @@ macro_rules! acp_string_newtype {
 macro_rules! acp_string_enum {
     (@unknown open $name:ident, $s:ident, $cx:ident) => { Some(Self::Unknown($s.to_owned())) };
     (@unknown closed $name:ident, $s:ident, $cx:ident) => {{
-        let e = $cx.error(
-            $crate::wire::ErrorKind::UnknownVariant,
-            format!("`{}` is not a known {} value; use one of: {}", $s, stringify!($name), Self::KNOWN.join(", ")),
-        );
-        $cx.fail(e)
+        $cx.fail_with($crate::wire::ErrorKind::UnknownVariant, || {
+            format!("`{}` is not a known {} value; use one of: {}", $s, stringify!($name), Self::KNOWN.join(", "))
+        })
     }};
     (
         $(#[doc = $doc:literal])*
@@ -442,11 +438,9 @@ macro_rules! acp_tagged_union {
         None
     }};
     (@closed $tag:ident, $cx:ident, $name:ident, $t:expr) => {
-        let e = $cx.at($t, |cx| cx.error(
-            $crate::wire::ErrorKind::UnknownVariant,
-            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", ")),
-        ));
-        $cx.fail::<()>(e);
+        $cx.at($t, |cx| cx.fail_with::<()>($crate::wire::ErrorKind::UnknownVariant, || {
+            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", "))
+        }));
     };
     (
         $(#[doc = $doc:literal])*
@@ -514,8 +508,7 @@ macro_rules! acp_tagged_union {
                         Ok(None)
                     }
                     $crate::wire::First::Empty => {
-                        let e = cx.missing($t);
-                        Ok(cx.fail(e))
+                        Ok(cx.fail_missing($t))
                     }
                     $crate::wire::First::Other(k, v) => $crate::wire::buffered(map, cx, Some((k, v)), Self::from_tree),
                 }
