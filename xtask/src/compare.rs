@@ -13,7 +13,7 @@
 use crate::{root, run};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const TYPIFY: &str = "typify 0.8.0";
@@ -248,10 +248,22 @@ fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
     s
 }
 
+/// A work folder of this run's own (two runs at once never share one), removed when the
+/// run ends.
+struct WorkDir(PathBuf);
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// `cargo xtask compare [--write]`.
 pub fn compare(write: bool) -> Result<(), String> {
-    // Outside the workspace: the generated crate is a package of its own.
-    let work = std::env::temp_dir().join("acp-terminal-compare");
+    // Outside the workspace: the generated crate is a package of its own. One folder per
+    // run (its process id), so that runs at the same time do not clobber each other.
+    let guard = WorkDir(std::env::temp_dir().join(format!("acp-terminal-compare-{}", std::process::id())));
+    let work = guard.0.clone();
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     crate::node::install()?;

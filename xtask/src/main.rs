@@ -79,8 +79,10 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
-    /// Fuzz: the libFuzzer targets (parse, store, transcript) and the differential
-    /// fuzzer that requires Rust, TypeScript and Python to agree.
+    /// Fuzz: the libFuzzer targets (parse, store, transcript, evict), the properties, the
+    /// hostile corpus timed, the 4,000,000-item message measured, and the differential
+    /// fuzzers (repeated names, eviction, values of our schemas and upstream's) that
+    /// require Rust, TypeScript and Python to agree.
     Fuzz {
         /// How long in all.
         #[arg(long, default_value_t = 60)]
@@ -164,12 +166,16 @@ type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The layout first (seconds; rustfmt.toml), and the fuzz targets' own workspace too.
+    run(Command::new(&cargo).args(["fmt", "--all", "--check"]))?;
+    run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", "fuzz/Cargo.toml"]))?;
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
     run(Command::new(&cargo).args(["test", "--locked", "--quiet", "-p", "acp-terminal"]))?;
-    run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
+    // Every target (tests, benches, examples, binaries), warnings denied.
+    run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
     run(Command::new(&cargo)

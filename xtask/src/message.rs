@@ -130,7 +130,10 @@ fn measure(command: &[String], env: &[(String, String)], route: &'static str, fi
 
 /// The three programs: Rust (release build), TypeScript (the test project's build),
 /// Python (the project's virtual environment).
-fn programs() -> Result<Vec<(&'static str, Vec<String>, Vec<(String, String)>)>, String> {
+/// A language, the command that runs its program, and the environment it needs.
+type Program = (&'static str, Vec<String>, Vec<(String, String)>);
+
+fn programs() -> Result<Vec<Program>, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_message"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);

@@ -3,6 +3,8 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub mod hostile;
+
 /// What a decoder returns: canonical text and warnings `(kind, path)`, or an error
 /// `(kind, path, message)`; `None` when it does not know the type.
 pub type DecodeOutcome = Option<Result<(String, Vec<(String, String)>), (String, String, String)>>;
