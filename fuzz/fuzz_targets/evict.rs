@@ -164,9 +164,7 @@ fuzz_target!(|data: &[u8]| {
                 model.unlink_all(&call);
                 model.link(&call, &id);
                 model.link(&call, &other);
-                format!(
-                    r#"{{"sessionUpdate":"tool_call_update","toolCallId":"{call}","content":[{{"type":"terminal","terminalId":"{id}"}},{{"type":"terminal","terminalId":"{other}"}}]}}"#
-                )
+                format!(r#"{{"sessionUpdate":"tool_call_update","toolCallId":"{call}","content":[{{"type":"terminal","terminalId":"{id}"}},{{"type":"terminal","terminalId":"{other}"}}]}}"#)
             }
             _ => {
                 model.unlink_all(&call);

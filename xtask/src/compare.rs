@@ -102,12 +102,7 @@ fn datamodel(python: &Path, schema: &Path, work: &Path, probes: &Path) -> Result
     let models = work.join("datamodel_models.py");
     let bin = python.parent().map(|p| p.join("datamodel-codegen")).ok_or("no venv")?;
     output(
-        Command::new(bin)
-            .args(["--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--input"])
-            .arg(schema)
-            .arg("--output")
-            .arg(&models)
-            .env("PYTHONWARNINGS", "ignore"),
+        Command::new(bin).args(["--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--input"]).arg(schema).arg("--output").arg(&models).env("PYTHONWARNINGS", "ignore"),
     )?;
     let got = parse(&output(Command::new(python).arg(root().join("tests/compare/datamodel_probe.py")).arg(&models).arg(schema).arg(probes))?, "datamodel_probe.py")?;
     Ok(outcome(&got))
@@ -239,7 +234,14 @@ fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
         }
     }
     for (i, p) in probes.iter().enumerate() {
-        let _ = writeln!(s, "\n## {} `{}` (expect: {})\n\n    {}\n", p["row"].as_str().unwrap_or(""), p["type"].as_str().unwrap_or(""), p["expect"].as_str().unwrap_or(""), p["text"].as_str().unwrap_or(""));
+        let _ = writeln!(
+            s,
+            "\n## {} `{}` (expect: {})\n\n    {}\n",
+            p["row"].as_str().unwrap_or(""),
+            p["type"].as_str().unwrap_or(""),
+            p["expect"].as_str().unwrap_or(""),
+            p["text"].as_str().unwrap_or("")
+        );
         for (name, o) in tools {
             let r = o[0].results.get(i).cloned().unwrap_or(Value::Null);
             let _ = writeln!(s, "- {name}: {} {r}", if judge(p, &r) { "right" } else { "WRONG" });

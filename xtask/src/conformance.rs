@@ -30,11 +30,7 @@ fn runners() -> Result<Vec<Runner>, String> {
     crate::node::build_tests()?;
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
-        Runner {
-            language: "typescript",
-            command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()],
-            env: vec![],
-        },
+        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()], env: vec![] },
         Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env()] },
     ])
 }
@@ -104,11 +100,7 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
             }
         }
     }
-    println!(
-        "cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language",
-        keys.len(),
-        emitted.len()
-    );
+    println!("cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language", keys.len(), emitted.len());
     // Every case that passes reports what it produced: nothing reported means no case ran.
     if keys.is_empty() {
         failures.push("no case ran in any language (no vector file with cases under the given paths?)".to_owned());

@@ -208,10 +208,15 @@ impl<'a> Gen<'a> {
                     let mut v = self.ty(&f.ty, f.format.as_deref(), rng, depth);
                     if let (Some(min), Value::Array(a)) = (f.min_items, &mut v) {
                         while (a.len() as u64) < min {
-                            a.push(self.ty(match &f.ty {
-                                Ty::Array { items } => items,
-                                other => other,
-                            }, None, rng, depth + 1));
+                            a.push(self.ty(
+                                match &f.ty {
+                                    Ty::Array { items } => items,
+                                    other => other,
+                                },
+                                None,
+                                rng,
+                                depth + 1,
+                            ));
                         }
                     }
                     v
@@ -233,9 +238,7 @@ impl<'a> Gen<'a> {
                 self.fields(fields, &mut m, rng, depth);
                 Value::Object(m)
             }
-            Def::StringAlias { absolute_path, .. } => {
-                Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned())
-            }
+            Def::StringAlias { absolute_path, .. } => Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned()),
             Def::StringEnum { values, other, .. } => {
                 if other.is_some() && rng.one_in(5) {
                     Value::String("future_value".into())
@@ -679,11 +682,7 @@ fn build_targets() -> Result<PathBuf, String> {
 
 fn host_triple() -> Result<String, String> {
     let out = Command::new("rustc").arg("-vV").output().map_err(|e| format!("cannot run rustc -vV: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .map(str::to_owned)
-        .ok_or_else(|| "rustc -vV printed no host triple".into())
+    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ")).map(str::to_owned).ok_or_else(|| "rustc -vV printed no host triple".into())
 }
 
 /// Runs each libFuzzer target for `per_target` (or `runs` executions) and returns the
@@ -749,11 +748,7 @@ fn hostile_clock() -> Result<(), String> {
 fn properties(runs: u64, seed: u64) -> Result<(), String> {
     crate::node::install_in("tests/properties")?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
-    run(Command::new(npm)
-        .args(["test", "--silent"])
-        .current_dir(root().join("tests/properties"))
-        .env("FC_RUNS", runs.to_string())
-        .env("FC_SEED", seed.to_string()))?;
+    run(Command::new(npm).args(["test", "--silent"]).current_dir(root().join("tests/properties")).env("FC_RUNS", runs.to_string()).env("FC_SEED", seed.to_string()))?;
     crate::pyenv::install()?;
     let py = crate::pyenv::python();
     let marker = root().join(".venv/.properties-requirements-installed");

@@ -178,9 +178,7 @@ fn cargo_test() -> Result<(), String> {
     run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
-    run(Command::new(&cargo)
-        .args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"])
-        .env("RUSTDOCFLAGS", "-D warnings"))
+    run(Command::new(&cargo).args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"]).env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 fn typescript_tests() -> Result<(), String> {
@@ -219,9 +217,7 @@ const STEPS: &[Step] = &[
 
 fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     let position = |flag: &str, name: &str| {
-        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
-            format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
-        })
+        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
     };
     let (start, end) = match (from, only) {
         (_, Some(name)) => {

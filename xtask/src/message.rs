@@ -123,8 +123,7 @@ fn measure(command: &[String], env: &[(String, String)], route: &'static str, fi
     }
     let (rss, seconds) = parse_time_report(&stderr).ok_or_else(|| format!("no /usr/bin/time -v report in:\n{stderr}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: serde_json::Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).map_err(|e| format!("{program} printed no summary ({e}): {stdout}"))?;
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).map_err(|e| format!("{program} printed no summary ({e}): {stdout}"))?;
     Ok((rss, seconds, count(&summary, "warnings"), count(&summary, "warningsDropped")))
 }
 
@@ -153,12 +152,8 @@ pub fn message() -> Result<(), String> {
     let dir = root().join("target/hostile-message");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hostile = malformed();
-    let messages: [(&'static str, String); 4] = [
-        ("malformed", hostile.clone()),
-        ("objects", empty_objects(hostile.len())),
-        ("valid", valid(hostile.len())),
-        ("tiny", format!("{HEAD}{VALID_ITEM}{TAIL}")),
-    ];
+    let messages: [(&'static str, String); 4] =
+        [("malformed", hostile.clone()), ("objects", empty_objects(hostile.len())), ("valid", valid(hostile.len())), ("tiny", format!("{HEAD}{VALID_ITEM}{TAIL}"))];
     let mut files = Vec::new();
     for (name, text) in &messages {
         let path = dir.join(format!("{name}.json"));

@@ -15,10 +15,7 @@
 //! [`Limits::max_total_bytes`] it drops the oldest bytes of the least recently updated
 //! exited terminals first.
 
-use crate::v2::{
-    AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId,
-    UpdateSessionNotification,
-};
+use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
 use crate::wire::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -874,11 +871,7 @@ impl TerminalStore {
                 return Err(Error::new(
                     ErrorKind::SessionMismatch,
                     "/sessionId",
-                    format!(
-                        "this store holds session {:?}, not {:?}; use one store per session",
-                        bound.as_str(),
-                        notification.session_id.as_str()
-                    ),
+                    format!("this store holds session {:?}, not {:?}; use one store per session", bound.as_str(), notification.session_id.as_str()),
                 ));
             }
             Some(_) => {}

@@ -3,8 +3,8 @@
 //! type, checked decoding with warnings, canonical encoding, and schema helpers.
 
 mod bytes;
-mod display;
 mod decode;
+mod display;
 mod envelope;
 mod error;
 mod json;
@@ -12,24 +12,21 @@ mod macros;
 mod map;
 mod patch;
 mod path;
-mod pattern;
 mod path_type;
+mod pattern;
 mod serde_impl;
 mod text;
-mod untagged;
 /// The safe transcript renderer of docs/TRANSCRIPT.md.
 pub mod transcript;
+mod untagged;
 
-pub use bytes::{Bytes, decode_base64, encode_base64};
-pub use display::safe_display;
 #[doc(hidden)]
 pub use bytes::decode_base64_scalar;
+pub use bytes::{Bytes, decode_base64, encode_base64};
 pub use decode::{Check, Cx, DEFAULT_MAX_WARNINGS, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
-pub use decode::{
-    Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree,
-    read_tag, skip_value, value_from_tree,
-};
+pub use decode::{Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree, read_tag, skip_value, value_from_tree};
+pub use display::safe_display;
 pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
@@ -37,8 +34,8 @@ pub use json::{Json, Members, Writer, push_token};
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
-pub use pattern::{Atom, Pattern};
 pub use path_type::AbsolutePath;
+pub use pattern::{Atom, Pattern};
 #[doc(hidden)]
 pub use serde_impl::{Ser, ser_members, ser_number, ser_opt, ser_patch, ser_req};
 pub use serde_impl::{SerializeWire, deserialize};
@@ -54,12 +51,7 @@ pub trait Payload: Sized {
     ///
     /// # Errors
     /// Only when the input is not JSON.
-    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(
-        map: &mut A,
-        cx: &mut Cx,
-        skip: &[&str],
-        consumed: Option<&str>,
-    ) -> Result<Option<Self>, A::Error>;
+    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(map: &mut A, cx: &mut Cx, skip: &[&str], consumed: Option<&str>) -> Result<Option<Self>, A::Error>;
     /// Writes the known members in schema order.
     fn encode_known(&self, w: &mut Writer);
     /// Serializes the known members in schema order.
@@ -136,12 +128,7 @@ pub struct NoPayload {
 }
 
 impl Payload for NoPayload {
-    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(
-        map: &mut A,
-        cx: &mut Cx,
-        skip: &[&str],
-        consumed: Option<&str>,
-    ) -> Result<Option<Self>, A::Error> {
+    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(map: &mut A, cx: &mut Cx, skip: &[&str], consumed: Option<&str>) -> Result<Option<Self>, A::Error> {
         let mut extra = Members::new();
         let mut names = NameSet::default();
         while let Some(k) = map.next_key_seed(Key)? {

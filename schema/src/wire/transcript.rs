@@ -928,16 +928,9 @@ mod tests {
     fn vectors() {
         // The schema crate (`schema/`) or the generated crate (`generated/rust/`).
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = ["../tests/vectors/transcript", "../../tests/vectors/transcript"]
-            .iter()
-            .map(|d| root.join(d))
-            .find(|d| d.is_dir())
-            .expect("tests/vectors/transcript");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
+        let dir = ["../tests/vectors/transcript", "../../tests/vectors/transcript"].iter().map(|d| root.join(d)).find(|d| d.is_dir()).expect("tests/vectors/transcript");
+        let mut files: Vec<_> =
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).map(|e| e.expect("directory entry").path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
         files.sort();
         let (mut passed, mut failed) = (0, Vec::new());
         for file in &files {
@@ -945,12 +938,7 @@ mod tests {
             for case in doc["cases"].as_array().expect("cases") {
                 let name = case["name"].as_str().expect("name");
                 assert_eq!(case["kind"], "transcript", "{name}");
-                let chunks: Vec<Vec<u8>> = case["chunks"]
-                    .as_array()
-                    .expect("chunks")
-                    .iter()
-                    .map(|c| super::super::decode_base64(c.as_str().expect("base64 string")).expect("strict base64"))
-                    .collect();
+                let chunks: Vec<Vec<u8>> = case["chunks"].as_array().expect("chunks").iter().map(|c| super::super::decode_base64(c.as_str().expect("base64 string")).expect("strict base64")).collect();
                 let want = case["expect"]["text"].as_str().expect("expect.text");
                 let mut t = Transcript::new();
                 for c in &chunks {
@@ -963,11 +951,7 @@ mod tests {
                 if got == want && one_shot(&all) == want && bytewise == want {
                     passed += 1;
                 } else {
-                    failed.push(format!(
-                        "{} :: {name}\n    expected {want:?}\n    got      {got:?} (one chunk {:?}, bytewise {bytewise:?})",
-                        file.display(),
-                        one_shot(&all)
-                    ));
+                    failed.push(format!("{} :: {name}\n    expected {want:?}\n    got      {got:?} (one chunk {:?}, bytewise {bytewise:?})", file.display(), one_shot(&all)));
                 }
             }
         }
@@ -1196,30 +1180,46 @@ mod tests {
         // n is large enough (4 MiB where the work per byte is small) that both sizes are
         // past the processor's caches: below that the time per byte is lower.
         let patterns: [(&str, Make, usize); 5] = [
-            ("a long line then erase-to-start repeated", |n| {
-                let mut v = b"x".repeat(n / 2);
-                v.extend_from_slice(b"\x1b[2D");
-                v.extend(b"\x1b[1K".repeat(n / 8));
-                v
-            }, 1 << 19),
+            (
+                "a long line then erase-to-start repeated",
+                |n| {
+                    let mut v = b"x".repeat(n / 2);
+                    v.extend_from_slice(b"\x1b[2D");
+                    v.extend(b"\x1b[1K".repeat(n / 8));
+                    v
+                },
+                1 << 19,
+            ),
             // Each print pads up to the cursor, which moves right until the line length
             // limit: n is large enough that both sizes are past that.
-            ("a long line then erase and print repeated", |n| {
-                let mut v = b"x".repeat(n / 2);
-                v.extend(b"\x1b[1Ky".repeat(n / 10));
-                v
-            }, 1 << 18),
-            ("a long non-ASCII line redrawn from its start", |n| {
-                let mut v = "é".repeat(n / 4).into_bytes();
-                v.extend(b"\x1b[1Gz\x1b[1000G\x1b[1K".repeat(n / 32));
-                v
-            }, 1 << 16),
+            (
+                "a long line then erase and print repeated",
+                |n| {
+                    let mut v = b"x".repeat(n / 2);
+                    v.extend(b"\x1b[1Ky".repeat(n / 10));
+                    v
+                },
+                1 << 18,
+            ),
+            (
+                "a long non-ASCII line redrawn from its start",
+                |n| {
+                    let mut v = "é".repeat(n / 4).into_bytes();
+                    v.extend(b"\x1b[1Gz\x1b[1000G\x1b[1K".repeat(n / 32));
+                    v
+                },
+                1 << 16,
+            ),
             ("CR progress redraws", |n| b"\r\x1b[Kprogress 42% ".repeat(n / 18), 1 << 22),
-            ("unterminated OSC", |n| {
-                let mut v = b"\x1b]0;".to_vec();
-                v.extend(b"payload ".repeat(n / 8));
-                v
-            }, 1 << 22),
+            (
+                "unterminated OSC",
+                |n| {
+                    let mut v = b"\x1b]0;".to_vec();
+                    v.extend(b"payload ".repeat(n / 8));
+                    v
+                },
+                1 << 22,
+            ),
         ];
         for (name, make, n) in patterns {
             let (small, large) = (make(n), make(8 * n));
@@ -1239,10 +1239,7 @@ mod tests {
         for _ in 0..200 {
             let stream: Vec<u8> = (0..rng.below(400)).map(|_| rng.next().to_le_bytes()[0]).collect();
             let text = one_shot(&stream);
-            assert!(
-                text.chars().all(|c| c == '\n' || c == '\t' || !(c.is_control() || super::is_bidi(u32::from(c)))),
-                "{text:?}"
-            );
+            assert!(text.chars().all(|c| c == '\n' || c == '\t' || !(c.is_control() || super::is_bidi(u32::from(c)))), "{text:?}");
         }
     }
 }

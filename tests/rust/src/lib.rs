@@ -43,9 +43,7 @@ pub fn input_text(case: &Value) -> Result<String, String> {
 }
 
 fn expected_problems(v: Option<&Value>) -> Vec<(String, String)> {
-    v.and_then(Value::as_array)
-        .map(|a| a.iter().map(|w| (w["kind"].as_str().unwrap_or("?").to_owned(), w["path"].as_str().unwrap_or("?").to_owned())).collect())
-        .unwrap_or_default()
+    v.and_then(Value::as_array).map(|a| a.iter().map(|w| (w["kind"].as_str().unwrap_or("?").to_owned(), w["path"].as_str().unwrap_or("?").to_owned())).collect()).unwrap_or_default()
 }
 
 /// The result of one case: `Ok(canonical output or None)` when it passed.
@@ -95,10 +93,8 @@ pub fn decode_case(case: &Value, decode: &dyn Fn(&str, &str, &str) -> DecodeOutc
 /// The generated crate as a decoder.
 #[must_use]
 pub fn generated_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
-    acp_terminal::registry::decode(schema, ty, text).map(|r| {
-        r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect()))
-            .map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message))
-    })
+    acp_terminal::registry::decode(schema, ty, text)
+        .map(|r| r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect())).map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message)))
 }
 
 /// Evaluates one `transcript` case: every chunk pushed, in order, into a fresh transcript.
@@ -152,8 +148,7 @@ pub fn event_view(e: &acp_terminal::store::StoreEvent) -> Value {
 pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
     let mut out = serde_json::Map::new();
     for (id, t) in store.terminals() {
-        let (transcript, wrapped, dropped_lines, dropped_chars) =
-            t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
+        let (transcript, wrapped, dropped_lines, dropped_chars) = t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
         let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
         let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
         let mut view = serde_json::json!({

@@ -14,13 +14,7 @@ fn update_with_items(item: &str, n: usize) -> String {
 
 /// Items each a lenient skip of another kind: a wrong type, a missing tag, a missing
 /// member, a bad base64 inside a lenient member, a tag-first object whose member is wrong.
-const BAD_ITEMS: &[&str] = &[
-    "1",
-    "{}",
-    r#"{"type":"terminal"}"#,
-    r#"{"type":"content","content":{"type":"image","data":"!","mimeType":"image/png"}}"#,
-    r#"{"terminalId":5,"type":"terminal"}"#,
-];
+const BAD_ITEMS: &[&str] = &["1", "{}", r#"{"type":"terminal"}"#, r#"{"type":"content","content":{"type":"image","data":"!","mimeType":"image/png"}}"#, r#"{"terminalId":5,"type":"terminal"}"#];
 
 #[test]
 fn the_default_keeps_64_and_counts_the_rest_building_nothing_for_them() {
@@ -35,7 +29,15 @@ fn the_default_keeps_64_and_counts_the_rest_building_nothing_for_them() {
             assert_eq!((p.warnings.len(), p.warnings_dropped), (kept, (n - kept) as u64), "{item} x {n}");
             // Work: one problem built per kept warning, none for the dropped ones.
             assert_eq!(built, kept as u64, "{item} x {n}: problems built");
-            let at = if item.contains("image") { "/content/data" } else if item.contains("terminal") { "/terminalId" } else if *item == "{}" { "/type" } else { "" };
+            let at = if item.contains("image") {
+                "/content/data"
+            } else if item.contains("terminal") {
+                "/terminalId"
+            } else if *item == "{}" {
+                "/type"
+            } else {
+                ""
+            };
             assert_eq!(p.warnings[0].path, format!("/content/0{at}"), "{item}");
         }
     }

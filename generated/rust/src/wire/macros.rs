@@ -19,19 +19,42 @@ macro_rules! __wire_ty {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_nullable {
-    (req) => { false };
-    (opt) => { true };
-    (maybe) => { true };
-    (patch) => { true };
+    (req) => {
+        false
+    };
+    (opt) => {
+        true
+    };
+    (maybe) => {
+        true
+    };
+    (patch) => {
+        true
+    };
 }
 
 /// Turns a decoded member into its storage (a failed member is absent or `Keep`).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_take {
-    (req, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
-    (opt, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
-    (maybe, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
+    (req, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
+    (opt, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
+    (maybe, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
     (patch, $got:expr) => {
         match $got {
             $crate::wire::Got::Value(v) => $crate::wire::Patch::Set(v),
@@ -70,8 +93,12 @@ macro_rules! __wire_required_tree {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_is_req {
-    (req) => { true };
-    ($mode:ident) => { false };
+    (req) => {
+        true
+    };
+    ($mode:ident) => {
+        false
+    };
 }
 
 /// A required member's presence check (the error is `missing_field`).
@@ -92,28 +119,52 @@ macro_rules! __wire_required {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_finish {
-    (req, $f:ident) => { $f };
-    (opt, $f:ident) => { $f.flatten() };
-    (maybe, $f:ident) => { $f.flatten() };
-    (patch, $f:ident) => { $f.unwrap_or_default() };
+    (req, $f:ident) => {
+        $f
+    };
+    (opt, $f:ident) => {
+        $f.flatten()
+    };
+    (maybe, $f:ident) => {
+        $f.flatten()
+    };
+    (patch, $f:ident) => {
+        $f.unwrap_or_default()
+    };
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_put {
-    (req, $w:ident, $name:expr, $v:expr) => { $crate::wire::put($w, $name, &$v) };
-    (opt, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_opt($w, $name, $v.as_ref()) };
-    (maybe, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_opt($w, $name, $v.as_ref()) };
-    (patch, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_patch($w, $name, &$v) };
+    (req, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put($w, $name, &$v)
+    };
+    (opt, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_opt($w, $name, $v.as_ref())
+    };
+    (maybe, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_opt($w, $name, $v.as_ref())
+    };
+    (patch, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_patch($w, $name, &$v)
+    };
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_ser {
-    (req, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_req($m, $name, &$v) };
-    (opt, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
-    (maybe, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
-    (patch, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_patch($m, $name, &$v) };
+    (req, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_req($m, $name, &$v)
+    };
+    (opt, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_opt($m, $name, $v.as_ref())
+    };
+    (maybe, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_opt($m, $name, $v.as_ref())
+    };
+    (patch, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_patch($m, $name, &$v)
+    };
 }
 
 /// The constructor: required members as arguments, the others omitted.

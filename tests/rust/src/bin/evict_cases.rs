@@ -50,12 +50,7 @@ fn update(rng: &mut Rng) -> Value {
 fn case(rng: &mut Rng, name: String) -> Result<Value, String> {
     let limits = json!({ "maxTerminals": 1 + rng.below(4), "maxRetainedBytes": 8 + rng.below(40), "maxTotalBytes": rng.below(64) });
     let l = |k: &str| usize::try_from(limits[k].as_u64().unwrap_or(0)).unwrap_or(0);
-    let mut store = TerminalStore::with_limits(Limits {
-        max_terminals: l("maxTerminals"),
-        max_retained_bytes: l("maxRetainedBytes"),
-        max_total_bytes: l("maxTotalBytes"),
-        ..Limits::DEFAULT
-    });
+    let mut store = TerminalStore::with_limits(Limits { max_terminals: l("maxTerminals"), max_retained_bytes: l("maxRetainedBytes"), max_total_bytes: l("maxTotalBytes"), ..Limits::DEFAULT });
     let updates: Vec<Value> = (0..10 + rng.below(50)).map(|_| update(rng)).collect();
     let mut events = Vec::new();
     for (i, u) in updates.iter().enumerate() {
