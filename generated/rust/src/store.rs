@@ -642,12 +642,17 @@ impl TerminalStore {
         let n = self.tick();
         self.evicted.insert(held.id.clone(), n);
         self.evicted_order.push_back((held.id.clone(), n));
-        while self.evicted_order.len() > self.remembered() {
-            if let Some((old, m)) = self.evicted_order.pop_front() {
-                if self.evicted.get(&old) == Some(&m) {
-                    self.evicted.remove(&old);
-                }
+        // At most `remembered` ids, the oldest evictions forgotten first; an id evicted
+        // again counts once (its older entry in the order is stale and skipped).
+        while self.evicted.len() > self.remembered() {
+            let Some((old, m)) = self.evicted_order.pop_front() else { break };
+            if self.evicted.get(&old) == Some(&m) {
+                self.evicted.remove(&old);
             }
+        }
+        if self.evicted_order.len() > 2 * self.remembered() {
+            let evicted = &self.evicted;
+            self.evicted_order.retain(|(id, m)| evicted.get(id) == Some(m));
         }
         self.event(StoreEvent::Evicted { terminal_id: held.id, exited: key.0 == 0 });
         true
@@ -816,8 +821,8 @@ impl TerminalStore {
         if total > self.limits.max_total_bytes {
             return Err(format!("{total} bytes held, past the limit {}", self.limits.max_total_bytes));
         }
-        if self.evicted.len() > self.remembered() {
-            return Err(format!("{} evicted ids remembered", self.evicted.len()));
+        if self.evicted.len() > self.remembered() || self.evicted_order.len() > 2 * self.remembered() {
+            return Err(format!("{} evicted ids remembered ({} in their order)", self.evicted.len(), self.evicted_order.len()));
         }
         Ok(())
     }

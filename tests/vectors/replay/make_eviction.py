@@ -277,6 +277,11 @@ CASES = [
         maxTerminals=1,
     ),
     case(
+        "an id evicted again and again is remembered once: 80 evictions of two ids, then the first returns",
+        [chunk("t3", "a")] + [chunk(t, "b") for _ in range(40) for t in ("t0", "t1")] + [chunk("t3", "c")],
+        maxTerminals=1,
+    ),
+    case(
         "past maxTotalBytes the oldest bytes of the least recently updated exited terminal go first",
         [chunk("t1", "abcd"), tu("t1", exitStatus=EXIT0), chunk("t2", "efgh")],
         maxTotalBytes=6,
