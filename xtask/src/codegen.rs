@@ -124,10 +124,12 @@ fn render(env: &Environment<'_>, template: &str, ctx: impl Serialize) -> Result<
     })
 }
 
-/// Formats Rust source with rustfmt (part of the Rust toolchain).
+/// Formats Rust source with rustfmt (part of the Rust toolchain), with the project's
+/// `rustfmt.toml` wherever gen runs from, so that the output is what `cargo fmt` keeps.
 fn rustfmt(src: &str) -> Result<String, String> {
     let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet", "--config-path"])
+        .arg(crate::root().join("rustfmt.toml"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

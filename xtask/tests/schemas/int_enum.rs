@@ -78,12 +78,7 @@ impl crate::wire::Decode for Level {
         if !v.is_known() {
             return cx.fail_with(crate::wire::ErrorKind::UnknownVariant, || {
                 let known: Vec<String> = Self::KNOWN.iter().map(|k| k.0.to_string()).collect();
-                format!(
-                    "`{}` is not a known {} value; use one of: {}",
-                    v.0,
-                    "Level",
-                    known.join(", ")
-                )
+                format!("`{}` is not a known {} value; use one of: {}", v.0, "Level", known.join(", "))
             });
         }
         Some(v)
