@@ -161,11 +161,7 @@ const CASES: &[Case] = &[
 ];
 
 /// Refusals: the command (which would create the marker file) must not run.
-const REFUSALS: &[(&str, &str)] = &[
-    ("reject", "the user chose \"reject\""),
-    ("cancelled", "the request was cancelled"),
-    ("maybe_later", "unknown outcome \"maybe_later\""),
-];
+const REFUSALS: &[(&str, &str)] = &[("reject", "the user chose \"reject\""), ("cancelled", "the request was cancelled"), ("maybe_later", "unknown outcome \"maybe_later\"")];
 
 fn output(cmd: &mut Command) -> Result<Output, String> {
     cmd.stdin(Stdio::null()).output().map_err(|e| format!("could not start {cmd:?}: {e}"))
@@ -367,14 +363,7 @@ fn run_snippet(s: &Snippet, cmd: &mut Command) -> Result<(), String> {
     if out.status.success() {
         return Ok(());
     }
-    Err(format!(
-        "README.md:{}: the ```{} block failed ({}):\n{}{}",
-        s.line,
-        s.lang,
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    ))
+    Err(format!("README.md:{}: the ```{} block failed ({}):\n{}{}", s.line, s.lang, out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
 /// Every ```rust, ```ts and ```python block of README.md is a complete program: it is

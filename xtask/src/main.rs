@@ -13,6 +13,7 @@ mod fuzz;
 #[cfg(test)]
 mod golden;
 mod ir;
+mod message;
 mod node;
 mod pattern;
 mod pyenv;
@@ -78,8 +79,10 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
-    /// Fuzz: the libFuzzer targets (parse, store, transcript) and the differential
-    /// fuzzer that requires Rust, TypeScript and Python to agree.
+    /// Fuzz: the libFuzzer targets (parse, store, transcript, evict), the properties, the
+    /// hostile corpus timed, the 4,000,000-item message measured, and the differential
+    /// fuzzers (repeated names, eviction, values of our schemas and upstream's) that
+    /// require Rust, TypeScript and Python to agree.
     Fuzz {
         /// How long in all.
         #[arg(long, default_value_t = 60)]
@@ -87,6 +90,10 @@ enum Cmd {
         /// The seed of the libFuzzer runs and of the differential cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run only this part (libfuzzer, properties, hostile, message, differential,
+        /// duplicates, eviction, upstream).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
     /// to BENCHMARKS.md.
@@ -159,17 +166,19 @@ type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The layout first (seconds; rustfmt.toml), and the fuzz targets' own workspace too.
+    run(Command::new(&cargo).args(["fmt", "--all", "--check"]))?;
+    run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", "fuzz/Cargo.toml"]))?;
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
     run(Command::new(&cargo).args(["test", "--locked", "--quiet", "-p", "acp-terminal"]))?;
-    run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
+    // Every target (tests, benches, examples, binaries), warnings denied.
+    run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
-    run(Command::new(&cargo)
-        .args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"])
-        .env("RUSTDOCFLAGS", "-D warnings"))
+    run(Command::new(&cargo).args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"]).env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 fn typescript_tests() -> Result<(), String> {
@@ -208,9 +217,7 @@ const STEPS: &[Step] = &[
 
 fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     let position = |flag: &str, name: &str| {
-        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
-            format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
-        })
+        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
     };
     let (start, end) = match (from, only) {
         (_, Some(name)) => {
@@ -241,7 +248,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
-        Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
+        Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
         Cmd::Compare { write } => compare::compare(write),
 

@@ -54,9 +54,8 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         *i += 1;
         args.get(*i).cloned().ok_or_else(|| format!("{name} needs a value"))
     };
-    let number = |text: String, name: &str| -> Result<u16, String> {
-        text.parse::<u16>().ok().filter(|n| *n > 0).ok_or_else(|| format!("{name} must be a whole number from 1 to 65535, not {text:?}"))
-    };
+    let number =
+        |text: String, name: &str| -> Result<u16, String> { text.parse::<u16>().ok().filter(|n| *n > 0).ok_or_else(|| format!("{name} must be a whole number from 1 to 65535, not {text:?}")) };
     while i < args.len() {
         match args[i].as_str() {
             "--replay" => o.replay = true,
@@ -214,8 +213,38 @@ fn run_command(out: &mut Out, o: &Options) -> Result<(Vec<u8>, std::process::Exi
 
 fn signal_name(n: i32) -> String {
     const NAMES: [&str; 32] = [
-        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM",
-        "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR", "SIGSYS",
+        "",
+        "SIGHUP",
+        "SIGINT",
+        "SIGQUIT",
+        "SIGILL",
+        "SIGTRAP",
+        "SIGABRT",
+        "SIGBUS",
+        "SIGFPE",
+        "SIGKILL",
+        "SIGUSR1",
+        "SIGSEGV",
+        "SIGUSR2",
+        "SIGPIPE",
+        "SIGALRM",
+        "SIGTERM",
+        "SIGSTKFLT",
+        "SIGCHLD",
+        "SIGCONT",
+        "SIGSTOP",
+        "SIGTSTP",
+        "SIGTTIN",
+        "SIGTTOU",
+        "SIGURG",
+        "SIGXCPU",
+        "SIGXFSZ",
+        "SIGVTALRM",
+        "SIGPROF",
+        "SIGWINCH",
+        "SIGIO",
+        "SIGPWR",
+        "SIGSYS",
     ];
     usize::try_from(n).ok().and_then(|i| NAMES.get(i)).filter(|s| !s.is_empty()).map_or_else(|| format!("SIG{n}"), |s| (*s).to_string())
 }
