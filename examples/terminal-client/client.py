@@ -98,7 +98,15 @@ class Peer:
     def __init__(self, argv: list[str], record: IO[str] | None) -> None:
         self.record = record
         self.lock = threading.Lock()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", errors="replace", bufsize=1)
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+        )
         self.lines: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -217,13 +225,19 @@ class Client:
             "capabilities": {"_meta": capabilities_meta},
             # the same in v1 members, for Agents that read only v1
             "clientInfo": CLIENT_INFO,
-            "clientCapabilities": {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False, "_meta": capabilities_meta},
+            "clientCapabilities": {
+                "fs": {"readTextFile": False, "writeTextFile": False},
+                "terminal": False,
+                "_meta": capabilities_meta,
+            },
         }
         reply = self.wait_for(self.peer.request("initialize", params))
         result = self.result_of("initialize", reply)
         version = result.get("protocolVersion")
         if version not in (1, 2):
-            raise AgentError(f"the Agent answered initialize with protocol version {safe_display(json.dumps(version))}; this Client speaks 1 and 2")
+            raise AgentError(
+                f"the Agent answered initialize with protocol version {safe_display(json.dumps(version))}; this Client speaks 1 and 2"
+            )
         self.version = int(version)
         info = result.get("info" if self.version == 2 else "agentInfo")
         name = info.get("name") if isinstance(info, dict) else None
@@ -247,7 +261,9 @@ class Client:
     def prompt(self, text: str) -> None:
         """Sends the prompt and handles everything until the turn ends."""
         self.running = self.idle = False
-        request_id = self.peer.request("session/prompt", {"sessionId": self.session_id, "prompt": [{"type": "text", "text": text}]})
+        request_id = self.peer.request(
+            "session/prompt", {"sessionId": self.session_id, "prompt": [{"type": "text", "text": text}]}
+        )
         reply = self.wait_for(request_id)
         result = self.result_of("session/prompt", reply)
         if self.version == 1:
@@ -319,7 +335,14 @@ class Client:
         content = update.get("content")
         if not isinstance(content, list):
             return
-        texts = [str(c["content"].get("text", "")) for c in content if isinstance(c, dict) and c.get("type") == "content" and isinstance(c.get("content"), dict) and c["content"].get("type") == "text"]
+        texts = [
+            str(c["content"].get("text", ""))
+            for c in content
+            if isinstance(c, dict)
+            and c.get("type") == "content"
+            and isinstance(c.get("content"), dict)
+            and c["content"].get("type") == "text"
+        ]
         if not texts:
             return
         text = "\n".join(texts)
@@ -356,7 +379,9 @@ class Client:
     def choose_v2(self, request: v2.RequestPermissionRequest) -> dict[str, Any]:
         subject = request.subject
         if isinstance(subject, v2.CommandPermissionSubject):
-            self.err.write(f"The Agent asks to run: {safe_display(subject.command)} in {safe_display(str(subject.cwd))}\n")
+            self.err.write(
+                f"The Agent asks to run: {safe_display(subject.command)} in {safe_display(str(subject.cwd))}\n"
+            )
         else:
             self.err.write(f"The Agent asks: {safe_display(request.title)}\n")
         return self.choose([(str(o.option_id), o.name, str(o.kind)) for o in request.options])
@@ -370,7 +395,9 @@ class Client:
             where = f" in {safe_display(cwd)}" if isinstance(cwd, str) else ""
             self.err.write(f"The Agent asks to run: {safe_display(command)}{where}\n")
         else:
-            self.err.write(f"The Agent asks: {safe_display(call.title or self.titles.get(str(call.tool_call_id), 'a tool call'))}\n")
+            self.err.write(
+                f"The Agent asks: {safe_display(call.title or self.titles.get(str(call.tool_call_id), 'a tool call'))}\n"
+            )
         return self.choose([(str(o.option_id), o.name, str(o.kind)) for o in request.options])
 
     def choose(self, options: list[tuple[str, str, str]]) -> dict[str, Any]:
@@ -428,7 +455,9 @@ class Client:
                 shown.partial = max(shown.partial, len(line))
             self.out.flush()
             if self.cancel_on is not None and not self.cancel_sent and self.cancel_on in t.transcript:
-                self.err.write(f"client: the transcript shows {safe_display(self.cancel_on)}: cancelling the turn (session/cancel)\n")
+                self.err.write(
+                    f"client: the transcript shows {safe_display(self.cancel_on)}: cancelling the turn (session/cancel)\n"
+                )
                 self.cancel()
 
     def what(self, t: TerminalState) -> str:
@@ -489,7 +518,9 @@ def main(argv: list[str]) -> int:
         return code if code is not None else 1
     sys.stderr.write(f"client: the turn ended: {safe_display(client.stop_reason or 'no stop reason')}\n")
     if code is None:
-        sys.stderr.write(f"client: the command was not run: {safe_display(client.not_run or 'no exit status reported')}\n")
+        sys.stderr.write(
+            f"client: the command was not run: {safe_display(client.not_run or 'no exit status reported')}\n"
+        )
         return NOT_RUN
     for tid, t in client.store.terminals():
         ended = t.exit_status

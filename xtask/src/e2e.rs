@@ -199,6 +199,42 @@ fn output(cmd: &mut Command) -> Result<Output, String> {
     cmd.stdin(Stdio::null()).output().map_err(|e| format!("could not start {cmd:?}: {e}"))
 }
 
+/// A hang guard for one session (each takes a second or two): past it, the session's
+/// whole process group is killed and the run fails, rather than the test run hanging.
+const HANG: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// Runs `cmd` (in a process group of its own) to the end, or fails after [`HANG`].
+fn output_guarded(cmd: &mut Command) -> Result<Output, String> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let began = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if began.elapsed() > HANG {
+            // The group: the Client and the Agent it started.
+            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = child.wait();
+            return Err(format!("{cmd:?} hung: killed after {} s", HANG.as_secs()));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok(Output { status, stdout: out.join().unwrap_or_default(), stderr: err.join().unwrap_or_default() })
+}
+
 /// What the terminal Client printed: its stdout (the transcripts), stderr and status.
 pub struct Ran {
     pub stdout: String,
@@ -208,7 +244,7 @@ pub struct Ran {
 
 /// Runs the terminal Client with `options` against the Agent command line `agent`.
 pub fn run_client(options: &[&str], agent: &[&std::ffi::OsStr]) -> Result<Ran, String> {
-    let out = output(client().args(options).arg("--").args(agent))?;
+    let out = output_guarded(client().args(options).arg("--").args(agent))?;
     Ok(Ran { stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr: String::from_utf8_lossy(&out.stderr).into_owned(), code: out.status.code() })
 }
 
