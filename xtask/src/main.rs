@@ -12,6 +12,7 @@ mod e2e;
 mod fuzz;
 #[cfg(test)]
 mod golden;
+mod interop;
 mod ir;
 mod message;
 mod node;
@@ -65,7 +66,7 @@ enum Cmd {
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
         /// Start at this step (goldens, cargo, typescript, python, conformance, fuzz,
-        /// packages, bench, e2e), after the generated-files check and the installs: to
+        /// packages, bench, e2e, interop), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
         from: Option<String>,
@@ -133,11 +134,11 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
-/// The three Cargo workspaces whose lock files are committed: every cargo command of
+/// The four Cargo workspaces whose lock files are committed: every cargo command of
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 3] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml"];
+const LOCKED_WORKSPACES: [&str; 4] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -166,9 +167,10 @@ type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // The layout first (seconds; rustfmt.toml), and the fuzz targets' own workspace too.
-    run(Command::new(&cargo).args(["fmt", "--all", "--check"]))?;
-    run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", "fuzz/Cargo.toml"]))?;
+    // The layout first (seconds; rustfmt.toml), in every workspace of the repository.
+    for manifest in LOCKED_WORKSPACES {
+        run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
+    }
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
@@ -213,6 +215,7 @@ const STEPS: &[Step] = &[
     ("packages", packages),
     ("bench", bench::smoke),
     ("e2e", end_to_end),
+    ("interop", interop::test),
 ];
 
 fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
