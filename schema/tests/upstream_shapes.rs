@@ -253,12 +253,7 @@ fn unexplained(found: &[(String, String, String)], listed: &[Listed]) -> (Vec<St
     for (at, ours, up) in found {
         match expected.get_mut(&(at.as_str(), ours.as_str(), up.as_str())) {
             Some(seen) => *seen = true,
-            None => unlisted.push(format!(
-                "        {{ \"at\": {}, \"ours\": {}, \"upstream\": {} }}",
-                Value::from(at.as_str()),
-                Value::from(ours.as_str()),
-                Value::from(up.as_str())
-            )),
+            None => unlisted.push(format!("        {{ \"at\": {}, \"ours\": {}, \"upstream\": {} }}", Value::from(at.as_str()), Value::from(ours.as_str()), Value::from(up.as_str()))),
         }
     }
     let gone = expected.iter().filter(|(_, seen)| !**seen).map(|((at, ours, up), _)| format!("{at}: ours {ours}, upstream {up}")).collect();
@@ -347,8 +342,7 @@ fn check_registered(version: Version, ours: &Map<String, Value>) {
 /// emitted schema and the registry together.
 fn check_committed(version: Version) {
     let path = format!("{}/json/{}/schema.json", env!("CARGO_MANIFEST_DIR"), version.as_str());
-    let committed: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("committed schema")).expect("committed JSON");
+    let committed: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("committed schema")).expect("committed JSON");
     let committed: Vec<&str> = defs(&committed).keys().map(String::as_str).collect();
     let (missing, unregistered) = differences(registry::names(version), &committed);
     let v = version.as_str();
@@ -441,13 +435,7 @@ fn the_five_base64_fields_carry_format_byte_and_content_encoding() {
     found.sort();
     assert_eq!(
         found,
-        [
-            "/AudioContent/properties/data",
-            "/BlobResourceContents/properties/blob",
-            "/ImageContent/properties/data",
-            "/TerminalOutput/properties/data",
-            "/TerminalOutputChunk/properties/data",
-        ]
+        ["/AudioContent/properties/data", "/BlobResourceContents/properties/blob", "/ImageContent/properties/data", "/TerminalOutput/properties/data", "/TerminalOutputChunk/properties/data",]
     );
     for p in &found {
         let ptr = p.clone();

@@ -548,23 +548,36 @@ pub struct Field {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Ty {
-    Ref { name: String },
+    Ref {
+        name: String,
+    },
     String,
     Bool,
     /// A whole number, with the bounds every binding enforces.
-    Integer { format: String, min: f64, max: f64 },
+    Integer {
+        format: String,
+        min: f64,
+        max: f64,
+    },
     /// Any number, optionally bounded.
-    Number { min: Option<f64>, max: Option<f64> },
+    Number {
+        min: Option<f64>,
+        max: Option<f64>,
+    },
     /// Base64 bytes (`format: byte`).
     Bytes,
     /// A free-form object (`additionalProperties: true`), order kept.
     Object,
     /// An object whose member values all have one type (`additionalProperties` with a
     /// schema), order kept.
-    Map { values: Box<Ty> },
+    Map {
+        values: Box<Ty>,
+    },
     /// Any JSON value.
     Json,
-    Array { items: Box<Ty> },
+    Array {
+        items: Box<Ty>,
+    },
 }
 
 impl Ty {
@@ -646,9 +659,10 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
         check_keys(def, ptr, o, &["anyOf"])?;
         if let [a, b] = any.as_slice()
             && b.get("type") == Some(&Value::from("null"))
-                && let Some(name) = as_ref(a) {
-                    return Ok((Ty::Ref { name: name.to_owned() }, true));
-                }
+            && let Some(name) = as_ref(a)
+        {
+            return Ok((Ty::Ref { name: name.to_owned() }, true));
+        }
         return err(def, &format!("{ptr}/anyOf"), "only `anyOf: [{$ref}, {type: null}]` is supported in a property");
     }
     let (ts, nullable) = types(v);
@@ -765,9 +779,7 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
     let nullable = nullable || (default_on_null && !required);
     let pattern = match pattern {
         None => None,
-        Some(Value::String(p)) if matches!(ty, Ty::String) => {
-            Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?)
-        }
+        Some(Value::String(p)) if matches!(ty, Ty::String) => Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?),
         Some(Value::String(_)) => return err(def, &format!("{ptr}/pattern"), "`pattern` is supported on a plain string member (not on bytes, a `$ref` or another type)"),
         Some(_) => return err(def, &format!("{ptr}/pattern"), "`pattern` must be a string"),
     };
@@ -775,7 +787,11 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
         return err(def, &format!("{ptr}/default"), "a `default` on a member with a `pattern` is not supported");
     }
     if default.is_some() && (required || v.get("x-patch") == Some(&Value::Bool(true))) {
-        return err(def, &format!("{ptr}/default"), "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)");
+        return err(
+            def,
+            &format!("{ptr}/default"),
+            "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)",
+        );
     }
     let flag = |k: &str| v.get(k) == Some(&Value::Bool(true));
     let patch = flag("x-patch");
@@ -850,7 +866,8 @@ fn inline_payload(owner: &str, bp: &str, b: &Value, tag: &str, value: &str, extr
     }
     let name = format!("{owner}{}Payload", value.to_upper_camel_case());
     let fields = fields(owner, bp, &inner)?;
-    let doc = if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
+    let doc =
+        if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
     extra.push(Def::Struct { name: name.clone(), doc, fields, forbidden: vec![] });
     Ok(name)
 }
@@ -987,7 +1004,11 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: 
             false if inline => Some(inline_payload(name, &bp, b, &tag, &value, extra)?),
             true if inline => return err(name, &bp, "a variant lists members inline and a `$ref` payload; use one of them"),
             false => None,
-            true => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError { def: name.into(), pointer: bp.clone(), message: "a variant payload must be one `$ref` (or `allOf` of one `$ref`)".into() })?),
+            true => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError {
+                def: name.into(),
+                pointer: bp.clone(),
+                message: "a variant payload must be one `$ref` (or `allOf` of one `$ref`)".into(),
+            })?),
         };
         tag_name = Some(tag);
         variants.push(Variant { wire: value, doc: doc(b), payload, annotations: branch_annotations(&bp, b)? });
@@ -1046,7 +1067,13 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
     let ptr = "";
     let o = v.as_object().ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a definition must be an object".into() })?;
     let doc = doc(v);
-    let branches_key = if o.contains_key("anyOf") { Some("anyOf") } else if o.contains_key("oneOf") { Some("oneOf") } else { None };
+    let branches_key = if o.contains_key("anyOf") {
+        Some("anyOf")
+    } else if o.contains_key("oneOf") {
+        Some("oneOf")
+    } else {
+        None
+    };
     if let Some(key) = branches_key {
         let branches = o[key].as_array().cloned().unwrap_or_default();
         let bptr = format!("/{key}");
@@ -1110,7 +1137,9 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
                     let Some(Value::Object(alt)) = all.get(&a.name) else {
                         return err(name, &format!("{bp}/$ref"), format!("reference to `{}`, which is not in `$defs`", a.name));
                     };
-                    if alt.get("type") != Some(&Value::from("object")) || alt.keys().any(|k| !["type", "properties", "required", "description", "title", "propertyNames", "additionalProperties"].contains(&k.as_str()) && !k.starts_with("x-")) {
+                    if alt.get("type") != Some(&Value::from("object"))
+                        || alt.keys().any(|k| !["type", "properties", "required", "description", "title", "propertyNames", "additionalProperties"].contains(&k.as_str()) && !k.starts_with("x-"))
+                    {
                         return err(name, &bp, format!("alternative `{}` beside members must be a plain object definition (`type: object`, `properties`, `required`)", a.name));
                     }
                     open_object(&a.name, "", alt)?;
@@ -1459,11 +1488,7 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
     let Some(first) = errors.first() else { return Ok(ir) };
     let mut message = first.message.clone();
     if errors.len() > 1 {
-        message.push_str(&format!(
-            " (and {} more definitions outside the supported subset: {})",
-            errors.len() - 1,
-            errors[1..].iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-        ));
+        message.push_str(&format!(" (and {} more definitions outside the supported subset: {})", errors.len() - 1, errors[1..].iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
     }
     Err(IrError { def: first.def.clone(), pointer: first.pointer.clone(), message })
 }
@@ -1496,11 +1521,15 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         match definition(name, v, defs, &mut extra) {
             Ok(d) => {
                 // Inline variant payloads and flattened alternatives go right after their
-        // definition (and fail with it).
+                // definition (and fail with it).
                 out.push(d);
                 for x in extra {
                     if defs.contains_key(x.name()) {
-                        errors.push(IrError { def: name.clone(), pointer: String::new(), message: format!("the object made for an inline variant payload or a flattened alternative would be named `{}`, which is already a definition", x.name()) });
+                        errors.push(IrError {
+                            def: name.clone(),
+                            pointer: String::new(),
+                            message: format!("the object made for an inline variant payload or a flattened alternative would be named `{}`, which is already a definition", x.name()),
+                        });
                     } else {
                         out.push(x);
                     }
@@ -1568,7 +1597,10 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
                     } else if tagless.is_some() {
                         Some(format!("the payload of variant `{}` is the union `{p}`, which has a variant without a tag; that is not supported in a variant yet", v.wire))
                     } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).any(|ip| !matches!(by_name.get(ip), None | Some(Def::Struct { .. })) && !plain_tagged_object(ip)) {
-                        Some(format!("the payload of variant `{}` is the union `{p}`, whose own variants are unions; a tagged object whose variants are objects is supported there, nothing deeper", v.wire))
+                        Some(format!(
+                            "the payload of variant `{}` is the union `{p}`, whose own variants are unions; a tagged object whose variants are objects is supported there, nothing deeper",
+                            v.wire
+                        ))
                     } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).filter_map(inner_tags).any(|t| t == *outer || t == *inner) {
                         Some(format!("the payload of variant `{}` is the union `{p}`, one of whose variants carries a tagged object tagged by `{outer}` or `{inner}` again", v.wire))
                     } else {
@@ -1591,7 +1623,9 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
                 // A shape union as a tagged object's payload (upstream `CreateElicitationRequest`'s
                 // `form`, an `ElicitationFormMode`): its alternative is picked in the same object.
                 (Def::TaggedStruct { .. }, Some(Def::ShapeUnion { fallback: None, .. })) => None,
-                (_, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union as the payload of a tagged object's variant is not supported yet)", v.wire)),
+                (_, Some(_)) => {
+                    Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union as the payload of a tagged object's variant is not supported yet)", v.wire))
+                }
             };
             if let Some(message) = problem {
                 errors.push(IrError { def: d.name().to_owned(), pointer: String::new(), message });
@@ -1615,11 +1649,15 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
 /// `properties` and in those of its inline branches. A name already taken leaves the
 /// member as it is (and its error stands).
 fn lift_inline_unions(defs: &Map<String, Value>) -> Map<String, Value> {
-    let kind_branch = |b: &Value| {
-        is_unconstrained(b) || (b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none())
-    };
+    let kind_branch = |b: &Value| is_unconstrained(b) || (b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none());
     let liftable = |p: &Value| -> Option<&'static str> {
-        let key = if p.get("anyOf").is_some() { "anyOf" } else if p.get("oneOf").is_some() { "oneOf" } else { return None };
+        let key = if p.get("anyOf").is_some() {
+            "anyOf"
+        } else if p.get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            return None;
+        };
         let branches = p.get(key)?.as_array()?;
         (branches.len() >= 2 && branches.iter().all(kind_branch) && branches.iter().any(|b| !is_unconstrained(b))).then_some(key)
     };
@@ -1844,10 +1882,20 @@ fn methods(def: &str, ptr: &str, branches: Option<&Value>, all: &Map<String, Val
             Some(_) => return err(def, &bp, format!("`x-method` of `{target}` must be a string: the method whose `{what}` it is")),
             None => {
                 if let Some((prev, _)) = &fallback {
-                    return err(def, &bp, format!("`{target}` and `{prev}` have no `x-method`: only one branch may be the fallback for the methods not in the table; give the others their `x-method`"));
+                    return err(
+                        def,
+                        &bp,
+                        format!("`{target}` and `{prev}` have no `x-method`: only one branch may be the fallback for the methods not in the table; give the others their `x-method`"),
+                    );
                 }
                 if !is_any_json(t) {
-                    return err(def, &bp, format!("`{target}` has no `x-method`, so it is the fallback for other methods, whose `{what}` is kept as raw JSON: it must be any JSON (a definition without `type`); give it an `x-method` if it is one method's"));
+                    return err(
+                        def,
+                        &bp,
+                        format!(
+                            "`{target}` has no `x-method`, so it is the fallback for other methods, whose `{what}` is kept as raw JSON: it must be any JSON (a definition without `type`); give it an `x-method` if it is one method's"
+                        ),
+                    );
                 }
                 fallback = Some((target.to_owned(), Other { title, doc }));
             }

@@ -12,7 +12,9 @@ mod e2e;
 mod fuzz;
 #[cfg(test)]
 mod golden;
+mod interop;
 mod ir;
+mod message;
 mod node;
 mod pattern;
 mod pyenv;
@@ -65,7 +67,7 @@ enum Cmd {
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
         /// Start at this step (upstream, goldens, cargo, typescript, python, conformance, fuzz,
-        /// packages, bench, e2e), after the generated-files check and the installs: to
+        /// packages, bench, e2e, interop), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
         from: Option<String>,
@@ -79,8 +81,10 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
-    /// Fuzz: the libFuzzer targets (parse, store, transcript) and the differential
-    /// fuzzer that requires Rust, TypeScript and Python to agree.
+    /// Fuzz: the libFuzzer targets (parse, store, transcript, evict), the properties, the
+    /// hostile corpus timed, the 4,000,000-item message measured, and the differential
+    /// fuzzers (repeated names, eviction, values of our schemas and upstream's) that
+    /// require Rust, TypeScript and Python to agree.
     Fuzz {
         /// How long in all.
         #[arg(long, default_value_t = 60)]
@@ -88,6 +92,10 @@ enum Cmd {
         /// The seed of the libFuzzer runs and of the differential cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run only this part (libfuzzer, properties, hostile, message, differential,
+        /// duplicates, eviction, upstream).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
     /// to BENCHMARKS.md.
@@ -139,7 +147,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 4] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", "tests/upstream-schema/Cargo.toml"];
+const LOCKED_WORKSPACES: [&str; 5] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -168,17 +176,20 @@ type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The layout first (seconds; rustfmt.toml), in every workspace of the repository.
+    for manifest in LOCKED_WORKSPACES {
+        run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
+    }
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
     run(Command::new(&cargo).args(["test", "--locked", "--quiet", "-p", "acp-terminal"]))?;
-    run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
+    // Every target (tests, benches, examples, binaries), warnings denied.
+    run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
-    run(Command::new(&cargo)
-        .args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"])
-        .env("RUSTDOCFLAGS", "-D warnings"))
+    run(Command::new(&cargo).args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"]).env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 fn typescript_tests() -> Result<(), String> {
@@ -214,13 +225,12 @@ const STEPS: &[Step] = &[
     ("packages", packages),
     ("bench", bench::smoke),
     ("e2e", end_to_end),
+    ("interop", interop::test),
 ];
 
 fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     let position = |flag: &str, name: &str| {
-        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
-            format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
-        })
+        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
     };
     let (start, end) = match (from, only) {
         (_, Some(name)) => {
@@ -251,7 +261,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
-        Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
+        Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
         Cmd::Compare { write } => compare::compare(write),
         Cmd::Upstream { check } => upstream::derive(check),

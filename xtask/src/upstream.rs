@@ -102,6 +102,9 @@ pub fn derive(check: bool) -> Result<(), String> {
     if stale.is_empty() {
         Ok(())
     } else {
-        Err(format!("{}\nthe committed copies are upstream's schemas exactly as the pinned crate derives them: never edit them; run `cargo xtask upstream` and commit the result (docs/MAINTAINING.md)", stale.join("\n")))
+        Err(format!(
+            "{}\nthe committed copies are upstream's schemas exactly as the pinned crate derives them: never edit them; run `cargo xtask upstream` and commit the result (docs/MAINTAINING.md)",
+            stale.join("\n")
+        ))
     }
 }

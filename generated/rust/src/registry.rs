@@ -27,9 +27,7 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "BlobResourceContents" => Some(run::<crate::v2::BlobResourceContents>(text)),
             "CancelTerminalRequest" => Some(run::<crate::v2::CancelTerminalRequest>(text)),
             "CancelTerminalResponse" => Some(run::<crate::v2::CancelTerminalResponse>(text)),
-            "CancelledPermissionOutcome" => {
-                Some(run::<crate::v2::CancelledPermissionOutcome>(text))
-            }
+            "CancelledPermissionOutcome" => Some(run::<crate::v2::CancelledPermissionOutcome>(text)),
             "CommandPermissionSubject" => Some(run::<crate::v2::CommandPermissionSubject>(text)),
             "Content" => Some(run::<crate::v2::Content>(text)),
             "ContentBlock" => Some(run::<crate::v2::ContentBlock>(text)),
@@ -60,9 +58,7 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "SessionReference" => Some(run::<crate::v2::SessionReference>(text)),
             "SessionUpdate" => Some(run::<crate::v2::SessionUpdate>(text)),
             "Terminal" => Some(run::<crate::v2::Terminal>(text)),
-            "TerminalCancelCapabilities" => {
-                Some(run::<crate::v2::TerminalCancelCapabilities>(text))
-            }
+            "TerminalCancelCapabilities" => Some(run::<crate::v2::TerminalCancelCapabilities>(text)),
             "TerminalCapabilities" => Some(run::<crate::v2::TerminalCapabilities>(text)),
             "TerminalExitStatus" => Some(run::<crate::v2::TerminalExitStatus>(text)),
             "TerminalId" => Some(run::<crate::v2::TerminalId>(text)),
@@ -72,9 +68,7 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "TerminalUpdate" => Some(run::<crate::v2::TerminalUpdate>(text)),
             "TextContent" => Some(run::<crate::v2::TextContent>(text)),
             "TextResourceContents" => Some(run::<crate::v2::TextResourceContents>(text)),
-            "ToolCallCancelCapabilities" => {
-                Some(run::<crate::v2::ToolCallCancelCapabilities>(text))
-            }
+            "ToolCallCancelCapabilities" => Some(run::<crate::v2::ToolCallCancelCapabilities>(text)),
             "ToolCallCapabilities" => Some(run::<crate::v2::ToolCallCapabilities>(text)),
             "ToolCallContent" => Some(run::<crate::v2::ToolCallContent>(text)),
             "ToolCallContentChunk" => Some(run::<crate::v2::ToolCallContentChunk>(text)),
@@ -131,12 +125,8 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "ToolCallStatus" => Some(run::<crate::v1::ToolCallStatus>(text)),
             "ToolCallUpdate" => Some(run::<crate::v1::ToolCallUpdate>(text)),
             "ToolKind" => Some(run::<crate::v1::ToolKind>(text)),
-            "WaitForTerminalExitRequest" => {
-                Some(run::<crate::v1::WaitForTerminalExitRequest>(text))
-            }
-            "WaitForTerminalExitResponse" => {
-                Some(run::<crate::v1::WaitForTerminalExitResponse>(text))
-            }
+            "WaitForTerminalExitRequest" => Some(run::<crate::v1::WaitForTerminalExitRequest>(text)),
+            "WaitForTerminalExitResponse" => Some(run::<crate::v1::WaitForTerminalExitResponse>(text)),
             _ => None,
         },
         _ => None,
@@ -158,12 +148,7 @@ pub fn with_defaults(version: &str, name: &str, text: &str) -> Option<Result<Dec
 /// writes it back canonically. `None` when there is no such response with a table.
 #[must_use]
 #[allow(clippy::match_single_binding)] // a schema without responses has only the fallback arm
-pub fn decode_result(
-    version: &str,
-    name: &str,
-    method: &str,
-    text: &str,
-) -> Option<Result<Decoded, Error>> {
+pub fn decode_result(version: &str, name: &str, method: &str, text: &str) -> Option<Result<Decoded, Error>> {
     match (version, name) {
         _ => {
             // Used only by the arms of schemas that have responses.

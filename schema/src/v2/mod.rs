@@ -13,25 +13,19 @@ pub use crate::wire::AbsolutePath;
 // Declared in the wire runtime (shared with the generated binding); a v2 definition.
 crate::register_definition!(AbsolutePath);
 pub use content::{
-    Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, EmbeddedResourceResource, Icon,
-    IconTheme, ImageContent, ResourceLink, Role, TextContent, TextResourceContents,
+    Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, EmbeddedResourceResource, Icon, IconTheme, ImageContent, ResourceLink, Role, TextContent, TextResourceContents,
 };
 pub use diff::{Diff, DiffChange, DiffFileType, DiffOperation, DiffPatch, DiffPatchFormat, DiffPathChange, DiffPathPairChange};
 pub use ids::{MediaType, PermissionOptionId, SessionId, TerminalId, ToolCallId};
 pub use permission::{
-    CancelledPermissionOutcome, CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject, SelectedPermissionOutcome,
-    ToolCallPermissionSubject,
+    CancelledPermissionOutcome, CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    RequestPermissionSubject, SelectedPermissionOutcome, ToolCallPermissionSubject,
 };
 pub use session::{SessionUpdate, UpdateSessionNotification};
 pub use terminal::{
-    CancelTerminalRequest, CancelTerminalResponse, Terminal, TerminalCancelCapabilities, TerminalCapabilities, TerminalExitStatus,
-    TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate,
+    CancelTerminalRequest, CancelTerminalResponse, Terminal, TerminalCancelCapabilities, TerminalCapabilities, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate,
 };
-pub use tool_call::{
-    Content, SessionReference, ToolCallCancelCapabilities, ToolCallCapabilities, ToolCallContent, ToolCallContentChunk, ToolCallLocation,
-    ToolCallStatus, ToolCallUpdate, ToolKind,
-};
+pub use tool_call::{Content, SessionReference, ToolCallCancelCapabilities, ToolCallCapabilities, ToolCallContent, ToolCallContentChunk, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind};
 
 /// Adding a definition is a change to the one file that declares it: this test-only
 /// definition is listed nowhere else, yet the registry decodes it and the emitted v2
@@ -56,9 +50,7 @@ mod registry_probe {
         assert!(!registry::names(Version::V1).contains(&"RegistryProbe"), "a v2 module declares it, not v1");
         assert!(registry::decode(Version::V1, "RegistryProbe", "{}").is_none());
 
-        let (text, warnings) = registry::decode(Version::V2, "RegistryProbe", r#"{ "label" : "x", "extra": 1 }"#)
-            .expect("registered")
-            .expect("valid");
+        let (text, warnings) = registry::decode(Version::V2, "RegistryProbe", r#"{ "label" : "x", "extra": 1 }"#).expect("registered").expect("valid");
         assert_eq!(text, r#"{"label":"x","extra":1}"#);
         assert!(warnings.is_empty(), "{warnings:?}");
         let e = registry::decode(Version::V2, "RegistryProbe", "{}").expect("registered").unwrap_err();

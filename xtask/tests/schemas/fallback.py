@@ -25,6 +25,7 @@ from ._runtime.decode import (
     decode_uint8,
     decode_uint16,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -340,6 +341,7 @@ def decode_Choice_values(
     return {"value": m0}, extra
 
 
+@objects_only
 def decode_Choice(v: Json, cx: Cx) -> Choice:
     values, extra = decode_Choice_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Choice, values, extra)
@@ -384,6 +386,7 @@ def decode_Group_values(
     return {"group": m0, "options": m1}, extra
 
 
+@objects_only
 def decode_Group(v: Json, cx: Cx) -> Group:
     values, extra = decode_Group_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Group, values, extra)
@@ -429,6 +432,7 @@ def decode_VersionData_values(
     return {"requested": m0, "supported": m1}, extra
 
 
+@objects_only
 def decode_VersionData(v: Json, cx: Cx) -> VersionData:
     values, extra = decode_VersionData_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(VersionData, values, extra)
@@ -469,6 +473,7 @@ def decode_MissingData_values(
     return {"session_id": m0}, extra
 
 
+@objects_only
 def decode_MissingData(v: Json, cx: Cx) -> MissingData:
     values, extra = decode_MissingData_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(MissingData, values, extra)
@@ -533,6 +538,7 @@ def decode_Failure_values(
     return {"code": m0, "data": m1}, extra
 
 
+@objects_only
 def decode_Failure(v: Json, cx: Cx) -> Failure:
     values, extra = decode_Failure_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Failure, values, extra)
@@ -551,9 +557,15 @@ def encode_Failure(w: Writer, v: Failure) -> None:
     w.end_object()
 
 
-def parse_content(data: str | Json) -> Parsed[Content]:
-    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_input(data, decode_Content)
+def parse_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Content]:
+    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Content, max_warnings=max_warnings)
 
 
 def serialize_content(value: Content) -> str:
@@ -561,9 +573,15 @@ def serialize_content(value: Content) -> str:
     return encode_text(value, encode_Content)
 
 
-def parse_count(data: str | Json) -> Parsed[Count]:
-    """Parses JSON text (or an already parsed value) as ``Count``; raises ``ParseError``."""
-    return decode_input(data, decode_Count)
+def parse_count(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Count]:
+    """Parses JSON text (or an already parsed value) as ``Count``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Count, max_warnings=max_warnings)
 
 
 def serialize_count(value: Count) -> str:
@@ -571,9 +589,15 @@ def serialize_count(value: Count) -> str:
     return encode_text(value, encode_Count)
 
 
-def parse_choice(data: str | Json) -> Parsed[Choice]:
-    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``."""
-    return decode_input(data, decode_Choice)
+def parse_choice(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Choice]:
+    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Choice, max_warnings=max_warnings)
 
 
 def serialize_choice(value: Choice) -> str:
@@ -581,9 +605,15 @@ def serialize_choice(value: Choice) -> str:
     return encode_text(value, encode_Choice)
 
 
-def parse_group(data: str | Json) -> Parsed[Group]:
-    """Parses JSON text (or an already parsed value) as ``Group``; raises ``ParseError``."""
-    return decode_input(data, decode_Group)
+def parse_group(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Group]:
+    """Parses JSON text (or an already parsed value) as ``Group``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Group, max_warnings=max_warnings)
 
 
 def serialize_group(value: Group) -> str:
@@ -591,9 +621,15 @@ def serialize_group(value: Group) -> str:
     return encode_text(value, encode_Group)
 
 
-def parse_options(data: str | Json) -> Parsed[Options]:
-    """Parses JSON text (or an already parsed value) as ``Options``; raises ``ParseError``."""
-    return decode_input(data, decode_Options)
+def parse_options(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Options]:
+    """Parses JSON text (or an already parsed value) as ``Options``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Options, max_warnings=max_warnings)
 
 
 def serialize_options(value: Options) -> str:
@@ -601,9 +637,15 @@ def serialize_options(value: Options) -> str:
     return encode_text(value, encode_Options)
 
 
-def parse_tags(data: str | Json) -> Parsed[Tags]:
-    """Parses JSON text (or an already parsed value) as ``Tags``; raises ``ParseError``."""
-    return decode_input(data, decode_Tags)
+def parse_tags(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Tags]:
+    """Parses JSON text (or an already parsed value) as ``Tags``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Tags, max_warnings=max_warnings)
 
 
 def serialize_tags(value: Tags) -> str:
@@ -611,9 +653,15 @@ def serialize_tags(value: Tags) -> str:
     return encode_text(value, encode_Tags)
 
 
-def parse_version_data(data: str | Json) -> Parsed[VersionData]:
-    """Parses JSON text (or an already parsed value) as ``VersionData``; raises ``ParseError``."""
-    return decode_input(data, decode_VersionData)
+def parse_version_data(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[VersionData]:
+    """Parses JSON text (or an already parsed value) as ``VersionData``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_VersionData, max_warnings=max_warnings)
 
 
 def serialize_version_data(value: VersionData) -> str:
@@ -621,9 +669,15 @@ def serialize_version_data(value: VersionData) -> str:
     return encode_text(value, encode_VersionData)
 
 
-def parse_missing_data(data: str | Json) -> Parsed[MissingData]:
-    """Parses JSON text (or an already parsed value) as ``MissingData``; raises ``ParseError``."""
-    return decode_input(data, decode_MissingData)
+def parse_missing_data(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[MissingData]:
+    """Parses JSON text (or an already parsed value) as ``MissingData``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_MissingData, max_warnings=max_warnings)
 
 
 def serialize_missing_data(value: MissingData) -> str:
@@ -631,9 +685,15 @@ def serialize_missing_data(value: MissingData) -> str:
     return encode_text(value, encode_MissingData)
 
 
-def parse_error_data(data: str | Json) -> Parsed[ErrorData]:
-    """Parses JSON text (or an already parsed value) as ``ErrorData``; raises ``ParseError``."""
-    return decode_input(data, decode_ErrorData)
+def parse_error_data(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ErrorData]:
+    """Parses JSON text (or an already parsed value) as ``ErrorData``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ErrorData, max_warnings=max_warnings)
 
 
 def serialize_error_data(value: ErrorData) -> str:
@@ -641,9 +701,15 @@ def serialize_error_data(value: ErrorData) -> str:
     return encode_text(value, encode_ErrorData)
 
 
-def parse_failure(data: str | Json) -> Parsed[Failure]:
-    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``."""
-    return decode_input(data, decode_Failure)
+def parse_failure(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Failure]:
+    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Failure, max_warnings=max_warnings)
 
 
 def serialize_failure(value: Failure) -> str:

@@ -48,20 +48,11 @@ impl crate::wire::Decode for Content {
     fn from_null(_: &mut crate::wire::Cx) -> Option<Self> {
         Some(Self::Other(crate::wire::Json::Null))
     }
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        map: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
         Ok(<crate::wire::Json as crate::wire::Decode>::from_map(map, cx)?.map(Self::Other))
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
-        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)?
-        else {
-            return Ok(None);
-        };
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         let tree = crate::wire::Json::Array(items);
         let decode = |cx: &mut crate::wire::Cx| Self::array_1(&tree, cx);
         Ok(match cx.attempt(decode) {
@@ -130,25 +121,15 @@ impl crate::wire::Decode for Count {
     fn from_str(s: &str, _: &mut crate::wire::Cx) -> Option<Self> {
         Some(Self::Other(crate::wire::Json::String(s.to_owned())))
     }
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        map: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
         Ok(<crate::wire::Json as crate::wire::Decode>::from_map(map, cx)?.map(Self::Other))
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
         Ok(<crate::wire::Json as crate::wire::Decode>::from_seq(seq, cx)?.map(Self::Other))
     }
     fn from_number(n: f64, cx: &mut crate::wire::Cx) -> Option<Self> {
         // A whole number in the integer branch's range is that branch; any other number is kept as it came.
-        if n.fract() == 0.0 && (0.0..=255.0).contains(&n) {
-            <u8 as crate::wire::Decode>::from_number(n, cx).map(Self::Integer)
-        } else {
-            Some(Self::Other(crate::wire::Json::Number(n)))
-        }
+        if n.fract() == 0.0 && (0.0..=255.0).contains(&n) { <u8 as crate::wire::Decode>::from_number(n, cx).map(Self::Integer) } else { Some(Self::Other(crate::wire::Json::Number(n))) }
     }
 }
 
@@ -208,10 +189,7 @@ impl Options {
         if let crate::wire::Json::Array(a) = tree
             && a.is_empty()
         {
-            let e = cx.error(
-                crate::wire::ErrorKind::OutOfRange,
-                format!("the array has {} items; at least 1 required", a.len()),
-            );
+            let e = cx.error(crate::wire::ErrorKind::OutOfRange, format!("the array has {} items; at least 1 required", a.len()));
             return cx.fail(e);
         }
         crate::wire::value_from_tree::<Vec<Choice>>(tree, cx).map(Self::Choice)
@@ -222,10 +200,7 @@ impl Options {
         if let crate::wire::Json::Array(a) = tree
             && a.is_empty()
         {
-            let e = cx.error(
-                crate::wire::ErrorKind::OutOfRange,
-                format!("the array has {} items; at least 1 required", a.len()),
-            );
+            let e = cx.error(crate::wire::ErrorKind::OutOfRange, format!("the array has {} items; at least 1 required", a.len()));
             return cx.fail(e);
         }
         crate::wire::value_from_tree::<Vec<Group>>(tree, cx).map(Self::Group)
@@ -234,14 +209,8 @@ impl Options {
 
 impl crate::wire::Decode for Options {
     const EXPECTED: &'static str = "an array";
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
-        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)?
-        else {
-            return Ok(None);
-        };
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         // Several array branches: the first item's members pick one (the first array
         // branch for an empty array or a first item with none of their keys).
         let has = |key: &str| matches!(items.first(), Some(crate::wire::Json::Object(m)) if m.get(key).is_some());
@@ -299,10 +268,7 @@ impl Tags {
         if let crate::wire::Json::Array(a) = tree
             && a.len() < 2
         {
-            let e = cx.error(
-                crate::wire::ErrorKind::OutOfRange,
-                format!("the array has {} items; at least 2 required", a.len()),
-            );
+            let e = cx.error(crate::wire::ErrorKind::OutOfRange, format!("the array has {} items; at least 2 required", a.len()));
             return cx.fail(e);
         }
         crate::wire::value_from_tree::<Vec<String>>(tree, cx).map(Self::Array)
@@ -317,14 +283,8 @@ impl crate::wire::Decode for Tags {
     fn from_string(s: String, cx: &mut crate::wire::Cx) -> Option<Self> {
         <String as crate::wire::Decode>::from_string(s, cx).map(Self::String)
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
-        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)?
-        else {
-            return Ok(None);
-        };
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         let tree = crate::wire::Json::Array(items);
         let decode = |cx: &mut crate::wire::Cx| Self::array_1(&tree, cx);
         Ok(decode(cx))
@@ -388,20 +348,16 @@ impl ErrorData {
     fn from_json(v: crate::wire::Json, cx: &mut crate::wire::Cx) -> Option<Self> {
         if let crate::wire::Json::Object(m) = &v {
             if m.contains_key("requested") {
-                return Some(
-                    match cx.attempt(|cx| crate::wire::value_from_tree::<VersionData>(&v, cx)) {
-                        Some(x) => Self::VersionData(x),
-                        None => Self::Other(v),
-                    },
-                );
+                return Some(match cx.attempt(|cx| crate::wire::value_from_tree::<VersionData>(&v, cx)) {
+                    Some(x) => Self::VersionData(x),
+                    None => Self::Other(v),
+                });
             }
             if m.contains_key("sessionId") {
-                return Some(
-                    match cx.attempt(|cx| crate::wire::value_from_tree::<MissingData>(&v, cx)) {
-                        Some(x) => Self::MissingData(x),
-                        None => Self::Other(v),
-                    },
-                );
+                return Some(match cx.attempt(|cx| crate::wire::value_from_tree::<MissingData>(&v, cx)) {
+                    Some(x) => Self::MissingData(x),
+                    None => Self::Other(v),
+                });
             }
         }
         Some(Self::Other(v))
@@ -422,23 +378,11 @@ impl crate::wire::Decode for ErrorData {
     fn from_str(s: &str, cx: &mut crate::wire::Cx) -> Option<Self> {
         Self::from_json(crate::wire::Json::String(s.to_owned()), cx)
     }
-    fn from_map<'de, A: serde::de::MapAccess<'de>>(
-        map: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
-        Ok(
-            <crate::wire::Json as crate::wire::Decode>::from_map(map, cx)?
-                .and_then(|v| Self::from_json(v, cx)),
-        )
+    fn from_map<'de, A: serde::de::MapAccess<'de>>(map: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        Ok(<crate::wire::Json as crate::wire::Decode>::from_map(map, cx)?.and_then(|v| Self::from_json(v, cx)))
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
-        Ok(
-            <crate::wire::Json as crate::wire::Decode>::from_seq(seq, cx)?
-                .and_then(|v| Self::from_json(v, cx)),
-        )
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        Ok(<crate::wire::Json as crate::wire::Decode>::from_seq(seq, cx)?.and_then(|v| Self::from_json(v, cx)))
     }
 }
 

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -129,6 +129,7 @@ export function decodeChoiceMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeChoice(v: Json, cx: Cx): Choice {
   return decodeChoiceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeChoice);
 
 /** Writes the known members of a `Choice`, in schema order. */
 export function encodeChoiceKnown(w: Writer, v: Choice): void {
@@ -182,6 +183,7 @@ export function decodeGroupMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeGroup(v: Json, cx: Cx): Group {
   return decodeGroupMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeGroup);
 
 /** Writes the known members of a `Group`, in schema order. */
 export function encodeGroupKnown(w: Writer, v: Group): void {
@@ -295,6 +297,7 @@ export function decodeVersionDataMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeVersionData(v: Json, cx: Cx): VersionData {
   return decodeVersionDataMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeVersionData);
 
 /** Writes the known members of a `VersionData`, in schema order. */
 export function encodeVersionDataKnown(w: Writer, v: VersionData): void {
@@ -342,6 +345,7 @@ export function decodeMissingDataMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeMissingData(v: Json, cx: Cx): MissingData {
   return decodeMissingDataMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeMissingData);
 
 /** Writes the known members of a `MissingData`, in schema order. */
 export function encodeMissingDataKnown(w: Writer, v: MissingData): void {
@@ -418,6 +422,7 @@ export function decodeFailureMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeFailure(v: Json, cx: Cx): Failure {
   return decodeFailureMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFailure);
 
 /** Writes the known members of a `Failure`, in schema order. */
 export function encodeFailureKnown(w: Writer, v: Failure): void {
@@ -436,10 +441,11 @@ export function encodeFailure(w: Writer, v: Failure): void {
 
 /**
  * Parses a `Content`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContent(input: unknown): ParseResult<Content> {
-  return decodeInput(input, decodeContent);
+export function parseContent(input: unknown, options?: ParseOptions): ParseResult<Content> {
+  return decodeInput(input, decodeContent, options);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -449,10 +455,11 @@ export function serializeContent(value: Content): string {
 
 /**
  * Parses a `Count`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCount(input: unknown): ParseResult<Count> {
-  return decodeInput(input, decodeCount);
+export function parseCount(input: unknown, options?: ParseOptions): ParseResult<Count> {
+  return decodeInput(input, decodeCount, options);
 }
 
 /** The canonical JSON text of a `Count`. */
@@ -462,10 +469,11 @@ export function serializeCount(value: Count): string {
 
 /**
  * Parses a `Choice`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoice(input: unknown): ParseResult<Choice> {
-  return decodeInput(input, decodeChoice);
+export function parseChoice(input: unknown, options?: ParseOptions): ParseResult<Choice> {
+  return decodeInput(input, decodeChoice, options);
 }
 
 /** The canonical JSON text of a `Choice`. */
@@ -475,10 +483,11 @@ export function serializeChoice(value: Choice): string {
 
 /**
  * Parses a `Group`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseGroup(input: unknown): ParseResult<Group> {
-  return decodeInput(input, decodeGroup);
+export function parseGroup(input: unknown, options?: ParseOptions): ParseResult<Group> {
+  return decodeInput(input, decodeGroup, options);
 }
 
 /** The canonical JSON text of a `Group`. */
@@ -488,10 +497,11 @@ export function serializeGroup(value: Group): string {
 
 /**
  * Parses a `Options`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseOptions(input: unknown): ParseResult<Options> {
-  return decodeInput(input, decodeOptions);
+export function parseOptions(input: unknown, options?: ParseOptions): ParseResult<Options> {
+  return decodeInput(input, decodeOptions, options);
 }
 
 /** The canonical JSON text of a `Options`. */
@@ -501,10 +511,11 @@ export function serializeOptions(value: Options): string {
 
 /**
  * Parses a `Tags`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTags(input: unknown): ParseResult<Tags> {
-  return decodeInput(input, decodeTags);
+export function parseTags(input: unknown, options?: ParseOptions): ParseResult<Tags> {
+  return decodeInput(input, decodeTags, options);
 }
 
 /** The canonical JSON text of a `Tags`. */
@@ -514,10 +525,11 @@ export function serializeTags(value: Tags): string {
 
 /**
  * Parses a `VersionData`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseVersionData(input: unknown): ParseResult<VersionData> {
-  return decodeInput(input, decodeVersionData);
+export function parseVersionData(input: unknown, options?: ParseOptions): ParseResult<VersionData> {
+  return decodeInput(input, decodeVersionData, options);
 }
 
 /** The canonical JSON text of a `VersionData`. */
@@ -527,10 +539,11 @@ export function serializeVersionData(value: VersionData): string {
 
 /**
  * Parses a `MissingData`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseMissingData(input: unknown): ParseResult<MissingData> {
-  return decodeInput(input, decodeMissingData);
+export function parseMissingData(input: unknown, options?: ParseOptions): ParseResult<MissingData> {
+  return decodeInput(input, decodeMissingData, options);
 }
 
 /** The canonical JSON text of a `MissingData`. */
@@ -540,10 +553,11 @@ export function serializeMissingData(value: MissingData): string {
 
 /**
  * Parses a `ErrorData`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseErrorData(input: unknown): ParseResult<ErrorData> {
-  return decodeInput(input, decodeErrorData);
+export function parseErrorData(input: unknown, options?: ParseOptions): ParseResult<ErrorData> {
+  return decodeInput(input, decodeErrorData, options);
 }
 
 /** The canonical JSON text of a `ErrorData`. */
@@ -553,10 +567,11 @@ export function serializeErrorData(value: ErrorData): string {
 
 /**
  * Parses a `Failure`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFailure(input: unknown): ParseResult<Failure> {
-  return decodeInput(input, decodeFailure);
+export function parseFailure(input: unknown, options?: ParseOptions): ParseResult<Failure> {
+  return decodeInput(input, decodeFailure, options);
 }
 
 /** The canonical JSON text of a `Failure`. */

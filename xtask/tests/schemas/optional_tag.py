@@ -19,6 +19,8 @@ from ._runtime.decode import (
     decode_string,
     decode_uint32,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -341,6 +343,7 @@ def decode_Failure_values(
     return {"error": m0}, extra
 
 
+@objects_only
 def decode_Failure(v: Json, cx: Cx) -> Failure:
     values, extra = decode_Failure_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Failure, values, extra)
@@ -358,6 +361,7 @@ def encode_Failure(w: Writer, v: Failure) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Idle(v: Json, cx: Cx) -> Idle:
     return decode_Idle_members(cx.expect_object(v), cx, _NO_SKIP)
 
@@ -447,6 +451,7 @@ def decode_IdleNonePayload_values(
     return {}, extra
 
 
+@objects_only
 def decode_IdleNonePayload(v: Json, cx: Cx) -> IdleNonePayload:
     values, extra = decode_IdleNonePayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(IdleNonePayload, values, extra)
@@ -486,6 +491,7 @@ def decode_Busy_values(
     return {"since": m0}, extra
 
 
+@objects_only
 def decode_Busy(v: Json, cx: Cx) -> Busy:
     values, extra = decode_Busy_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Busy, values, extra)
@@ -503,6 +509,7 @@ def encode_Busy(w: Writer, v: Busy) -> None:
     w.end_object()
 
 
+@tag_first("state")
 def decode_State(v: Json, cx: Cx) -> State:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "state")
@@ -565,6 +572,7 @@ def decode_Note_values(
     return {"text": m0}, extra
 
 
+@objects_only
 def decode_Note(v: Json, cx: Cx) -> Note:
     values, extra = decode_Note_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Note, values, extra)
@@ -582,6 +590,7 @@ def encode_Note(w: Writer, v: Note) -> None:
     w.end_object()
 
 
+@tag_first("kind")
 def decode_Update(v: Json, cx: Cx) -> Update:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -658,9 +667,15 @@ def encode_Update(w: Writer, v: Update) -> None:
     w.end_object()
 
 
-def parse_failure(data: str | Json) -> Parsed[Failure]:
-    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``."""
-    return decode_input(data, decode_Failure)
+def parse_failure(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Failure]:
+    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Failure, max_warnings=max_warnings)
 
 
 def serialize_failure(value: Failure) -> str:
@@ -668,9 +683,15 @@ def serialize_failure(value: Failure) -> str:
     return encode_text(value, encode_Failure)
 
 
-def parse_idle(data: str | Json) -> Parsed[Idle]:
-    """Parses JSON text (or an already parsed value) as ``Idle``; raises ``ParseError``."""
-    return decode_input(data, decode_Idle)
+def parse_idle(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Idle]:
+    """Parses JSON text (or an already parsed value) as ``Idle``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Idle, max_warnings=max_warnings)
 
 
 def serialize_idle(value: Idle) -> str:
@@ -678,9 +699,15 @@ def serialize_idle(value: Idle) -> str:
     return encode_text(value, encode_Idle)
 
 
-def parse_idle_none_payload(data: str | Json) -> Parsed[IdleNonePayload]:
-    """Parses JSON text (or an already parsed value) as ``IdleNonePayload``; raises ``ParseError``."""
-    return decode_input(data, decode_IdleNonePayload)
+def parse_idle_none_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[IdleNonePayload]:
+    """Parses JSON text (or an already parsed value) as ``IdleNonePayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_IdleNonePayload, max_warnings=max_warnings)
 
 
 def serialize_idle_none_payload(value: IdleNonePayload) -> str:
@@ -688,9 +715,15 @@ def serialize_idle_none_payload(value: IdleNonePayload) -> str:
     return encode_text(value, encode_IdleNonePayload)
 
 
-def parse_busy(data: str | Json) -> Parsed[Busy]:
-    """Parses JSON text (or an already parsed value) as ``Busy``; raises ``ParseError``."""
-    return decode_input(data, decode_Busy)
+def parse_busy(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Busy]:
+    """Parses JSON text (or an already parsed value) as ``Busy``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Busy, max_warnings=max_warnings)
 
 
 def serialize_busy(value: Busy) -> str:
@@ -698,9 +731,15 @@ def serialize_busy(value: Busy) -> str:
     return encode_text(value, encode_Busy)
 
 
-def parse_state(data: str | Json) -> Parsed[State]:
-    """Parses JSON text (or an already parsed value) as ``State``; raises ``ParseError``."""
-    return decode_input(data, decode_State)
+def parse_state(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[State]:
+    """Parses JSON text (or an already parsed value) as ``State``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_State, max_warnings=max_warnings)
 
 
 def serialize_state(value: State) -> str:
@@ -708,9 +747,15 @@ def serialize_state(value: State) -> str:
     return encode_text(value, encode_State)
 
 
-def parse_note(data: str | Json) -> Parsed[Note]:
-    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``."""
-    return decode_input(data, decode_Note)
+def parse_note(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Note]:
+    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Note, max_warnings=max_warnings)
 
 
 def serialize_note(value: Note) -> str:
@@ -718,9 +763,15 @@ def serialize_note(value: Note) -> str:
     return encode_text(value, encode_Note)
 
 
-def parse_update(data: str | Json) -> Parsed[Update]:
-    """Parses JSON text (or an already parsed value) as ``Update``; raises ``ParseError``."""
-    return decode_input(data, decode_Update)
+def parse_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Update]:
+    """Parses JSON text (or an already parsed value) as ``Update``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Update, max_warnings=max_warnings)
 
 
 def serialize_update(value: Update) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -54,6 +54,7 @@ export function decodeFailureMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeFailure(v: Json, cx: Cx): Failure {
   return decodeFailureMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFailure);
 
 /** Writes the known members of a `Failure`, in schema order. */
 export function encodeFailureKnown(w: Writer, v: Failure): void {
@@ -139,6 +140,7 @@ export function decodeIdleMembers(obj: JsonObject, cx: Cx, skip: readonly string
   if (m0 !== undefined) out.count = m0;
   return out;
 }
+objectsOnly(decodeIdle);
 
 /**
  * Writes the `Idle` a union's variant carries: its tag, variant members and common
@@ -223,6 +225,7 @@ export function decodeIdleNonePayloadMembers(obj: JsonObject, cx: Cx, skip: read
 export function decodeIdleNonePayload(v: Json, cx: Cx): IdleNonePayload {
   return decodeIdleNonePayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeIdleNonePayload);
 
 /** Writes the known members of a `IdleNonePayload`, in schema order. */
 export function encodeIdleNonePayloadKnown(w: Writer, v: IdleNonePayload): void {
@@ -268,6 +271,7 @@ export function decodeBusyMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeBusy(v: Json, cx: Cx): Busy {
   return decodeBusyMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeBusy);
 
 /** Writes the known members of a `Busy`, in schema order. */
 export function encodeBusyKnown(w: Writer, v: Busy): void {
@@ -314,6 +318,7 @@ export function decodeState(v: Json, cx: Cx): State {
       return unknownVariant(tag, obj, "state", cx);
   }
 }
+objectsOnly(decodeState, "state");
 
 /** Writes a `State` canonically: the tag first. */
 export function encodeState(w: Writer, v: State): void {
@@ -411,6 +416,7 @@ export function decodeNoteMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeNote(v: Json, cx: Cx): Note {
   return decodeNoteMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeNote);
 
 /** Writes the known members of a `Note`, in schema order. */
 export function encodeNoteKnown(w: Writer, v: Note): void {
@@ -457,6 +463,7 @@ export function decodeUpdate(v: Json, cx: Cx): Update {
       return unknownVariant(tag, obj, "kind", cx);
   }
 }
+objectsOnly(decodeUpdate, "kind");
 
 /** Writes a `Update` canonically: the tag first. */
 export function encodeUpdate(w: Writer, v: Update): void {
@@ -485,10 +492,11 @@ export function encodeUpdate(w: Writer, v: Update): void {
 
 /**
  * Parses a `Failure`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFailure(input: unknown): ParseResult<Failure> {
-  return decodeInput(input, decodeFailure);
+export function parseFailure(input: unknown, options?: ParseOptions): ParseResult<Failure> {
+  return decodeInput(input, decodeFailure, options);
 }
 
 /** The canonical JSON text of a `Failure`. */
@@ -498,10 +506,11 @@ export function serializeFailure(value: Failure): string {
 
 /**
  * Parses a `Idle`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIdle(input: unknown): ParseResult<Idle> {
-  return decodeInput(input, decodeIdle);
+export function parseIdle(input: unknown, options?: ParseOptions): ParseResult<Idle> {
+  return decodeInput(input, decodeIdle, options);
 }
 
 /** The canonical JSON text of a `Idle`. */
@@ -511,10 +520,11 @@ export function serializeIdle(value: Idle): string {
 
 /**
  * Parses a `IdleNonePayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIdleNonePayload(input: unknown): ParseResult<IdleNonePayload> {
-  return decodeInput(input, decodeIdleNonePayload);
+export function parseIdleNonePayload(input: unknown, options?: ParseOptions): ParseResult<IdleNonePayload> {
+  return decodeInput(input, decodeIdleNonePayload, options);
 }
 
 /** The canonical JSON text of a `IdleNonePayload`. */
@@ -524,10 +534,11 @@ export function serializeIdleNonePayload(value: IdleNonePayload): string {
 
 /**
  * Parses a `Busy`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBusy(input: unknown): ParseResult<Busy> {
-  return decodeInput(input, decodeBusy);
+export function parseBusy(input: unknown, options?: ParseOptions): ParseResult<Busy> {
+  return decodeInput(input, decodeBusy, options);
 }
 
 /** The canonical JSON text of a `Busy`. */
@@ -537,10 +548,11 @@ export function serializeBusy(value: Busy): string {
 
 /**
  * Parses a `State`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseState(input: unknown): ParseResult<State> {
-  return decodeInput(input, decodeState);
+export function parseState(input: unknown, options?: ParseOptions): ParseResult<State> {
+  return decodeInput(input, decodeState, options);
 }
 
 /** The canonical JSON text of a `State`. */
@@ -550,10 +562,11 @@ export function serializeState(value: State): string {
 
 /**
  * Parses a `Note`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseNote(input: unknown): ParseResult<Note> {
-  return decodeInput(input, decodeNote);
+export function parseNote(input: unknown, options?: ParseOptions): ParseResult<Note> {
+  return decodeInput(input, decodeNote, options);
 }
 
 /** The canonical JSON text of a `Note`. */
@@ -563,10 +576,11 @@ export function serializeNote(value: Note): string {
 
 /**
  * Parses a `Update`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUpdate(input: unknown): ParseResult<Update> {
-  return decodeInput(input, decodeUpdate);
+export function parseUpdate(input: unknown, options?: ParseOptions): ParseResult<Update> {
+  return decodeInput(input, decodeUpdate, options);
 }
 
 /** The canonical JSON text of a `Update`. */

@@ -23,6 +23,8 @@ from ._runtime.decode import (
     decode_string,
     decode_uint8,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -475,6 +477,7 @@ def decode_Note_values(
     return {"text": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Note(v: Json, cx: Cx) -> Note:
     values, extra = decode_Note_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Note, values, extra)
@@ -515,6 +518,7 @@ def decode_Picture_values(
     return {"uri": m0}, extra
 
 
+@objects_only
 def decode_Picture(v: Json, cx: Cx) -> Picture:
     values, extra = decode_Picture_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Picture, values, extra)
@@ -532,6 +536,7 @@ def encode_Picture(w: Writer, v: Picture) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_Block(v: Json, cx: Cx) -> Block:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -594,6 +599,7 @@ def decode_StdioServer_values(
     return {"command": m0, "args": m1, "env": m2}, extra
 
 
+@objects_only
 def decode_StdioServer(v: Json, cx: Cx) -> StdioServer:
     values, extra = decode_StdioServer_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(StdioServer, values, extra)
@@ -635,6 +641,7 @@ def decode_HttpServer_values(
     return {"url": m0}, extra
 
 
+@objects_only
 def decode_HttpServer(v: Json, cx: Cx) -> HttpServer:
     values, extra = decode_HttpServer_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(HttpServer, values, extra)
@@ -652,6 +659,7 @@ def encode_HttpServer(w: Writer, v: HttpServer) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Server(v: Json, cx: Cx) -> Server:
     obj = cx.expect_object(v)
     if "type" not in obj:
@@ -705,6 +713,7 @@ def decode_Pending_values(
     return {"since": m0}, extra
 
 
+@objects_only
 def decode_Pending(v: Json, cx: Cx) -> Pending:
     values, extra = decode_Pending_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Pending, values, extra)
@@ -722,6 +731,7 @@ def encode_Pending(w: Writer, v: Pending) -> None:
     w.end_object()
 
 
+@tag_first("phase")
 def decode_Phase(v: Json, cx: Cx) -> Phase:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "phase")
@@ -777,6 +787,7 @@ def decode_SessionScope_values(
     return {"session_id": m0, "tool_call_id": m1}, extra
 
 
+@objects_only
 def decode_SessionScope(v: Json, cx: Cx) -> SessionScope:
     values, extra = decode_SessionScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SessionScope, values, extra)
@@ -819,6 +830,7 @@ def decode_RequestScope_values(
     return {"request_id": m0}, extra
 
 
+@objects_only
 def decode_RequestScope(v: Json, cx: Cx) -> RequestScope:
     values, extra = decode_RequestScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestScope, values, extra)
@@ -836,6 +848,7 @@ def encode_RequestScope(w: Writer, v: RequestScope) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Prompt(v: Json, cx: Cx) -> Prompt:
     obj = cx.expect_object(v)
     if "sessionId" in obj:
@@ -884,6 +897,7 @@ def decode_PromptSessionScope_values(
     return {"message": m0, "session_id": m1, "tool_call_id": m2}, extra
 
 
+@objects_only
 def decode_PromptSessionScope(v: Json, cx: Cx) -> PromptSessionScope:
     values, extra = decode_PromptSessionScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PromptSessionScope, values, extra)
@@ -932,6 +946,7 @@ def decode_PromptRequestScope_values(
     return {"message": m0, "request_id": m1}, extra
 
 
+@objects_only
 def decode_PromptRequestScope(v: Json, cx: Cx) -> PromptRequestScope:
     values, extra = decode_PromptRequestScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PromptRequestScope, values, extra)
@@ -975,6 +990,7 @@ def decode_Failure_values(
     return {"code": m0, "data": m1}, extra
 
 
+@objects_only
 def decode_Failure(v: Json, cx: Cx) -> Failure:
     values, extra = decode_Failure_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Failure, values, extra)
@@ -993,6 +1009,7 @@ def encode_Failure(w: Writer, v: Failure) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Reply(v: Json, cx: Cx) -> Reply:
     obj = cx.expect_object(v)
     if "result" in obj:
@@ -1034,6 +1051,7 @@ def decode_ReplyResult_values(
     return {"result": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_ReplyResult(v: Json, cx: Cx) -> ReplyResult:
     values, extra = decode_ReplyResult_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReplyResult, values, extra)
@@ -1077,6 +1095,7 @@ def decode_ReplyError_values(
     return {"error": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_ReplyError(v: Json, cx: Cx) -> ReplyError:
     values, extra = decode_ReplyError_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReplyError, values, extra)
@@ -1120,6 +1139,7 @@ def decode_Changes_values(
     return {"changes": m0, "more": m1}, extra
 
 
+@objects_only
 def decode_Changes(v: Json, cx: Cx) -> Changes:
     values, extra = decode_Changes_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Changes, values, extra)
@@ -1163,6 +1183,7 @@ def decode_Answer_values(
     return {"id": m0, "note": m1}, extra
 
 
+@objects_only
 def decode_Answer(v: Json, cx: Cx) -> Answer:
     values, extra = decode_Answer_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Answer, values, extra)
@@ -1181,9 +1202,15 @@ def encode_Answer(w: Writer, v: Answer) -> None:
     w.end_object()
 
 
-def parse_note(data: str | Json) -> Parsed[Note]:
-    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``."""
-    return decode_input(data, decode_Note)
+def parse_note(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Note]:
+    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Note, max_warnings=max_warnings)
 
 
 def serialize_note(value: Note) -> str:
@@ -1191,9 +1218,15 @@ def serialize_note(value: Note) -> str:
     return encode_text(value, encode_Note)
 
 
-def parse_picture(data: str | Json) -> Parsed[Picture]:
-    """Parses JSON text (or an already parsed value) as ``Picture``; raises ``ParseError``."""
-    return decode_input(data, decode_Picture)
+def parse_picture(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Picture]:
+    """Parses JSON text (or an already parsed value) as ``Picture``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Picture, max_warnings=max_warnings)
 
 
 def serialize_picture(value: Picture) -> str:
@@ -1201,9 +1234,15 @@ def serialize_picture(value: Picture) -> str:
     return encode_text(value, encode_Picture)
 
 
-def parse_block(data: str | Json) -> Parsed[Block]:
-    """Parses JSON text (or an already parsed value) as ``Block``; raises ``ParseError``."""
-    return decode_input(data, decode_Block)
+def parse_block(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Block]:
+    """Parses JSON text (or an already parsed value) as ``Block``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Block, max_warnings=max_warnings)
 
 
 def serialize_block(value: Block) -> str:
@@ -1211,9 +1250,15 @@ def serialize_block(value: Block) -> str:
     return encode_text(value, encode_Block)
 
 
-def parse_stdio_server(data: str | Json) -> Parsed[StdioServer]:
-    """Parses JSON text (or an already parsed value) as ``StdioServer``; raises ``ParseError``."""
-    return decode_input(data, decode_StdioServer)
+def parse_stdio_server(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[StdioServer]:
+    """Parses JSON text (or an already parsed value) as ``StdioServer``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_StdioServer, max_warnings=max_warnings)
 
 
 def serialize_stdio_server(value: StdioServer) -> str:
@@ -1221,9 +1266,15 @@ def serialize_stdio_server(value: StdioServer) -> str:
     return encode_text(value, encode_StdioServer)
 
 
-def parse_http_server(data: str | Json) -> Parsed[HttpServer]:
-    """Parses JSON text (or an already parsed value) as ``HttpServer``; raises ``ParseError``."""
-    return decode_input(data, decode_HttpServer)
+def parse_http_server(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[HttpServer]:
+    """Parses JSON text (or an already parsed value) as ``HttpServer``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_HttpServer, max_warnings=max_warnings)
 
 
 def serialize_http_server(value: HttpServer) -> str:
@@ -1231,9 +1282,15 @@ def serialize_http_server(value: HttpServer) -> str:
     return encode_text(value, encode_HttpServer)
 
 
-def parse_server(data: str | Json) -> Parsed[Server]:
-    """Parses JSON text (or an already parsed value) as ``Server``; raises ``ParseError``."""
-    return decode_input(data, decode_Server)
+def parse_server(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Server]:
+    """Parses JSON text (or an already parsed value) as ``Server``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Server, max_warnings=max_warnings)
 
 
 def serialize_server(value: Server) -> str:
@@ -1241,9 +1298,15 @@ def serialize_server(value: Server) -> str:
     return encode_text(value, encode_Server)
 
 
-def parse_status(data: str | Json) -> Parsed[Status]:
-    """Parses JSON text (or an already parsed value) as ``Status``; raises ``ParseError``."""
-    return decode_input(data, decode_Status)
+def parse_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Status]:
+    """Parses JSON text (or an already parsed value) as ``Status``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Status, max_warnings=max_warnings)
 
 
 def serialize_status(value: Status) -> str:
@@ -1251,9 +1314,15 @@ def serialize_status(value: Status) -> str:
     return encode_text(value, encode_Status)
 
 
-def parse_pending(data: str | Json) -> Parsed[Pending]:
-    """Parses JSON text (or an already parsed value) as ``Pending``; raises ``ParseError``."""
-    return decode_input(data, decode_Pending)
+def parse_pending(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Pending]:
+    """Parses JSON text (or an already parsed value) as ``Pending``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Pending, max_warnings=max_warnings)
 
 
 def serialize_pending(value: Pending) -> str:
@@ -1261,9 +1330,15 @@ def serialize_pending(value: Pending) -> str:
     return encode_text(value, encode_Pending)
 
 
-def parse_phase(data: str | Json) -> Parsed[Phase]:
-    """Parses JSON text (or an already parsed value) as ``Phase``; raises ``ParseError``."""
-    return decode_input(data, decode_Phase)
+def parse_phase(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Phase]:
+    """Parses JSON text (or an already parsed value) as ``Phase``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Phase, max_warnings=max_warnings)
 
 
 def serialize_phase(value: Phase) -> str:
@@ -1271,9 +1346,15 @@ def serialize_phase(value: Phase) -> str:
     return encode_text(value, encode_Phase)
 
 
-def parse_session_scope(data: str | Json) -> Parsed[SessionScope]:
-    """Parses JSON text (or an already parsed value) as ``SessionScope``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionScope)
+def parse_session_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionScope]:
+    """Parses JSON text (or an already parsed value) as ``SessionScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionScope, max_warnings=max_warnings)
 
 
 def serialize_session_scope(value: SessionScope) -> str:
@@ -1281,9 +1362,15 @@ def serialize_session_scope(value: SessionScope) -> str:
     return encode_text(value, encode_SessionScope)
 
 
-def parse_request_scope(data: str | Json) -> Parsed[RequestScope]:
-    """Parses JSON text (or an already parsed value) as ``RequestScope``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestScope)
+def parse_request_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestScope]:
+    """Parses JSON text (or an already parsed value) as ``RequestScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestScope, max_warnings=max_warnings)
 
 
 def serialize_request_scope(value: RequestScope) -> str:
@@ -1291,9 +1378,15 @@ def serialize_request_scope(value: RequestScope) -> str:
     return encode_text(value, encode_RequestScope)
 
 
-def parse_prompt(data: str | Json) -> Parsed[Prompt]:
-    """Parses JSON text (or an already parsed value) as ``Prompt``; raises ``ParseError``."""
-    return decode_input(data, decode_Prompt)
+def parse_prompt(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Prompt]:
+    """Parses JSON text (or an already parsed value) as ``Prompt``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Prompt, max_warnings=max_warnings)
 
 
 def serialize_prompt(value: Prompt) -> str:
@@ -1301,9 +1394,15 @@ def serialize_prompt(value: Prompt) -> str:
     return encode_text(value, encode_Prompt)
 
 
-def parse_prompt_session_scope(data: str | Json) -> Parsed[PromptSessionScope]:
-    """Parses JSON text (or an already parsed value) as ``PromptSessionScope``; raises ``ParseError``."""
-    return decode_input(data, decode_PromptSessionScope)
+def parse_prompt_session_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PromptSessionScope]:
+    """Parses JSON text (or an already parsed value) as ``PromptSessionScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PromptSessionScope, max_warnings=max_warnings)
 
 
 def serialize_prompt_session_scope(value: PromptSessionScope) -> str:
@@ -1311,9 +1410,15 @@ def serialize_prompt_session_scope(value: PromptSessionScope) -> str:
     return encode_text(value, encode_PromptSessionScope)
 
 
-def parse_prompt_request_scope(data: str | Json) -> Parsed[PromptRequestScope]:
-    """Parses JSON text (or an already parsed value) as ``PromptRequestScope``; raises ``ParseError``."""
-    return decode_input(data, decode_PromptRequestScope)
+def parse_prompt_request_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PromptRequestScope]:
+    """Parses JSON text (or an already parsed value) as ``PromptRequestScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PromptRequestScope, max_warnings=max_warnings)
 
 
 def serialize_prompt_request_scope(value: PromptRequestScope) -> str:
@@ -1321,9 +1426,15 @@ def serialize_prompt_request_scope(value: PromptRequestScope) -> str:
     return encode_text(value, encode_PromptRequestScope)
 
 
-def parse_failure(data: str | Json) -> Parsed[Failure]:
-    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``."""
-    return decode_input(data, decode_Failure)
+def parse_failure(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Failure]:
+    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Failure, max_warnings=max_warnings)
 
 
 def serialize_failure(value: Failure) -> str:
@@ -1331,9 +1442,15 @@ def serialize_failure(value: Failure) -> str:
     return encode_text(value, encode_Failure)
 
 
-def parse_reply(data: str | Json) -> Parsed[Reply]:
-    """Parses JSON text (or an already parsed value) as ``Reply``; raises ``ParseError``."""
-    return decode_input(data, decode_Reply)
+def parse_reply(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Reply]:
+    """Parses JSON text (or an already parsed value) as ``Reply``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Reply, max_warnings=max_warnings)
 
 
 def serialize_reply(value: Reply) -> str:
@@ -1341,9 +1458,15 @@ def serialize_reply(value: Reply) -> str:
     return encode_text(value, encode_Reply)
 
 
-def parse_reply_result(data: str | Json) -> Parsed[ReplyResult]:
-    """Parses JSON text (or an already parsed value) as ``ReplyResult``; raises ``ParseError``."""
-    return decode_input(data, decode_ReplyResult)
+def parse_reply_result(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReplyResult]:
+    """Parses JSON text (or an already parsed value) as ``ReplyResult``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReplyResult, max_warnings=max_warnings)
 
 
 def serialize_reply_result(value: ReplyResult) -> str:
@@ -1351,9 +1474,15 @@ def serialize_reply_result(value: ReplyResult) -> str:
     return encode_text(value, encode_ReplyResult)
 
 
-def parse_reply_error(data: str | Json) -> Parsed[ReplyError]:
-    """Parses JSON text (or an already parsed value) as ``ReplyError``; raises ``ParseError``."""
-    return decode_input(data, decode_ReplyError)
+def parse_reply_error(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReplyError]:
+    """Parses JSON text (or an already parsed value) as ``ReplyError``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReplyError, max_warnings=max_warnings)
 
 
 def serialize_reply_error(value: ReplyError) -> str:
@@ -1361,9 +1490,15 @@ def serialize_reply_error(value: ReplyError) -> str:
     return encode_text(value, encode_ReplyError)
 
 
-def parse_changes(data: str | Json) -> Parsed[Changes]:
-    """Parses JSON text (or an already parsed value) as ``Changes``; raises ``ParseError``."""
-    return decode_input(data, decode_Changes)
+def parse_changes(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Changes]:
+    """Parses JSON text (or an already parsed value) as ``Changes``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Changes, max_warnings=max_warnings)
 
 
 def serialize_changes(value: Changes) -> str:
@@ -1371,9 +1506,15 @@ def serialize_changes(value: Changes) -> str:
     return encode_text(value, encode_Changes)
 
 
-def parse_answer(data: str | Json) -> Parsed[Answer]:
-    """Parses JSON text (or an already parsed value) as ``Answer``; raises ``ParseError``."""
-    return decode_input(data, decode_Answer)
+def parse_answer(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Answer]:
+    """Parses JSON text (or an already parsed value) as ``Answer``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Answer, max_warnings=max_warnings)
 
 
 def serialize_answer(value: Answer) -> str:
@@ -1381,9 +1522,15 @@ def serialize_answer(value: Answer) -> str:
     return encode_text(value, encode_Answer)
 
 
-def parse_answer_id(data: str | Json) -> Parsed[AnswerId]:
-    """Parses JSON text (or an already parsed value) as ``AnswerId``; raises ``ParseError``."""
-    return decode_input(data, decode_AnswerId)
+def parse_answer_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AnswerId]:
+    """Parses JSON text (or an already parsed value) as ``AnswerId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AnswerId, max_warnings=max_warnings)
 
 
 def serialize_answer_id(value: AnswerId) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -79,6 +79,7 @@ export function decodeNoteMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeNote(v: Json, cx: Cx): Note {
   return decodeNoteMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeNote);
 
 /** Writes the known members of a `Note`, in schema order. */
 export function encodeNoteKnown(w: Writer, v: Note): void {
@@ -126,6 +127,7 @@ export function decodePictureMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodePicture(v: Json, cx: Cx): Picture {
   return decodePictureMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePicture);
 
 /** Writes the known members of a `Picture`, in schema order. */
 export function encodePictureKnown(w: Writer, v: Picture): void {
@@ -172,6 +174,7 @@ export function decodeBlock(v: Json, cx: Cx): Block {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeBlock, "type");
 
 /** Writes a `Block` canonically: the tag first. */
 export function encodeBlock(w: Writer, v: Block): void {
@@ -242,6 +245,7 @@ export function decodeStdioServerMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeStdioServer(v: Json, cx: Cx): StdioServer {
   return decodeStdioServerMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeStdioServer);
 
 /** Writes the known members of a `StdioServer`, in schema order. */
 export function encodeStdioServerKnown(w: Writer, v: StdioServer): void {
@@ -290,6 +294,7 @@ export function decodeHttpServerMembers(obj: JsonObject, cx: Cx, skip: readonly 
 export function decodeHttpServer(v: Json, cx: Cx): HttpServer {
   return decodeHttpServerMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeHttpServer);
 
 /** Writes the known members of a `HttpServer`, in schema order. */
 export function encodeHttpServerKnown(w: Writer, v: HttpServer): void {
@@ -332,6 +337,7 @@ export function decodeServer(v: Json, cx: Cx): Server {
       return decodeStdioServerMembers(obj, cx, SKIP_0);
   }
 }
+objectsOnly(decodeServer);
 
 /** Writes a `Server` canonically: the tag first. */
 export function encodeServer(w: Writer, v: Server): void {
@@ -410,6 +416,7 @@ export function decodePendingMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodePending(v: Json, cx: Cx): Pending {
   return decodePendingMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePending);
 
 /** Writes the known members of a `Pending`, in schema order. */
 export function encodePendingKnown(w: Writer, v: Pending): void {
@@ -455,6 +462,7 @@ export function decodePhase(v: Json, cx: Cx): Phase {
       return unknownVariant(tag, obj, "phase", cx);
   }
 }
+objectsOnly(decodePhase, "phase");
 
 /** Writes a `Phase` canonically: the tag first. */
 export function encodePhase(w: Writer, v: Phase): void {
@@ -518,6 +526,7 @@ export function decodeSessionScopeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeSessionScope(v: Json, cx: Cx): SessionScope {
   return decodeSessionScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSessionScope);
 
 /** Writes the known members of a `SessionScope`, in schema order. */
 export function encodeSessionScopeKnown(w: Writer, v: SessionScope): void {
@@ -567,6 +576,7 @@ export function decodeRequestScopeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeRequestScope(v: Json, cx: Cx): RequestScope {
   return decodeRequestScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestScope);
 
 /** Writes the known members of a `RequestScope`, in schema order. */
 export function encodeRequestScopeKnown(w: Writer, v: RequestScope): void {
@@ -592,6 +602,7 @@ export function decodePrompt(v: Json, cx: Cx): Prompt {
   if (getMember(obj, "requestId") !== undefined) return decodePromptRequestScope(v, cx);
   return cx.missingOneOf(["sessionId", "requestId"]);
 }
+objectsOnly(decodePrompt);
 
 /** Writes a `Prompt` canonically. */
 export function encodePrompt(w: Writer, v: Prompt): void {
@@ -645,6 +656,7 @@ export function decodePromptSessionScopeMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodePromptSessionScope(v: Json, cx: Cx): PromptSessionScope {
   return decodePromptSessionScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePromptSessionScope);
 
 /** Writes the known members of a `PromptSessionScope`, in schema order. */
 export function encodePromptSessionScopeKnown(w: Writer, v: PromptSessionScope): void {
@@ -702,6 +714,7 @@ export function decodePromptRequestScopeMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodePromptRequestScope(v: Json, cx: Cx): PromptRequestScope {
   return decodePromptRequestScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePromptRequestScope);
 
 /** Writes the known members of a `PromptRequestScope`, in schema order. */
 export function encodePromptRequestScopeKnown(w: Writer, v: PromptRequestScope): void {
@@ -756,6 +769,7 @@ export function decodeFailureMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeFailure(v: Json, cx: Cx): Failure {
   return decodeFailureMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFailure);
 
 /** Writes the known members of a `Failure`, in schema order. */
 export function encodeFailureKnown(w: Writer, v: Failure): void {
@@ -782,6 +796,7 @@ export function decodeReply(v: Json, cx: Cx): Reply {
   if (getMember(obj, "error") !== undefined) return decodeReplyError(v, cx);
   return cx.missingOneOf(["result", "error"]);
 }
+objectsOnly(decodeReply);
 
 /** Writes a `Reply` canonically. */
 export function encodeReply(w: Writer, v: Reply): void {
@@ -827,6 +842,7 @@ export function decodeReplyResultMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeReplyResult(v: Json, cx: Cx): ReplyResult {
   return decodeReplyResultMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeReplyResult);
 
 /** Writes the known members of a `ReplyResult`, in schema order. */
 export function encodeReplyResultKnown(w: Writer, v: ReplyResult): void {
@@ -881,6 +897,7 @@ export function decodeReplyErrorMembers(obj: JsonObject, cx: Cx, skip: readonly 
 export function decodeReplyError(v: Json, cx: Cx): ReplyError {
   return decodeReplyErrorMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeReplyError);
 
 /** Writes the known members of a `ReplyError`, in schema order. */
 export function encodeReplyErrorKnown(w: Writer, v: ReplyError): void {
@@ -935,6 +952,7 @@ export function decodeChangesMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeChanges(v: Json, cx: Cx): Changes {
   return decodeChangesMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeChanges);
 
 /** Writes the known members of a `Changes`, in schema order. */
 export function encodeChangesKnown(w: Writer, v: Changes): void {
@@ -990,6 +1008,7 @@ export function decodeAnswerMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeAnswer(v: Json, cx: Cx): Answer {
   return decodeAnswerMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAnswer);
 
 /** Writes the known members of a `Answer`, in schema order. */
 export function encodeAnswerKnown(w: Writer, v: Answer): void {
@@ -1026,10 +1045,11 @@ export function encodeAnswerId(w: Writer, v: AnswerId): void {
 
 /**
  * Parses a `Note`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseNote(input: unknown): ParseResult<Note> {
-  return decodeInput(input, decodeNote);
+export function parseNote(input: unknown, options?: ParseOptions): ParseResult<Note> {
+  return decodeInput(input, decodeNote, options);
 }
 
 /** The canonical JSON text of a `Note`. */
@@ -1039,10 +1059,11 @@ export function serializeNote(value: Note): string {
 
 /**
  * Parses a `Picture`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePicture(input: unknown): ParseResult<Picture> {
-  return decodeInput(input, decodePicture);
+export function parsePicture(input: unknown, options?: ParseOptions): ParseResult<Picture> {
+  return decodeInput(input, decodePicture, options);
 }
 
 /** The canonical JSON text of a `Picture`. */
@@ -1052,10 +1073,11 @@ export function serializePicture(value: Picture): string {
 
 /**
  * Parses a `Block`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBlock(input: unknown): ParseResult<Block> {
-  return decodeInput(input, decodeBlock);
+export function parseBlock(input: unknown, options?: ParseOptions): ParseResult<Block> {
+  return decodeInput(input, decodeBlock, options);
 }
 
 /** The canonical JSON text of a `Block`. */
@@ -1065,10 +1087,11 @@ export function serializeBlock(value: Block): string {
 
 /**
  * Parses a `StdioServer`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseStdioServer(input: unknown): ParseResult<StdioServer> {
-  return decodeInput(input, decodeStdioServer);
+export function parseStdioServer(input: unknown, options?: ParseOptions): ParseResult<StdioServer> {
+  return decodeInput(input, decodeStdioServer, options);
 }
 
 /** The canonical JSON text of a `StdioServer`. */
@@ -1078,10 +1101,11 @@ export function serializeStdioServer(value: StdioServer): string {
 
 /**
  * Parses a `HttpServer`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseHttpServer(input: unknown): ParseResult<HttpServer> {
-  return decodeInput(input, decodeHttpServer);
+export function parseHttpServer(input: unknown, options?: ParseOptions): ParseResult<HttpServer> {
+  return decodeInput(input, decodeHttpServer, options);
 }
 
 /** The canonical JSON text of a `HttpServer`. */
@@ -1091,10 +1115,11 @@ export function serializeHttpServer(value: HttpServer): string {
 
 /**
  * Parses a `Server`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseServer(input: unknown): ParseResult<Server> {
-  return decodeInput(input, decodeServer);
+export function parseServer(input: unknown, options?: ParseOptions): ParseResult<Server> {
+  return decodeInput(input, decodeServer, options);
 }
 
 /** The canonical JSON text of a `Server`. */
@@ -1104,10 +1129,11 @@ export function serializeServer(value: Server): string {
 
 /**
  * Parses a `Status`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseStatus(input: unknown): ParseResult<Status> {
-  return decodeInput(input, decodeStatus);
+export function parseStatus(input: unknown, options?: ParseOptions): ParseResult<Status> {
+  return decodeInput(input, decodeStatus, options);
 }
 
 /** The canonical JSON text of a `Status`. */
@@ -1117,10 +1143,11 @@ export function serializeStatus(value: Status): string {
 
 /**
  * Parses a `Pending`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePending(input: unknown): ParseResult<Pending> {
-  return decodeInput(input, decodePending);
+export function parsePending(input: unknown, options?: ParseOptions): ParseResult<Pending> {
+  return decodeInput(input, decodePending, options);
 }
 
 /** The canonical JSON text of a `Pending`. */
@@ -1130,10 +1157,11 @@ export function serializePending(value: Pending): string {
 
 /**
  * Parses a `Phase`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePhase(input: unknown): ParseResult<Phase> {
-  return decodeInput(input, decodePhase);
+export function parsePhase(input: unknown, options?: ParseOptions): ParseResult<Phase> {
+  return decodeInput(input, decodePhase, options);
 }
 
 /** The canonical JSON text of a `Phase`. */
@@ -1143,10 +1171,11 @@ export function serializePhase(value: Phase): string {
 
 /**
  * Parses a `SessionScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionScope(input: unknown): ParseResult<SessionScope> {
-  return decodeInput(input, decodeSessionScope);
+export function parseSessionScope(input: unknown, options?: ParseOptions): ParseResult<SessionScope> {
+  return decodeInput(input, decodeSessionScope, options);
 }
 
 /** The canonical JSON text of a `SessionScope`. */
@@ -1156,10 +1185,11 @@ export function serializeSessionScope(value: SessionScope): string {
 
 /**
  * Parses a `RequestScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestScope(input: unknown): ParseResult<RequestScope> {
-  return decodeInput(input, decodeRequestScope);
+export function parseRequestScope(input: unknown, options?: ParseOptions): ParseResult<RequestScope> {
+  return decodeInput(input, decodeRequestScope, options);
 }
 
 /** The canonical JSON text of a `RequestScope`. */
@@ -1169,10 +1199,11 @@ export function serializeRequestScope(value: RequestScope): string {
 
 /**
  * Parses a `Prompt`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePrompt(input: unknown): ParseResult<Prompt> {
-  return decodeInput(input, decodePrompt);
+export function parsePrompt(input: unknown, options?: ParseOptions): ParseResult<Prompt> {
+  return decodeInput(input, decodePrompt, options);
 }
 
 /** The canonical JSON text of a `Prompt`. */
@@ -1182,10 +1213,11 @@ export function serializePrompt(value: Prompt): string {
 
 /**
  * Parses a `PromptSessionScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePromptSessionScope(input: unknown): ParseResult<PromptSessionScope> {
-  return decodeInput(input, decodePromptSessionScope);
+export function parsePromptSessionScope(input: unknown, options?: ParseOptions): ParseResult<PromptSessionScope> {
+  return decodeInput(input, decodePromptSessionScope, options);
 }
 
 /** The canonical JSON text of a `PromptSessionScope`. */
@@ -1195,10 +1227,11 @@ export function serializePromptSessionScope(value: PromptSessionScope): string {
 
 /**
  * Parses a `PromptRequestScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePromptRequestScope(input: unknown): ParseResult<PromptRequestScope> {
-  return decodeInput(input, decodePromptRequestScope);
+export function parsePromptRequestScope(input: unknown, options?: ParseOptions): ParseResult<PromptRequestScope> {
+  return decodeInput(input, decodePromptRequestScope, options);
 }
 
 /** The canonical JSON text of a `PromptRequestScope`. */
@@ -1208,10 +1241,11 @@ export function serializePromptRequestScope(value: PromptRequestScope): string {
 
 /**
  * Parses a `Failure`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFailure(input: unknown): ParseResult<Failure> {
-  return decodeInput(input, decodeFailure);
+export function parseFailure(input: unknown, options?: ParseOptions): ParseResult<Failure> {
+  return decodeInput(input, decodeFailure, options);
 }
 
 /** The canonical JSON text of a `Failure`. */
@@ -1221,10 +1255,11 @@ export function serializeFailure(value: Failure): string {
 
 /**
  * Parses a `Reply`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseReply(input: unknown): ParseResult<Reply> {
-  return decodeInput(input, decodeReply);
+export function parseReply(input: unknown, options?: ParseOptions): ParseResult<Reply> {
+  return decodeInput(input, decodeReply, options);
 }
 
 /** The canonical JSON text of a `Reply`. */
@@ -1234,10 +1269,11 @@ export function serializeReply(value: Reply): string {
 
 /**
  * Parses a `ReplyResult`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseReplyResult(input: unknown): ParseResult<ReplyResult> {
-  return decodeInput(input, decodeReplyResult);
+export function parseReplyResult(input: unknown, options?: ParseOptions): ParseResult<ReplyResult> {
+  return decodeInput(input, decodeReplyResult, options);
 }
 
 /** The canonical JSON text of a `ReplyResult`. */
@@ -1247,10 +1283,11 @@ export function serializeReplyResult(value: ReplyResult): string {
 
 /**
  * Parses a `ReplyError`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseReplyError(input: unknown): ParseResult<ReplyError> {
-  return decodeInput(input, decodeReplyError);
+export function parseReplyError(input: unknown, options?: ParseOptions): ParseResult<ReplyError> {
+  return decodeInput(input, decodeReplyError, options);
 }
 
 /** The canonical JSON text of a `ReplyError`. */
@@ -1260,10 +1297,11 @@ export function serializeReplyError(value: ReplyError): string {
 
 /**
  * Parses a `Changes`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChanges(input: unknown): ParseResult<Changes> {
-  return decodeInput(input, decodeChanges);
+export function parseChanges(input: unknown, options?: ParseOptions): ParseResult<Changes> {
+  return decodeInput(input, decodeChanges, options);
 }
 
 /** The canonical JSON text of a `Changes`. */
@@ -1273,10 +1311,11 @@ export function serializeChanges(value: Changes): string {
 
 /**
  * Parses a `Answer`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAnswer(input: unknown): ParseResult<Answer> {
-  return decodeInput(input, decodeAnswer);
+export function parseAnswer(input: unknown, options?: ParseOptions): ParseResult<Answer> {
+  return decodeInput(input, decodeAnswer, options);
 }
 
 /** The canonical JSON text of a `Answer`. */
@@ -1286,10 +1325,11 @@ export function serializeAnswer(value: Answer): string {
 
 /**
  * Parses a `AnswerId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAnswerId(input: unknown): ParseResult<AnswerId> {
-  return decodeInput(input, decodeAnswerId);
+export function parseAnswerId(input: unknown, options?: ParseOptions): ParseResult<AnswerId> {
+  return decodeInput(input, decodeAnswerId, options);
 }
 
 /** The canonical JSON text of a `AnswerId`. */

@@ -18,6 +18,7 @@ from ._runtime.decode import (
     decode_input,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -113,6 +114,7 @@ def decode_Label_values(
     return {"title": m0, "short": m1, "key": m2}, extra
 
 
+@objects_only
 def decode_Label(v: Json, cx: Cx) -> Label:
     values, extra = decode_Label_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Label, values, extra)
@@ -132,9 +134,15 @@ def encode_Label(w: Writer, v: Label) -> None:
     w.end_object()
 
 
-def parse_key(data: str | Json) -> Parsed[Key]:
-    """Parses JSON text (or an already parsed value) as ``Key``; raises ``ParseError``."""
-    return decode_input(data, decode_Key)
+def parse_key(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Key]:
+    """Parses JSON text (or an already parsed value) as ``Key``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Key, max_warnings=max_warnings)
 
 
 def serialize_key(value: Key) -> str:
@@ -142,9 +150,15 @@ def serialize_key(value: Key) -> str:
     return encode_text(value, encode_Key)
 
 
-def parse_label(data: str | Json) -> Parsed[Label]:
-    """Parses JSON text (or an already parsed value) as ``Label``; raises ``ParseError``."""
-    return decode_input(data, decode_Label)
+def parse_label(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Label]:
+    """Parses JSON text (or an already parsed value) as ``Label``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Label, max_warnings=max_warnings)
 
 
 def serialize_label(value: Label) -> str:

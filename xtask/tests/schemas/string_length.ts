@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -87,6 +87,7 @@ export function decodeLabelMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeLabel(v: Json, cx: Cx): Label {
   return decodeLabelMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeLabel);
 
 /** Writes the known members of a `Label`, in schema order. */
 export function encodeLabelKnown(w: Writer, v: Label): void {
@@ -106,10 +107,11 @@ export function encodeLabel(w: Writer, v: Label): void {
 
 /**
  * Parses a `Key`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseKey(input: unknown): ParseResult<Key> {
-  return decodeInput(input, decodeKey);
+export function parseKey(input: unknown, options?: ParseOptions): ParseResult<Key> {
+  return decodeInput(input, decodeKey, options);
 }
 
 /** The canonical JSON text of a `Key`. */
@@ -119,10 +121,11 @@ export function serializeKey(value: Key): string {
 
 /**
  * Parses a `Label`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseLabel(input: unknown): ParseResult<Label> {
-  return decodeInput(input, decodeLabel);
+export function parseLabel(input: unknown, options?: ParseOptions): ParseResult<Label> {
+  return decodeInput(input, decodeLabel, options);
 }
 
 /** The canonical JSON text of a `Label`. */

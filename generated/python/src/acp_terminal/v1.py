@@ -26,6 +26,8 @@ from ._runtime.decode import (
     decode_uint32,
     decode_uint64,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -1259,6 +1261,7 @@ def decode_Annotations_values(
     return {"audience": m0, "last_modified": m1, "priority": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_Annotations(v: Json, cx: Cx) -> Annotations:
     values, extra = decode_Annotations_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Annotations, values, extra)
@@ -1312,6 +1315,7 @@ def decode_AudioContent_values(
     return {"annotations": m0, "data": m1, "mime_type": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_AudioContent(v: Json, cx: Cx) -> AudioContent:
     values, extra = decode_AudioContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AudioContent, values, extra)
@@ -1365,6 +1369,7 @@ def decode_BlobResourceContents_values(
     return {"blob": m0, "mime_type": m1, "uri": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_BlobResourceContents(v: Json, cx: Cx) -> BlobResourceContents:
     values, extra = decode_BlobResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(BlobResourceContents, values, extra)
@@ -1410,6 +1415,7 @@ def decode_Content_values(
     return {"content": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Content(v: Json, cx: Cx) -> Content:
     values, extra = decode_Content_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Content, values, extra)
@@ -1428,6 +1434,7 @@ def encode_Content(w: Writer, v: Content) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ContentBlock(v: Json, cx: Cx) -> ContentBlock:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1523,6 +1530,7 @@ def decode_CreateTerminalRequest_values(
     }, extra
 
 
+@objects_only
 def decode_CreateTerminalRequest(v: Json, cx: Cx) -> CreateTerminalRequest:
     values, extra = decode_CreateTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CreateTerminalRequest, values, extra)
@@ -1571,6 +1579,7 @@ def decode_CreateTerminalResponse_values(
     return {"terminal_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_CreateTerminalResponse(v: Json, cx: Cx) -> CreateTerminalResponse:
     values, extra = decode_CreateTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CreateTerminalResponse, values, extra)
@@ -1622,6 +1631,7 @@ def decode_Diff_values(
     return {"path": m0, "old_text": m1, "new_text": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_Diff(v: Json, cx: Cx) -> Diff:
     values, extra = decode_Diff_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Diff, values, extra)
@@ -1670,6 +1680,7 @@ def decode_EmbeddedResource_values(
     return {"annotations": m0, "resource": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_EmbeddedResource(v: Json, cx: Cx) -> EmbeddedResource:
     values, extra = decode_EmbeddedResource_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EmbeddedResource, values, extra)
@@ -1689,6 +1700,7 @@ def encode_EmbeddedResource(w: Writer, v: EmbeddedResource) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_EmbeddedResourceResource(v: Json, cx: Cx) -> EmbeddedResourceResource:
     obj = cx.expect_object(v)
     if "text" in obj:
@@ -1735,6 +1747,7 @@ def decode_EnvVariable_values(
     return {"name": m0, "value": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_EnvVariable(v: Json, cx: Cx) -> EnvVariable:
     values, extra = decode_EnvVariable_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EnvVariable, values, extra)
@@ -1790,6 +1803,7 @@ def decode_ImageContent_values(
     return {"annotations": m0, "data": m1, "mime_type": m2, "uri": m3, "meta": m4}, extra
 
 
+@objects_only
 def decode_ImageContent(v: Json, cx: Cx) -> ImageContent:
     values, extra = decode_ImageContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ImageContent, values, extra)
@@ -1841,6 +1855,7 @@ def decode_KillTerminalRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_KillTerminalRequest(v: Json, cx: Cx) -> KillTerminalRequest:
     values, extra = decode_KillTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(KillTerminalRequest, values, extra)
@@ -1880,6 +1895,7 @@ def decode_KillTerminalResponse_values(
     return {"meta": m0}, extra
 
 
+@objects_only
 def decode_KillTerminalResponse(v: Json, cx: Cx) -> KillTerminalResponse:
     values, extra = decode_KillTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(KillTerminalResponse, values, extra)
@@ -1932,6 +1948,7 @@ def decode_PermissionOption_values(
     return {"option_id": m0, "name": m1, "kind": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_PermissionOption(v: Json, cx: Cx) -> PermissionOption:
     values, extra = decode_PermissionOption_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PermissionOption, values, extra)
@@ -1982,6 +1999,7 @@ def decode_ReleaseTerminalRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ReleaseTerminalRequest(v: Json, cx: Cx) -> ReleaseTerminalRequest:
     values, extra = decode_ReleaseTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReleaseTerminalRequest, values, extra)
@@ -2021,6 +2039,7 @@ def decode_ReleaseTerminalResponse_values(
     return {"meta": m0}, extra
 
 
+@objects_only
 def decode_ReleaseTerminalResponse(v: Json, cx: Cx) -> ReleaseTerminalResponse:
     values, extra = decode_ReleaseTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReleaseTerminalResponse, values, extra)
@@ -2038,6 +2057,7 @@ def encode_ReleaseTerminalResponse(w: Writer, v: ReleaseTerminalResponse) -> Non
     w.end_object()
 
 
+@tag_first("outcome")
 def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "outcome")
@@ -2096,6 +2116,7 @@ def decode_RequestPermissionRequest_values(
     return {"session_id": m0, "tool_call": m1, "options": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_RequestPermissionRequest(v: Json, cx: Cx) -> RequestPermissionRequest:
     values, extra = decode_RequestPermissionRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionRequest, values, extra)
@@ -2141,6 +2162,7 @@ def decode_RequestPermissionResponse_values(
     return {"outcome": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_RequestPermissionResponse(v: Json, cx: Cx) -> RequestPermissionResponse:
     values, extra = decode_RequestPermissionResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionResponse, values, extra)
@@ -2213,6 +2235,7 @@ def decode_ResourceLink_values(
     }, extra
 
 
+@objects_only
 def decode_ResourceLink(v: Json, cx: Cx) -> ResourceLink:
     values, extra = decode_ResourceLink_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ResourceLink, values, extra)
@@ -2262,6 +2285,7 @@ def decode_SelectedPermissionOutcome_values(
     return {"option_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_SelectedPermissionOutcome(v: Json, cx: Cx) -> SelectedPermissionOutcome:
     values, extra = decode_SelectedPermissionOutcome_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SelectedPermissionOutcome, values, extra)
@@ -2310,6 +2334,7 @@ def decode_SessionNotification_values(
     return {"session_id": m0, "update": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_SessionNotification(v: Json, cx: Cx) -> SessionNotification:
     values, extra = decode_SessionNotification_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SessionNotification, values, extra)
@@ -2354,6 +2379,7 @@ def decode_SessionReference_values(
     return {"session_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_SessionReference(v: Json, cx: Cx) -> SessionReference:
     values, extra = decode_SessionReference_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SessionReference, values, extra)
@@ -2372,6 +2398,7 @@ def encode_SessionReference(w: Writer, v: SessionReference) -> None:
     w.end_object()
 
 
+@tag_first("sessionUpdate")
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "sessionUpdate")
@@ -2429,6 +2456,7 @@ def decode_Terminal_values(
     return {"terminal_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Terminal(v: Json, cx: Cx) -> Terminal:
     values, extra = decode_Terminal_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Terminal, values, extra)
@@ -2473,6 +2501,7 @@ def decode_TerminalExitStatus_values(
     return {"exit_code": m0, "signal": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalExitStatus(v: Json, cx: Cx) -> TerminalExitStatus:
     values, extra = decode_TerminalExitStatus_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalExitStatus, values, extra)
@@ -2522,6 +2551,7 @@ def decode_TerminalOutputRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalOutputRequest(v: Json, cx: Cx) -> TerminalOutputRequest:
     values, extra = decode_TerminalOutputRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutputRequest, values, extra)
@@ -2574,6 +2604,7 @@ def decode_TerminalOutputResponse_values(
     return {"output": m0, "truncated": m1, "exit_status": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_TerminalOutputResponse(v: Json, cx: Cx) -> TerminalOutputResponse:
     values, extra = decode_TerminalOutputResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutputResponse, values, extra)
@@ -2622,6 +2653,7 @@ def decode_TextContent_values(
     return {"annotations": m0, "text": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TextContent(v: Json, cx: Cx) -> TextContent:
     values, extra = decode_TextContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextContent, values, extra)
@@ -2674,6 +2706,7 @@ def decode_TextResourceContents_values(
     return {"mime_type": m0, "text": m1, "uri": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_TextResourceContents(v: Json, cx: Cx) -> TextResourceContents:
     values, extra = decode_TextResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextResourceContents, values, extra)
@@ -2756,6 +2789,7 @@ def decode_ToolCall_values(
     }, extra
 
 
+@objects_only
 def decode_ToolCall(v: Json, cx: Cx) -> ToolCall:
     values, extra = decode_ToolCall_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCall, values, extra)
@@ -2782,6 +2816,7 @@ def encode_ToolCall(w: Writer, v: ToolCall) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -2849,6 +2884,7 @@ def decode_ToolCallLocation_values(
     return {"path": m0, "line": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ToolCallLocation(v: Json, cx: Cx) -> ToolCallLocation:
     values, extra = decode_ToolCallLocation_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallLocation, values, extra)
@@ -2928,6 +2964,7 @@ def decode_ToolCallUpdate_values(
     }, extra
 
 
+@objects_only
 def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
     values, extra = decode_ToolCallUpdate_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallUpdate, values, extra)
@@ -2984,6 +3021,7 @@ def decode_WaitForTerminalExitRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_WaitForTerminalExitRequest(v: Json, cx: Cx) -> WaitForTerminalExitRequest:
     values, extra = decode_WaitForTerminalExitRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(WaitForTerminalExitRequest, values, extra)
@@ -3029,6 +3067,7 @@ def decode_WaitForTerminalExitResponse_values(
     return {"exit_code": m0, "signal": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_WaitForTerminalExitResponse(v: Json, cx: Cx) -> WaitForTerminalExitResponse:
     values, extra = decode_WaitForTerminalExitResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(WaitForTerminalExitResponse, values, extra)
@@ -3048,9 +3087,15 @@ def encode_WaitForTerminalExitResponse(w: Writer, v: WaitForTerminalExitResponse
     w.end_object()
 
 
-def parse_annotations(data: str | Json) -> Parsed[Annotations]:
-    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``."""
-    return decode_input(data, decode_Annotations)
+def parse_annotations(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Annotations]:
+    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Annotations, max_warnings=max_warnings)
 
 
 def serialize_annotations(value: Annotations) -> str:
@@ -3058,9 +3103,15 @@ def serialize_annotations(value: Annotations) -> str:
     return encode_text(value, encode_Annotations)
 
 
-def parse_audio_content(data: str | Json) -> Parsed[AudioContent]:
-    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``."""
-    return decode_input(data, decode_AudioContent)
+def parse_audio_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AudioContent]:
+    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AudioContent, max_warnings=max_warnings)
 
 
 def serialize_audio_content(value: AudioContent) -> str:
@@ -3068,9 +3119,15 @@ def serialize_audio_content(value: AudioContent) -> str:
     return encode_text(value, encode_AudioContent)
 
 
-def parse_blob_resource_contents(data: str | Json) -> Parsed[BlobResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_BlobResourceContents)
+def parse_blob_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[BlobResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_BlobResourceContents, max_warnings=max_warnings)
 
 
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
@@ -3078,9 +3135,15 @@ def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
     return encode_text(value, encode_BlobResourceContents)
 
 
-def parse_content(data: str | Json) -> Parsed[Content]:
-    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_input(data, decode_Content)
+def parse_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Content]:
+    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Content, max_warnings=max_warnings)
 
 
 def serialize_content(value: Content) -> str:
@@ -3088,9 +3151,15 @@ def serialize_content(value: Content) -> str:
     return encode_text(value, encode_Content)
 
 
-def parse_content_block(data: str | Json) -> Parsed[ContentBlock]:
-    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``."""
-    return decode_input(data, decode_ContentBlock)
+def parse_content_block(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ContentBlock]:
+    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ContentBlock, max_warnings=max_warnings)
 
 
 def serialize_content_block(value: ContentBlock) -> str:
@@ -3098,9 +3167,15 @@ def serialize_content_block(value: ContentBlock) -> str:
     return encode_text(value, encode_ContentBlock)
 
 
-def parse_create_terminal_request(data: str | Json) -> Parsed[CreateTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``CreateTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_CreateTerminalRequest)
+def parse_create_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CreateTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``CreateTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CreateTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
@@ -3108,9 +3183,15 @@ def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
     return encode_text(value, encode_CreateTerminalRequest)
 
 
-def parse_create_terminal_response(data: str | Json) -> Parsed[CreateTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``CreateTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_CreateTerminalResponse)
+def parse_create_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CreateTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``CreateTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CreateTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
@@ -3118,9 +3199,15 @@ def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
     return encode_text(value, encode_CreateTerminalResponse)
 
 
-def parse_diff(data: str | Json) -> Parsed[Diff]:
-    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``."""
-    return decode_input(data, decode_Diff)
+def parse_diff(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Diff]:
+    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Diff, max_warnings=max_warnings)
 
 
 def serialize_diff(value: Diff) -> str:
@@ -3128,9 +3215,15 @@ def serialize_diff(value: Diff) -> str:
     return encode_text(value, encode_Diff)
 
 
-def parse_embedded_resource(data: str | Json) -> Parsed[EmbeddedResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResource)
+def parse_embedded_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource(value: EmbeddedResource) -> str:
@@ -3138,9 +3231,15 @@ def serialize_embedded_resource(value: EmbeddedResource) -> str:
     return encode_text(value, encode_EmbeddedResource)
 
 
-def parse_embedded_resource_resource(data: str | Json) -> Parsed[EmbeddedResourceResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResourceResource)
+def parse_embedded_resource_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResourceResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResourceResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str:
@@ -3148,9 +3247,15 @@ def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str
     return encode_text(value, encode_EmbeddedResourceResource)
 
 
-def parse_env_variable(data: str | Json) -> Parsed[EnvVariable]:
-    """Parses JSON text (or an already parsed value) as ``EnvVariable``; raises ``ParseError``."""
-    return decode_input(data, decode_EnvVariable)
+def parse_env_variable(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EnvVariable]:
+    """Parses JSON text (or an already parsed value) as ``EnvVariable``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EnvVariable, max_warnings=max_warnings)
 
 
 def serialize_env_variable(value: EnvVariable) -> str:
@@ -3158,9 +3263,15 @@ def serialize_env_variable(value: EnvVariable) -> str:
     return encode_text(value, encode_EnvVariable)
 
 
-def parse_image_content(data: str | Json) -> Parsed[ImageContent]:
-    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ImageContent)
+def parse_image_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ImageContent]:
+    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ImageContent, max_warnings=max_warnings)
 
 
 def serialize_image_content(value: ImageContent) -> str:
@@ -3168,9 +3279,15 @@ def serialize_image_content(value: ImageContent) -> str:
     return encode_text(value, encode_ImageContent)
 
 
-def parse_kill_terminal_request(data: str | Json) -> Parsed[KillTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``KillTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_KillTerminalRequest)
+def parse_kill_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[KillTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``KillTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_KillTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
@@ -3178,9 +3295,15 @@ def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
     return encode_text(value, encode_KillTerminalRequest)
 
 
-def parse_kill_terminal_response(data: str | Json) -> Parsed[KillTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``KillTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_KillTerminalResponse)
+def parse_kill_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[KillTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``KillTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_KillTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
@@ -3188,9 +3311,15 @@ def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
     return encode_text(value, encode_KillTerminalResponse)
 
 
-def parse_permission_option(data: str | Json) -> Parsed[PermissionOption]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOption)
+def parse_permission_option(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOption]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOption, max_warnings=max_warnings)
 
 
 def serialize_permission_option(value: PermissionOption) -> str:
@@ -3198,9 +3327,15 @@ def serialize_permission_option(value: PermissionOption) -> str:
     return encode_text(value, encode_PermissionOption)
 
 
-def parse_permission_option_id(data: str | Json) -> Parsed[PermissionOptionId]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionId)
+def parse_permission_option_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionId]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionId, max_warnings=max_warnings)
 
 
 def serialize_permission_option_id(value: PermissionOptionId) -> str:
@@ -3208,9 +3343,15 @@ def serialize_permission_option_id(value: PermissionOptionId) -> str:
     return encode_text(value, encode_PermissionOptionId)
 
 
-def parse_permission_option_kind(data: str | Json) -> Parsed[PermissionOptionKind]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionKind)
+def parse_permission_option_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionKind]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionKind, max_warnings=max_warnings)
 
 
 def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
@@ -3218,9 +3359,15 @@ def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
     return encode_text(value, encode_PermissionOptionKind)
 
 
-def parse_release_terminal_request(data: str | Json) -> Parsed[ReleaseTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_ReleaseTerminalRequest)
+def parse_release_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReleaseTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReleaseTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
@@ -3228,9 +3375,15 @@ def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
     return encode_text(value, encode_ReleaseTerminalRequest)
 
 
-def parse_release_terminal_response(data: str | Json) -> Parsed[ReleaseTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_ReleaseTerminalResponse)
+def parse_release_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReleaseTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReleaseTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
@@ -3238,9 +3391,15 @@ def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
     return encode_text(value, encode_ReleaseTerminalResponse)
 
 
-def parse_request_permission_outcome(data: str | Json) -> Parsed[RequestPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionOutcome)
+def parse_request_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str:
@@ -3248,9 +3407,15 @@ def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str
     return encode_text(value, encode_RequestPermissionOutcome)
 
 
-def parse_request_permission_request(data: str | Json) -> Parsed[RequestPermissionRequest]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionRequest)
+def parse_request_permission_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionRequest]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionRequest, max_warnings=max_warnings)
 
 
 def serialize_request_permission_request(value: RequestPermissionRequest) -> str:
@@ -3258,9 +3423,15 @@ def serialize_request_permission_request(value: RequestPermissionRequest) -> str
     return encode_text(value, encode_RequestPermissionRequest)
 
 
-def parse_request_permission_response(data: str | Json) -> Parsed[RequestPermissionResponse]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionResponse)
+def parse_request_permission_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionResponse]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionResponse, max_warnings=max_warnings)
 
 
 def serialize_request_permission_response(value: RequestPermissionResponse) -> str:
@@ -3268,9 +3439,15 @@ def serialize_request_permission_response(value: RequestPermissionResponse) -> s
     return encode_text(value, encode_RequestPermissionResponse)
 
 
-def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
-    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``."""
-    return decode_input(data, decode_ResourceLink)
+def parse_resource_link(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ResourceLink]:
+    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ResourceLink, max_warnings=max_warnings)
 
 
 def serialize_resource_link(value: ResourceLink) -> str:
@@ -3278,9 +3455,15 @@ def serialize_resource_link(value: ResourceLink) -> str:
     return encode_text(value, encode_ResourceLink)
 
 
-def parse_role(data: str | Json) -> Parsed[Role]:
-    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``."""
-    return decode_input(data, decode_Role)
+def parse_role(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Role]:
+    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Role, max_warnings=max_warnings)
 
 
 def serialize_role(value: Role) -> str:
@@ -3288,9 +3471,15 @@ def serialize_role(value: Role) -> str:
     return encode_text(value, encode_Role)
 
 
-def parse_selected_permission_outcome(data: str | Json) -> Parsed[SelectedPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_SelectedPermissionOutcome)
+def parse_selected_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SelectedPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SelectedPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> str:
@@ -3298,9 +3487,15 @@ def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> s
     return encode_text(value, encode_SelectedPermissionOutcome)
 
 
-def parse_session_id(data: str | Json) -> Parsed[SessionId]:
-    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionId)
+def parse_session_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionId]:
+    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionId, max_warnings=max_warnings)
 
 
 def serialize_session_id(value: SessionId) -> str:
@@ -3308,9 +3503,15 @@ def serialize_session_id(value: SessionId) -> str:
     return encode_text(value, encode_SessionId)
 
 
-def parse_session_notification(data: str | Json) -> Parsed[SessionNotification]:
-    """Parses JSON text (or an already parsed value) as ``SessionNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionNotification)
+def parse_session_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionNotification]:
+    """Parses JSON text (or an already parsed value) as ``SessionNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionNotification, max_warnings=max_warnings)
 
 
 def serialize_session_notification(value: SessionNotification) -> str:
@@ -3318,9 +3519,15 @@ def serialize_session_notification(value: SessionNotification) -> str:
     return encode_text(value, encode_SessionNotification)
 
 
-def parse_session_reference(data: str | Json) -> Parsed[SessionReference]:
-    """Parses JSON text (or an already parsed value) as ``SessionReference``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionReference)
+def parse_session_reference(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionReference]:
+    """Parses JSON text (or an already parsed value) as ``SessionReference``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionReference, max_warnings=max_warnings)
 
 
 def serialize_session_reference(value: SessionReference) -> str:
@@ -3328,9 +3535,15 @@ def serialize_session_reference(value: SessionReference) -> str:
     return encode_text(value, encode_SessionReference)
 
 
-def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
-    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionUpdate)
+def parse_session_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionUpdate]:
+    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionUpdate, max_warnings=max_warnings)
 
 
 def serialize_session_update(value: SessionUpdate) -> str:
@@ -3338,9 +3551,15 @@ def serialize_session_update(value: SessionUpdate) -> str:
     return encode_text(value, encode_SessionUpdate)
 
 
-def parse_terminal(data: str | Json) -> Parsed[Terminal]:
-    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``."""
-    return decode_input(data, decode_Terminal)
+def parse_terminal(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Terminal]:
+    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Terminal, max_warnings=max_warnings)
 
 
 def serialize_terminal(value: Terminal) -> str:
@@ -3348,9 +3567,15 @@ def serialize_terminal(value: Terminal) -> str:
     return encode_text(value, encode_Terminal)
 
 
-def parse_terminal_exit_status(data: str | Json) -> Parsed[TerminalExitStatus]:
-    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalExitStatus)
+def parse_terminal_exit_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalExitStatus]:
+    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalExitStatus, max_warnings=max_warnings)
 
 
 def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
@@ -3358,9 +3583,15 @@ def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
     return encode_text(value, encode_TerminalExitStatus)
 
 
-def parse_terminal_id(data: str | Json) -> Parsed[TerminalId]:
-    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalId)
+def parse_terminal_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalId]:
+    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalId, max_warnings=max_warnings)
 
 
 def serialize_terminal_id(value: TerminalId) -> str:
@@ -3368,9 +3599,15 @@ def serialize_terminal_id(value: TerminalId) -> str:
     return encode_text(value, encode_TerminalId)
 
 
-def parse_terminal_output_request(data: str | Json) -> Parsed[TerminalOutputRequest]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutputRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutputRequest)
+def parse_terminal_output_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutputRequest]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutputRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutputRequest, max_warnings=max_warnings)
 
 
 def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
@@ -3378,9 +3615,15 @@ def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
     return encode_text(value, encode_TerminalOutputRequest)
 
 
-def parse_terminal_output_response(data: str | Json) -> Parsed[TerminalOutputResponse]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutputResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutputResponse)
+def parse_terminal_output_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutputResponse]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutputResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutputResponse, max_warnings=max_warnings)
 
 
 def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
@@ -3388,9 +3631,15 @@ def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
     return encode_text(value, encode_TerminalOutputResponse)
 
 
-def parse_text_content(data: str | Json) -> Parsed[TextContent]:
-    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``."""
-    return decode_input(data, decode_TextContent)
+def parse_text_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextContent]:
+    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextContent, max_warnings=max_warnings)
 
 
 def serialize_text_content(value: TextContent) -> str:
@@ -3398,9 +3647,15 @@ def serialize_text_content(value: TextContent) -> str:
     return encode_text(value, encode_TextContent)
 
 
-def parse_text_resource_contents(data: str | Json) -> Parsed[TextResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_TextResourceContents)
+def parse_text_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextResourceContents, max_warnings=max_warnings)
 
 
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
@@ -3408,9 +3663,15 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
     return encode_text(value, encode_TextResourceContents)
 
 
-def parse_tool_call(data: str | Json) -> Parsed[ToolCall]:
-    """Parses JSON text (or an already parsed value) as ``ToolCall``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCall)
+def parse_tool_call(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCall]:
+    """Parses JSON text (or an already parsed value) as ``ToolCall``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCall, max_warnings=max_warnings)
 
 
 def serialize_tool_call(value: ToolCall) -> str:
@@ -3418,9 +3679,15 @@ def serialize_tool_call(value: ToolCall) -> str:
     return encode_text(value, encode_ToolCall)
 
 
-def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallContent)
+def parse_tool_call_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallContent]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallContent, max_warnings=max_warnings)
 
 
 def serialize_tool_call_content(value: ToolCallContent) -> str:
@@ -3428,9 +3695,15 @@ def serialize_tool_call_content(value: ToolCallContent) -> str:
     return encode_text(value, encode_ToolCallContent)
 
 
-def parse_tool_call_id(data: str | Json) -> Parsed[ToolCallId]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallId)
+def parse_tool_call_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallId]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallId, max_warnings=max_warnings)
 
 
 def serialize_tool_call_id(value: ToolCallId) -> str:
@@ -3438,9 +3711,15 @@ def serialize_tool_call_id(value: ToolCallId) -> str:
     return encode_text(value, encode_ToolCallId)
 
 
-def parse_tool_call_location(data: str | Json) -> Parsed[ToolCallLocation]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallLocation)
+def parse_tool_call_location(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallLocation]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallLocation, max_warnings=max_warnings)
 
 
 def serialize_tool_call_location(value: ToolCallLocation) -> str:
@@ -3448,9 +3727,15 @@ def serialize_tool_call_location(value: ToolCallLocation) -> str:
     return encode_text(value, encode_ToolCallLocation)
 
 
-def parse_tool_call_status(data: str | Json) -> Parsed[ToolCallStatus]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallStatus)
+def parse_tool_call_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallStatus]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallStatus, max_warnings=max_warnings)
 
 
 def serialize_tool_call_status(value: ToolCallStatus) -> str:
@@ -3458,9 +3743,15 @@ def serialize_tool_call_status(value: ToolCallStatus) -> str:
     return encode_text(value, encode_ToolCallStatus)
 
 
-def parse_tool_call_update(data: str | Json) -> Parsed[ToolCallUpdate]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallUpdate)
+def parse_tool_call_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallUpdate]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallUpdate, max_warnings=max_warnings)
 
 
 def serialize_tool_call_update(value: ToolCallUpdate) -> str:
@@ -3468,9 +3759,15 @@ def serialize_tool_call_update(value: ToolCallUpdate) -> str:
     return encode_text(value, encode_ToolCallUpdate)
 
 
-def parse_tool_kind(data: str | Json) -> Parsed[ToolKind]:
-    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolKind)
+def parse_tool_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolKind]:
+    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolKind, max_warnings=max_warnings)
 
 
 def serialize_tool_kind(value: ToolKind) -> str:
@@ -3478,9 +3775,15 @@ def serialize_tool_kind(value: ToolKind) -> str:
     return encode_text(value, encode_ToolKind)
 
 
-def parse_wait_for_terminal_exit_request(data: str | Json) -> Parsed[WaitForTerminalExitRequest]:
-    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_WaitForTerminalExitRequest)
+def parse_wait_for_terminal_exit_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[WaitForTerminalExitRequest]:
+    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_WaitForTerminalExitRequest, max_warnings=max_warnings)
 
 
 def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) -> str:
@@ -3488,9 +3791,15 @@ def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) 
     return encode_text(value, encode_WaitForTerminalExitRequest)
 
 
-def parse_wait_for_terminal_exit_response(data: str | Json) -> Parsed[WaitForTerminalExitResponse]:
-    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_WaitForTerminalExitResponse)
+def parse_wait_for_terminal_exit_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[WaitForTerminalExitResponse]:
+    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_WaitForTerminalExitResponse, max_warnings=max_warnings)
 
 
 def serialize_wait_for_terminal_exit_response(value: WaitForTerminalExitResponse) -> str:

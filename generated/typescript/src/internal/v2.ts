@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -160,6 +160,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeAnnotations(v: Json, cx: Cx): Annotations {
   return decodeAnnotationsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAnnotations);
 
 /** Writes the known members of a `Annotations`, in schema order. */
 export function encodeAnnotationsKnown(w: Writer, v: Annotations): void {
@@ -234,6 +235,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeAudioContent(v: Json, cx: Cx): AudioContent {
   return decodeAudioContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAudioContent);
 
 /** Writes the known members of a `AudioContent`, in schema order. */
 export function encodeAudioContentKnown(w: Writer, v: AudioContent): void {
@@ -308,6 +310,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeBlobResourceContents(v: Json, cx: Cx): BlobResourceContents {
   return decodeBlobResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeBlobResourceContents);
 
 /** Writes the known members of a `BlobResourceContents`, in schema order. */
 export function encodeBlobResourceContentsKnown(w: Writer, v: BlobResourceContents): void {
@@ -378,6 +381,7 @@ export function decodeCancelTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
 export function decodeCancelTerminalRequest(v: Json, cx: Cx): CancelTerminalRequest {
   return decodeCancelTerminalRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCancelTerminalRequest);
 
 /** Writes the known members of a `CancelTerminalRequest`, in schema order. */
 export function encodeCancelTerminalRequestKnown(w: Writer, v: CancelTerminalRequest): void {
@@ -427,6 +431,7 @@ export function decodeCancelTerminalResponseMembers(obj: JsonObject, cx: Cx, ski
 export function decodeCancelTerminalResponse(v: Json, cx: Cx): CancelTerminalResponse {
   return decodeCancelTerminalResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCancelTerminalResponse);
 
 /** Writes the known members of a `CancelTerminalResponse`, in schema order. */
 export function encodeCancelTerminalResponseKnown(w: Writer, v: CancelTerminalResponse): void {
@@ -477,6 +482,7 @@ export function decodeCancelledPermissionOutcomeMembers(obj: JsonObject, cx: Cx,
 export function decodeCancelledPermissionOutcome(v: Json, cx: Cx): CancelledPermissionOutcome {
   return decodeCancelledPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCancelledPermissionOutcome);
 
 /** Writes the known members of a `CancelledPermissionOutcome`, in schema order. */
 export function encodeCancelledPermissionOutcomeKnown(w: Writer, v: CancelledPermissionOutcome): void {
@@ -560,6 +566,7 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
 export function decodeCommandPermissionSubject(v: Json, cx: Cx): CommandPermissionSubject {
   return decodeCommandPermissionSubjectMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCommandPermissionSubject);
 
 /** Writes the known members of a `CommandPermissionSubject`, in schema order. */
 export function encodeCommandPermissionSubjectKnown(w: Writer, v: CommandPermissionSubject): void {
@@ -619,6 +626,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeContent(v: Json, cx: Cx): Content {
   return decodeContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeContent);
 
 /** Writes the known members of a `Content`, in schema order. */
 export function encodeContentKnown(w: Writer, v: Content): void {
@@ -679,6 +687,7 @@ export function decodeContentBlock(v: Json, cx: Cx): ContentBlock {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeContentBlock, "type");
 
 /** Writes a `ContentBlock` canonically: the tag first. */
 export function encodeContentBlock(w: Writer, v: ContentBlock): void {
@@ -767,6 +776,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeDiff(v: Json, cx: Cx): Diff {
   return decodeDiffMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiff);
 
 /** Writes the known members of a `Diff`, in schema order. */
 export function encodeDiffKnown(w: Writer, v: Diff): void {
@@ -874,6 +884,7 @@ export function decodeDiffChange(v: Json, cx: Cx): DiffChange {
   if (m2 !== undefined) out._meta = m2;
   return out;
 }
+objectsOnly(decodeDiffChange, "operation");
 
 /** Writes a `DiffChange` canonically: tag, variant members, common members, unknown members. */
 export function encodeDiffChange(w: Writer, v: DiffChange): void {
@@ -982,6 +993,7 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
 export function decodeDiffPatch(v: Json, cx: Cx): DiffPatch {
   return decodeDiffPatchMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPatch);
 
 /** Writes the known members of a `DiffPatch`, in schema order. */
 export function encodeDiffPatchKnown(w: Writer, v: DiffPatch): void {
@@ -1054,6 +1066,7 @@ export function decodeDiffPathChangeMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeDiffPathChange(v: Json, cx: Cx): DiffPathChange {
   return decodeDiffPathChangeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPathChange);
 
 /** Writes the known members of a `DiffPathChange`, in schema order. */
 export function encodeDiffPathChangeKnown(w: Writer, v: DiffPathChange): void {
@@ -1109,6 +1122,7 @@ export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeDiffPathPairChange(v: Json, cx: Cx): DiffPathPairChange {
   return decodeDiffPathPairChangeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPathPairChange);
 
 /** Writes the known members of a `DiffPathPairChange`, in schema order. */
 export function encodeDiffPathPairChangeKnown(w: Writer, v: DiffPathPairChange): void {
@@ -1173,6 +1187,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeEmbeddedResource(v: Json, cx: Cx): EmbeddedResource {
   return decodeEmbeddedResourceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEmbeddedResource);
 
 /** Writes the known members of a `EmbeddedResource`, in schema order. */
 export function encodeEmbeddedResourceKnown(w: Writer, v: EmbeddedResource): void {
@@ -1200,6 +1215,7 @@ export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourc
   if (getMember(obj, "blob") !== undefined) return decodeBlobResourceContents(v, cx);
   return cx.missingOneOf(["text", "blob"]);
 }
+objectsOnly(decodeEmbeddedResourceResource);
 
 /** Writes a `EmbeddedResourceResource` canonically. */
 export function encodeEmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource): void {
@@ -1271,6 +1287,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeIcon(v: Json, cx: Cx): Icon {
   return decodeIconMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeIcon);
 
 /** Writes the known members of a `Icon`, in schema order. */
 export function encodeIconKnown(w: Writer, v: Icon): void {
@@ -1377,6 +1394,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeImageContent(v: Json, cx: Cx): ImageContent {
   return decodeImageContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeImageContent);
 
 /** Writes the known members of a `ImageContent`, in schema order. */
 export function encodeImageContentKnown(w: Writer, v: ImageContent): void {
@@ -1469,6 +1487,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodePermissionOption(v: Json, cx: Cx): PermissionOption {
   return decodePermissionOptionMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePermissionOption);
 
 /** Writes the known members of a `PermissionOption`, in schema order. */
 export function encodePermissionOptionKnown(w: Writer, v: PermissionOption): void {
@@ -1559,6 +1578,7 @@ export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissi
       return unknownVariant(tag, obj, "outcome", cx);
   }
 }
+objectsOnly(decodeRequestPermissionOutcome, "outcome");
 
 /** Writes a `RequestPermissionOutcome` canonically: the tag first. */
 export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome): void {
@@ -1659,6 +1679,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
 export function decodeRequestPermissionRequest(v: Json, cx: Cx): RequestPermissionRequest {
   return decodeRequestPermissionRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionRequest);
 
 /** Writes the known members of a `RequestPermissionRequest`, in schema order. */
 export function encodeRequestPermissionRequestKnown(w: Writer, v: RequestPermissionRequest): void {
@@ -1719,6 +1740,7 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
 export function decodeRequestPermissionResponse(v: Json, cx: Cx): RequestPermissionResponse {
   return decodeRequestPermissionResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionResponse);
 
 /** Writes the known members of a `RequestPermissionResponse`, in schema order. */
 export function encodeRequestPermissionResponseKnown(w: Writer, v: RequestPermissionResponse): void {
@@ -1767,6 +1789,7 @@ export function decodeRequestPermissionSubject(v: Json, cx: Cx): RequestPermissi
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeRequestPermissionSubject, "type");
 
 /** Writes a `RequestPermissionSubject` canonically: the tag first. */
 export function encodeRequestPermissionSubject(w: Writer, v: RequestPermissionSubject): void {
@@ -1888,6 +1911,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeResourceLink(v: Json, cx: Cx): ResourceLink {
   return decodeResourceLinkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeResourceLink);
 
 /** Writes the known members of a `ResourceLink`, in schema order. */
 export function encodeResourceLinkKnown(w: Writer, v: ResourceLink): void {
@@ -1974,6 +1998,7 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
 export function decodeSelectedPermissionOutcome(v: Json, cx: Cx): SelectedPermissionOutcome {
   return decodeSelectedPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSelectedPermissionOutcome);
 
 /** Writes the known members of a `SelectedPermissionOutcome`, in schema order. */
 export function encodeSelectedPermissionOutcomeKnown(w: Writer, v: SelectedPermissionOutcome): void {
@@ -2050,6 +2075,7 @@ export function decodeSessionReferenceMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeSessionReference(v: Json, cx: Cx): SessionReference {
   return decodeSessionReferenceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSessionReference);
 
 /** Writes the known members of a `SessionReference`, in schema order. */
 export function encodeSessionReferenceKnown(w: Writer, v: SessionReference): void {
@@ -2110,6 +2136,7 @@ export function decodeSessionUpdate(v: Json, cx: Cx): SessionUpdate {
       return unknownVariant(tag, obj, "sessionUpdate", cx);
   }
 }
+objectsOnly(decodeSessionUpdate, "sessionUpdate");
 
 /** Writes a `SessionUpdate` canonically: the tag first. */
 export function encodeSessionUpdate(w: Writer, v: SessionUpdate): void {
@@ -2184,6 +2211,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
 export function decodeTerminal(v: Json, cx: Cx): Terminal {
   return decodeTerminalMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminal);
 
 /** Writes the known members of a `Terminal`, in schema order. */
 export function encodeTerminalKnown(w: Writer, v: Terminal): void {
@@ -2235,6 +2263,7 @@ export function decodeTerminalCancelCapabilitiesMembers(obj: JsonObject, cx: Cx,
 export function decodeTerminalCancelCapabilities(v: Json, cx: Cx): TerminalCancelCapabilities {
   return decodeTerminalCancelCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalCancelCapabilities);
 
 /** Writes the known members of a `TerminalCancelCapabilities`, in schema order. */
 export function encodeTerminalCancelCapabilitiesKnown(w: Writer, v: TerminalCancelCapabilities): void {
@@ -2293,6 +2322,7 @@ export function decodeTerminalCapabilitiesMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeTerminalCapabilities(v: Json, cx: Cx): TerminalCapabilities {
   return decodeTerminalCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalCapabilities);
 
 /** Writes the known members of a `TerminalCapabilities`, in schema order. */
 export function encodeTerminalCapabilitiesKnown(w: Writer, v: TerminalCapabilities): void {
@@ -2365,6 +2395,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeTerminalExitStatus(v: Json, cx: Cx): TerminalExitStatus {
   return decodeTerminalExitStatusMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalExitStatus);
 
 /** Writes the known members of a `TerminalExitStatus`, in schema order. */
 export function encodeTerminalExitStatusKnown(w: Writer, v: TerminalExitStatus): void {
@@ -2445,6 +2476,7 @@ export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeTerminalOutput(v: Json, cx: Cx): TerminalOutput {
   return decodeTerminalOutputMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutput);
 
 /** Writes the known members of a `TerminalOutput`, in schema order. */
 export function encodeTerminalOutputKnown(w: Writer, v: TerminalOutput): void {
@@ -2512,6 +2544,7 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
 export function decodeTerminalOutputChunk(v: Json, cx: Cx): TerminalOutputChunk {
   return decodeTerminalOutputChunkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutputChunk);
 
 /** Writes the known members of a `TerminalOutputChunk`, in schema order. */
 export function encodeTerminalOutputChunkKnown(w: Writer, v: TerminalOutputChunk): void {
@@ -2577,6 +2610,7 @@ export function decodeTerminalSizeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeTerminalSize(v: Json, cx: Cx): TerminalSize {
   return decodeTerminalSizeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalSize);
 
 /** Writes the known members of a `TerminalSize`, in schema order. */
 export function encodeTerminalSizeKnown(w: Writer, v: TerminalSize): void {
@@ -2695,6 +2729,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeTerminalUpdate(v: Json, cx: Cx): TerminalUpdate {
   return decodeTerminalUpdateMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalUpdate);
 
 /** Writes the known members of a `TerminalUpdate`, in schema order. */
 export function encodeTerminalUpdateKnown(w: Writer, v: TerminalUpdate): void {
@@ -2765,6 +2800,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeTextContent(v: Json, cx: Cx): TextContent {
   return decodeTextContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextContent);
 
 /** Writes the known members of a `TextContent`, in schema order. */
 export function encodeTextContentKnown(w: Writer, v: TextContent): void {
@@ -2838,6 +2874,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeTextResourceContents(v: Json, cx: Cx): TextResourceContents {
   return decodeTextResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextResourceContents);
 
 /** Writes the known members of a `TextResourceContents`, in schema order. */
 export function encodeTextResourceContentsKnown(w: Writer, v: TextResourceContents): void {
@@ -2891,6 +2928,7 @@ export function decodeToolCallCancelCapabilitiesMembers(obj: JsonObject, cx: Cx,
 export function decodeToolCallCancelCapabilities(v: Json, cx: Cx): ToolCallCancelCapabilities {
   return decodeToolCallCancelCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallCancelCapabilities);
 
 /** Writes the known members of a `ToolCallCancelCapabilities`, in schema order. */
 export function encodeToolCallCancelCapabilitiesKnown(w: Writer, v: ToolCallCancelCapabilities): void {
@@ -2946,6 +2984,7 @@ export function decodeToolCallCapabilitiesMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeToolCallCapabilities(v: Json, cx: Cx): ToolCallCapabilities {
   return decodeToolCallCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallCapabilities);
 
 /** Writes the known members of a `ToolCallCapabilities`, in schema order. */
 export function encodeToolCallCapabilitiesKnown(w: Writer, v: ToolCallCapabilities): void {
@@ -3005,6 +3044,7 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeToolCallContent, "type");
 
 /** Writes a `ToolCallContent` canonically: the tag first. */
 export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
@@ -3084,6 +3124,7 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeToolCallContentChunk(v: Json, cx: Cx): ToolCallContentChunk {
   return decodeToolCallContentChunkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallContentChunk);
 
 /** Writes the known members of a `ToolCallContentChunk`, in schema order. */
 export function encodeToolCallContentChunkKnown(w: Writer, v: ToolCallContentChunk): void {
@@ -3169,6 +3210,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeToolCallLocation(v: Json, cx: Cx): ToolCallLocation {
   return decodeToolCallLocationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallLocation);
 
 /** Writes the known members of a `ToolCallLocation`, in schema order. */
 export function encodeToolCallLocationKnown(w: Writer, v: ToolCallLocation): void {
@@ -3226,6 +3268,7 @@ export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, 
 export function decodeToolCallPermissionSubject(v: Json, cx: Cx): ToolCallPermissionSubject {
   return decodeToolCallPermissionSubjectMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallPermissionSubject);
 
 /** Writes the known members of a `ToolCallPermissionSubject`, in schema order. */
 export function encodeToolCallPermissionSubjectKnown(w: Writer, v: ToolCallPermissionSubject): void {
@@ -3384,6 +3427,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeToolCallUpdate(v: Json, cx: Cx): ToolCallUpdate {
   return decodeToolCallUpdateMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallUpdate);
 
 /** Writes the known members of a `ToolCallUpdate`, in schema order. */
 export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
@@ -3480,6 +3524,7 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
 export function decodeUpdateSessionNotification(v: Json, cx: Cx): UpdateSessionNotification {
   return decodeUpdateSessionNotificationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeUpdateSessionNotification);
 
 /** Writes the known members of a `UpdateSessionNotification`, in schema order. */
 export function encodeUpdateSessionNotificationKnown(w: Writer, v: UpdateSessionNotification): void {
@@ -3499,10 +3544,11 @@ export function encodeUpdateSessionNotification(w: Writer, v: UpdateSessionNotif
 
 /**
  * Parses a `AbsolutePath`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
-  return decodeInput(input, decodeAbsolutePath);
+export function parseAbsolutePath(input: unknown, options?: ParseOptions): ParseResult<AbsolutePath> {
+  return decodeInput(input, decodeAbsolutePath, options);
 }
 
 /** The canonical JSON text of a `AbsolutePath`. */
@@ -3512,10 +3558,11 @@ export function serializeAbsolutePath(value: AbsolutePath): string {
 
 /**
  * Parses a `Annotations`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAnnotations(input: unknown): ParseResult<Annotations> {
-  return decodeInput(input, decodeAnnotations);
+export function parseAnnotations(input: unknown, options?: ParseOptions): ParseResult<Annotations> {
+  return decodeInput(input, decodeAnnotations, options);
 }
 
 /** The canonical JSON text of a `Annotations`. */
@@ -3525,10 +3572,11 @@ export function serializeAnnotations(value: Annotations): string {
 
 /**
  * Parses a `AudioContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAudioContent(input: unknown): ParseResult<AudioContent> {
-  return decodeInput(input, decodeAudioContent);
+export function parseAudioContent(input: unknown, options?: ParseOptions): ParseResult<AudioContent> {
+  return decodeInput(input, decodeAudioContent, options);
 }
 
 /** The canonical JSON text of a `AudioContent`. */
@@ -3538,10 +3586,11 @@ export function serializeAudioContent(value: AudioContent): string {
 
 /**
  * Parses a `BlobResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBlobResourceContents(input: unknown): ParseResult<BlobResourceContents> {
-  return decodeInput(input, decodeBlobResourceContents);
+export function parseBlobResourceContents(input: unknown, options?: ParseOptions): ParseResult<BlobResourceContents> {
+  return decodeInput(input, decodeBlobResourceContents, options);
 }
 
 /** The canonical JSON text of a `BlobResourceContents`. */
@@ -3551,10 +3600,11 @@ export function serializeBlobResourceContents(value: BlobResourceContents): stri
 
 /**
  * Parses a `CancelTerminalRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCancelTerminalRequest(input: unknown): ParseResult<CancelTerminalRequest> {
-  return decodeInput(input, decodeCancelTerminalRequest);
+export function parseCancelTerminalRequest(input: unknown, options?: ParseOptions): ParseResult<CancelTerminalRequest> {
+  return decodeInput(input, decodeCancelTerminalRequest, options);
 }
 
 /** The canonical JSON text of a `CancelTerminalRequest`. */
@@ -3564,10 +3614,11 @@ export function serializeCancelTerminalRequest(value: CancelTerminalRequest): st
 
 /**
  * Parses a `CancelTerminalResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCancelTerminalResponse(input: unknown): ParseResult<CancelTerminalResponse> {
-  return decodeInput(input, decodeCancelTerminalResponse);
+export function parseCancelTerminalResponse(input: unknown, options?: ParseOptions): ParseResult<CancelTerminalResponse> {
+  return decodeInput(input, decodeCancelTerminalResponse, options);
 }
 
 /** The canonical JSON text of a `CancelTerminalResponse`. */
@@ -3577,10 +3628,11 @@ export function serializeCancelTerminalResponse(value: CancelTerminalResponse): 
 
 /**
  * Parses a `CancelledPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCancelledPermissionOutcome(input: unknown): ParseResult<CancelledPermissionOutcome> {
-  return decodeInput(input, decodeCancelledPermissionOutcome);
+export function parseCancelledPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<CancelledPermissionOutcome> {
+  return decodeInput(input, decodeCancelledPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `CancelledPermissionOutcome`. */
@@ -3590,10 +3642,11 @@ export function serializeCancelledPermissionOutcome(value: CancelledPermissionOu
 
 /**
  * Parses a `CommandPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCommandPermissionSubject(input: unknown): ParseResult<CommandPermissionSubject> {
-  return decodeInput(input, decodeCommandPermissionSubject);
+export function parseCommandPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<CommandPermissionSubject> {
+  return decodeInput(input, decodeCommandPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `CommandPermissionSubject`. */
@@ -3603,10 +3656,11 @@ export function serializeCommandPermissionSubject(value: CommandPermissionSubjec
 
 /**
  * Parses a `Content`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContent(input: unknown): ParseResult<Content> {
-  return decodeInput(input, decodeContent);
+export function parseContent(input: unknown, options?: ParseOptions): ParseResult<Content> {
+  return decodeInput(input, decodeContent, options);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -3616,10 +3670,11 @@ export function serializeContent(value: Content): string {
 
 /**
  * Parses a `ContentBlock`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContentBlock(input: unknown): ParseResult<ContentBlock> {
-  return decodeInput(input, decodeContentBlock);
+export function parseContentBlock(input: unknown, options?: ParseOptions): ParseResult<ContentBlock> {
+  return decodeInput(input, decodeContentBlock, options);
 }
 
 /** The canonical JSON text of a `ContentBlock`. */
@@ -3629,10 +3684,11 @@ export function serializeContentBlock(value: ContentBlock): string {
 
 /**
  * Parses a `Diff`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiff(input: unknown): ParseResult<Diff> {
-  return decodeInput(input, decodeDiff);
+export function parseDiff(input: unknown, options?: ParseOptions): ParseResult<Diff> {
+  return decodeInput(input, decodeDiff, options);
 }
 
 /** The canonical JSON text of a `Diff`. */
@@ -3642,10 +3698,11 @@ export function serializeDiff(value: Diff): string {
 
 /**
  * Parses a `DiffChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffChange(input: unknown): ParseResult<DiffChange> {
-  return decodeInput(input, decodeDiffChange);
+export function parseDiffChange(input: unknown, options?: ParseOptions): ParseResult<DiffChange> {
+  return decodeInput(input, decodeDiffChange, options);
 }
 
 /** The canonical JSON text of a `DiffChange`. */
@@ -3655,10 +3712,11 @@ export function serializeDiffChange(value: DiffChange): string {
 
 /**
  * Parses a `DiffFileType`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffFileType(input: unknown): ParseResult<DiffFileType> {
-  return decodeInput(input, decodeDiffFileType);
+export function parseDiffFileType(input: unknown, options?: ParseOptions): ParseResult<DiffFileType> {
+  return decodeInput(input, decodeDiffFileType, options);
 }
 
 /** The canonical JSON text of a `DiffFileType`. */
@@ -3668,10 +3726,11 @@ export function serializeDiffFileType(value: DiffFileType): string {
 
 /**
  * Parses a `DiffPatch`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPatch(input: unknown): ParseResult<DiffPatch> {
-  return decodeInput(input, decodeDiffPatch);
+export function parseDiffPatch(input: unknown, options?: ParseOptions): ParseResult<DiffPatch> {
+  return decodeInput(input, decodeDiffPatch, options);
 }
 
 /** The canonical JSON text of a `DiffPatch`. */
@@ -3681,10 +3740,11 @@ export function serializeDiffPatch(value: DiffPatch): string {
 
 /**
  * Parses a `DiffPatchFormat`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPatchFormat(input: unknown): ParseResult<DiffPatchFormat> {
-  return decodeInput(input, decodeDiffPatchFormat);
+export function parseDiffPatchFormat(input: unknown, options?: ParseOptions): ParseResult<DiffPatchFormat> {
+  return decodeInput(input, decodeDiffPatchFormat, options);
 }
 
 /** The canonical JSON text of a `DiffPatchFormat`. */
@@ -3694,10 +3754,11 @@ export function serializeDiffPatchFormat(value: DiffPatchFormat): string {
 
 /**
  * Parses a `DiffPathChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPathChange(input: unknown): ParseResult<DiffPathChange> {
-  return decodeInput(input, decodeDiffPathChange);
+export function parseDiffPathChange(input: unknown, options?: ParseOptions): ParseResult<DiffPathChange> {
+  return decodeInput(input, decodeDiffPathChange, options);
 }
 
 /** The canonical JSON text of a `DiffPathChange`. */
@@ -3707,10 +3768,11 @@ export function serializeDiffPathChange(value: DiffPathChange): string {
 
 /**
  * Parses a `DiffPathPairChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPathPairChange(input: unknown): ParseResult<DiffPathPairChange> {
-  return decodeInput(input, decodeDiffPathPairChange);
+export function parseDiffPathPairChange(input: unknown, options?: ParseOptions): ParseResult<DiffPathPairChange> {
+  return decodeInput(input, decodeDiffPathPairChange, options);
 }
 
 /** The canonical JSON text of a `DiffPathPairChange`. */
@@ -3720,10 +3782,11 @@ export function serializeDiffPathPairChange(value: DiffPathPairChange): string {
 
 /**
  * Parses a `EmbeddedResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResource(input: unknown): ParseResult<EmbeddedResource> {
-  return decodeInput(input, decodeEmbeddedResource);
+export function parseEmbeddedResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResource> {
+  return decodeInput(input, decodeEmbeddedResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResource`. */
@@ -3733,10 +3796,11 @@ export function serializeEmbeddedResource(value: EmbeddedResource): string {
 
 /**
  * Parses a `EmbeddedResourceResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResourceResource(input: unknown): ParseResult<EmbeddedResourceResource> {
-  return decodeInput(input, decodeEmbeddedResourceResource);
+export function parseEmbeddedResourceResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResourceResource> {
+  return decodeInput(input, decodeEmbeddedResourceResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResourceResource`. */
@@ -3746,10 +3810,11 @@ export function serializeEmbeddedResourceResource(value: EmbeddedResourceResourc
 
 /**
  * Parses a `Icon`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIcon(input: unknown): ParseResult<Icon> {
-  return decodeInput(input, decodeIcon);
+export function parseIcon(input: unknown, options?: ParseOptions): ParseResult<Icon> {
+  return decodeInput(input, decodeIcon, options);
 }
 
 /** The canonical JSON text of a `Icon`. */
@@ -3759,10 +3824,11 @@ export function serializeIcon(value: Icon): string {
 
 /**
  * Parses a `IconTheme`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIconTheme(input: unknown): ParseResult<IconTheme> {
-  return decodeInput(input, decodeIconTheme);
+export function parseIconTheme(input: unknown, options?: ParseOptions): ParseResult<IconTheme> {
+  return decodeInput(input, decodeIconTheme, options);
 }
 
 /** The canonical JSON text of a `IconTheme`. */
@@ -3772,10 +3838,11 @@ export function serializeIconTheme(value: IconTheme): string {
 
 /**
  * Parses a `ImageContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseImageContent(input: unknown): ParseResult<ImageContent> {
-  return decodeInput(input, decodeImageContent);
+export function parseImageContent(input: unknown, options?: ParseOptions): ParseResult<ImageContent> {
+  return decodeInput(input, decodeImageContent, options);
 }
 
 /** The canonical JSON text of a `ImageContent`. */
@@ -3785,10 +3852,11 @@ export function serializeImageContent(value: ImageContent): string {
 
 /**
  * Parses a `MediaType`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseMediaType(input: unknown): ParseResult<MediaType> {
-  return decodeInput(input, decodeMediaType);
+export function parseMediaType(input: unknown, options?: ParseOptions): ParseResult<MediaType> {
+  return decodeInput(input, decodeMediaType, options);
 }
 
 /** The canonical JSON text of a `MediaType`. */
@@ -3798,10 +3866,11 @@ export function serializeMediaType(value: MediaType): string {
 
 /**
  * Parses a `PermissionOption`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOption(input: unknown): ParseResult<PermissionOption> {
-  return decodeInput(input, decodePermissionOption);
+export function parsePermissionOption(input: unknown, options?: ParseOptions): ParseResult<PermissionOption> {
+  return decodeInput(input, decodePermissionOption, options);
 }
 
 /** The canonical JSON text of a `PermissionOption`. */
@@ -3811,10 +3880,11 @@ export function serializePermissionOption(value: PermissionOption): string {
 
 /**
  * Parses a `PermissionOptionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionId(input: unknown): ParseResult<PermissionOptionId> {
-  return decodeInput(input, decodePermissionOptionId);
+export function parsePermissionOptionId(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionId> {
+  return decodeInput(input, decodePermissionOptionId, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionId`. */
@@ -3824,10 +3894,11 @@ export function serializePermissionOptionId(value: PermissionOptionId): string {
 
 /**
  * Parses a `PermissionOptionKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionKind(input: unknown): ParseResult<PermissionOptionKind> {
-  return decodeInput(input, decodePermissionOptionKind);
+export function parsePermissionOptionKind(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionKind> {
+  return decodeInput(input, decodePermissionOptionKind, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionKind`. */
@@ -3837,10 +3908,11 @@ export function serializePermissionOptionKind(value: PermissionOptionKind): stri
 
 /**
  * Parses a `RequestPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionOutcome(input: unknown): ParseResult<RequestPermissionOutcome> {
-  return decodeInput(input, decodeRequestPermissionOutcome);
+export function parseRequestPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionOutcome> {
+  return decodeInput(input, decodeRequestPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionOutcome`. */
@@ -3850,10 +3922,11 @@ export function serializeRequestPermissionOutcome(value: RequestPermissionOutcom
 
 /**
  * Parses a `RequestPermissionRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionRequest(input: unknown): ParseResult<RequestPermissionRequest> {
-  return decodeInput(input, decodeRequestPermissionRequest);
+export function parseRequestPermissionRequest(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionRequest> {
+  return decodeInput(input, decodeRequestPermissionRequest, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionRequest`. */
@@ -3863,10 +3936,11 @@ export function serializeRequestPermissionRequest(value: RequestPermissionReques
 
 /**
  * Parses a `RequestPermissionResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionResponse(input: unknown): ParseResult<RequestPermissionResponse> {
-  return decodeInput(input, decodeRequestPermissionResponse);
+export function parseRequestPermissionResponse(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionResponse> {
+  return decodeInput(input, decodeRequestPermissionResponse, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionResponse`. */
@@ -3876,10 +3950,11 @@ export function serializeRequestPermissionResponse(value: RequestPermissionRespo
 
 /**
  * Parses a `RequestPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionSubject(input: unknown): ParseResult<RequestPermissionSubject> {
-  return decodeInput(input, decodeRequestPermissionSubject);
+export function parseRequestPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionSubject> {
+  return decodeInput(input, decodeRequestPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionSubject`. */
@@ -3889,10 +3964,11 @@ export function serializeRequestPermissionSubject(value: RequestPermissionSubjec
 
 /**
  * Parses a `ResourceLink`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseResourceLink(input: unknown): ParseResult<ResourceLink> {
-  return decodeInput(input, decodeResourceLink);
+export function parseResourceLink(input: unknown, options?: ParseOptions): ParseResult<ResourceLink> {
+  return decodeInput(input, decodeResourceLink, options);
 }
 
 /** The canonical JSON text of a `ResourceLink`. */
@@ -3902,10 +3978,11 @@ export function serializeResourceLink(value: ResourceLink): string {
 
 /**
  * Parses a `Role`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRole(input: unknown): ParseResult<Role> {
-  return decodeInput(input, decodeRole);
+export function parseRole(input: unknown, options?: ParseOptions): ParseResult<Role> {
+  return decodeInput(input, decodeRole, options);
 }
 
 /** The canonical JSON text of a `Role`. */
@@ -3915,10 +3992,11 @@ export function serializeRole(value: Role): string {
 
 /**
  * Parses a `SelectedPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSelectedPermissionOutcome(input: unknown): ParseResult<SelectedPermissionOutcome> {
-  return decodeInput(input, decodeSelectedPermissionOutcome);
+export function parseSelectedPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<SelectedPermissionOutcome> {
+  return decodeInput(input, decodeSelectedPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `SelectedPermissionOutcome`. */
@@ -3928,10 +4006,11 @@ export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutc
 
 /**
  * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionId(input: unknown): ParseResult<SessionId> {
-  return decodeInput(input, decodeSessionId);
+export function parseSessionId(input: unknown, options?: ParseOptions): ParseResult<SessionId> {
+  return decodeInput(input, decodeSessionId, options);
 }
 
 /** The canonical JSON text of a `SessionId`. */
@@ -3941,10 +4020,11 @@ export function serializeSessionId(value: SessionId): string {
 
 /**
  * Parses a `SessionReference`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionReference(input: unknown): ParseResult<SessionReference> {
-  return decodeInput(input, decodeSessionReference);
+export function parseSessionReference(input: unknown, options?: ParseOptions): ParseResult<SessionReference> {
+  return decodeInput(input, decodeSessionReference, options);
 }
 
 /** The canonical JSON text of a `SessionReference`. */
@@ -3954,10 +4034,11 @@ export function serializeSessionReference(value: SessionReference): string {
 
 /**
  * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionUpdate(input: unknown): ParseResult<SessionUpdate> {
-  return decodeInput(input, decodeSessionUpdate);
+export function parseSessionUpdate(input: unknown, options?: ParseOptions): ParseResult<SessionUpdate> {
+  return decodeInput(input, decodeSessionUpdate, options);
 }
 
 /** The canonical JSON text of a `SessionUpdate`. */
@@ -3967,10 +4048,11 @@ export function serializeSessionUpdate(value: SessionUpdate): string {
 
 /**
  * Parses a `Terminal`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminal(input: unknown): ParseResult<Terminal> {
-  return decodeInput(input, decodeTerminal);
+export function parseTerminal(input: unknown, options?: ParseOptions): ParseResult<Terminal> {
+  return decodeInput(input, decodeTerminal, options);
 }
 
 /** The canonical JSON text of a `Terminal`. */
@@ -3980,10 +4062,11 @@ export function serializeTerminal(value: Terminal): string {
 
 /**
  * Parses a `TerminalCancelCapabilities`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalCancelCapabilities(input: unknown): ParseResult<TerminalCancelCapabilities> {
-  return decodeInput(input, decodeTerminalCancelCapabilities);
+export function parseTerminalCancelCapabilities(input: unknown, options?: ParseOptions): ParseResult<TerminalCancelCapabilities> {
+  return decodeInput(input, decodeTerminalCancelCapabilities, options);
 }
 
 /** The canonical JSON text of a `TerminalCancelCapabilities`. */
@@ -3993,10 +4076,11 @@ export function serializeTerminalCancelCapabilities(value: TerminalCancelCapabil
 
 /**
  * Parses a `TerminalCapabilities`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalCapabilities(input: unknown): ParseResult<TerminalCapabilities> {
-  return decodeInput(input, decodeTerminalCapabilities);
+export function parseTerminalCapabilities(input: unknown, options?: ParseOptions): ParseResult<TerminalCapabilities> {
+  return decodeInput(input, decodeTerminalCapabilities, options);
 }
 
 /** The canonical JSON text of a `TerminalCapabilities`. */
@@ -4006,10 +4090,11 @@ export function serializeTerminalCapabilities(value: TerminalCapabilities): stri
 
 /**
  * Parses a `TerminalExitStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalExitStatus(input: unknown): ParseResult<TerminalExitStatus> {
-  return decodeInput(input, decodeTerminalExitStatus);
+export function parseTerminalExitStatus(input: unknown, options?: ParseOptions): ParseResult<TerminalExitStatus> {
+  return decodeInput(input, decodeTerminalExitStatus, options);
 }
 
 /** The canonical JSON text of a `TerminalExitStatus`. */
@@ -4019,10 +4104,11 @@ export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
 
 /**
  * Parses a `TerminalId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalId(input: unknown): ParseResult<TerminalId> {
-  return decodeInput(input, decodeTerminalId);
+export function parseTerminalId(input: unknown, options?: ParseOptions): ParseResult<TerminalId> {
+  return decodeInput(input, decodeTerminalId, options);
 }
 
 /** The canonical JSON text of a `TerminalId`. */
@@ -4032,10 +4118,11 @@ export function serializeTerminalId(value: TerminalId): string {
 
 /**
  * Parses a `TerminalOutput`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutput(input: unknown): ParseResult<TerminalOutput> {
-  return decodeInput(input, decodeTerminalOutput);
+export function parseTerminalOutput(input: unknown, options?: ParseOptions): ParseResult<TerminalOutput> {
+  return decodeInput(input, decodeTerminalOutput, options);
 }
 
 /** The canonical JSON text of a `TerminalOutput`. */
@@ -4045,10 +4132,11 @@ export function serializeTerminalOutput(value: TerminalOutput): string {
 
 /**
  * Parses a `TerminalOutputChunk`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutputChunk(input: unknown): ParseResult<TerminalOutputChunk> {
-  return decodeInput(input, decodeTerminalOutputChunk);
+export function parseTerminalOutputChunk(input: unknown, options?: ParseOptions): ParseResult<TerminalOutputChunk> {
+  return decodeInput(input, decodeTerminalOutputChunk, options);
 }
 
 /** The canonical JSON text of a `TerminalOutputChunk`. */
@@ -4058,10 +4146,11 @@ export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string
 
 /**
  * Parses a `TerminalSize`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalSize(input: unknown): ParseResult<TerminalSize> {
-  return decodeInput(input, decodeTerminalSize);
+export function parseTerminalSize(input: unknown, options?: ParseOptions): ParseResult<TerminalSize> {
+  return decodeInput(input, decodeTerminalSize, options);
 }
 
 /** The canonical JSON text of a `TerminalSize`. */
@@ -4071,10 +4160,11 @@ export function serializeTerminalSize(value: TerminalSize): string {
 
 /**
  * Parses a `TerminalUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalUpdate(input: unknown): ParseResult<TerminalUpdate> {
-  return decodeInput(input, decodeTerminalUpdate);
+export function parseTerminalUpdate(input: unknown, options?: ParseOptions): ParseResult<TerminalUpdate> {
+  return decodeInput(input, decodeTerminalUpdate, options);
 }
 
 /** The canonical JSON text of a `TerminalUpdate`. */
@@ -4084,10 +4174,11 @@ export function serializeTerminalUpdate(value: TerminalUpdate): string {
 
 /**
  * Parses a `TextContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextContent(input: unknown): ParseResult<TextContent> {
-  return decodeInput(input, decodeTextContent);
+export function parseTextContent(input: unknown, options?: ParseOptions): ParseResult<TextContent> {
+  return decodeInput(input, decodeTextContent, options);
 }
 
 /** The canonical JSON text of a `TextContent`. */
@@ -4097,10 +4188,11 @@ export function serializeTextContent(value: TextContent): string {
 
 /**
  * Parses a `TextResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextResourceContents(input: unknown): ParseResult<TextResourceContents> {
-  return decodeInput(input, decodeTextResourceContents);
+export function parseTextResourceContents(input: unknown, options?: ParseOptions): ParseResult<TextResourceContents> {
+  return decodeInput(input, decodeTextResourceContents, options);
 }
 
 /** The canonical JSON text of a `TextResourceContents`. */
@@ -4110,10 +4202,11 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
 
 /**
  * Parses a `ToolCallCancelCapabilities`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallCancelCapabilities(input: unknown): ParseResult<ToolCallCancelCapabilities> {
-  return decodeInput(input, decodeToolCallCancelCapabilities);
+export function parseToolCallCancelCapabilities(input: unknown, options?: ParseOptions): ParseResult<ToolCallCancelCapabilities> {
+  return decodeInput(input, decodeToolCallCancelCapabilities, options);
 }
 
 /** The canonical JSON text of a `ToolCallCancelCapabilities`. */
@@ -4123,10 +4216,11 @@ export function serializeToolCallCancelCapabilities(value: ToolCallCancelCapabil
 
 /**
  * Parses a `ToolCallCapabilities`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallCapabilities(input: unknown): ParseResult<ToolCallCapabilities> {
-  return decodeInput(input, decodeToolCallCapabilities);
+export function parseToolCallCapabilities(input: unknown, options?: ParseOptions): ParseResult<ToolCallCapabilities> {
+  return decodeInput(input, decodeToolCallCapabilities, options);
 }
 
 /** The canonical JSON text of a `ToolCallCapabilities`. */
@@ -4136,10 +4230,11 @@ export function serializeToolCallCapabilities(value: ToolCallCapabilities): stri
 
 /**
  * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallContent(input: unknown): ParseResult<ToolCallContent> {
-  return decodeInput(input, decodeToolCallContent);
+export function parseToolCallContent(input: unknown, options?: ParseOptions): ParseResult<ToolCallContent> {
+  return decodeInput(input, decodeToolCallContent, options);
 }
 
 /** The canonical JSON text of a `ToolCallContent`. */
@@ -4149,10 +4244,11 @@ export function serializeToolCallContent(value: ToolCallContent): string {
 
 /**
  * Parses a `ToolCallContentChunk`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallContentChunk(input: unknown): ParseResult<ToolCallContentChunk> {
-  return decodeInput(input, decodeToolCallContentChunk);
+export function parseToolCallContentChunk(input: unknown, options?: ParseOptions): ParseResult<ToolCallContentChunk> {
+  return decodeInput(input, decodeToolCallContentChunk, options);
 }
 
 /** The canonical JSON text of a `ToolCallContentChunk`. */
@@ -4162,10 +4258,11 @@ export function serializeToolCallContentChunk(value: ToolCallContentChunk): stri
 
 /**
  * Parses a `ToolCallId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallId(input: unknown): ParseResult<ToolCallId> {
-  return decodeInput(input, decodeToolCallId);
+export function parseToolCallId(input: unknown, options?: ParseOptions): ParseResult<ToolCallId> {
+  return decodeInput(input, decodeToolCallId, options);
 }
 
 /** The canonical JSON text of a `ToolCallId`. */
@@ -4175,10 +4272,11 @@ export function serializeToolCallId(value: ToolCallId): string {
 
 /**
  * Parses a `ToolCallLocation`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallLocation(input: unknown): ParseResult<ToolCallLocation> {
-  return decodeInput(input, decodeToolCallLocation);
+export function parseToolCallLocation(input: unknown, options?: ParseOptions): ParseResult<ToolCallLocation> {
+  return decodeInput(input, decodeToolCallLocation, options);
 }
 
 /** The canonical JSON text of a `ToolCallLocation`. */
@@ -4188,10 +4286,11 @@ export function serializeToolCallLocation(value: ToolCallLocation): string {
 
 /**
  * Parses a `ToolCallPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallPermissionSubject(input: unknown): ParseResult<ToolCallPermissionSubject> {
-  return decodeInput(input, decodeToolCallPermissionSubject);
+export function parseToolCallPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<ToolCallPermissionSubject> {
+  return decodeInput(input, decodeToolCallPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `ToolCallPermissionSubject`. */
@@ -4201,10 +4300,11 @@ export function serializeToolCallPermissionSubject(value: ToolCallPermissionSubj
 
 /**
  * Parses a `ToolCallStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallStatus(input: unknown): ParseResult<ToolCallStatus> {
-  return decodeInput(input, decodeToolCallStatus);
+export function parseToolCallStatus(input: unknown, options?: ParseOptions): ParseResult<ToolCallStatus> {
+  return decodeInput(input, decodeToolCallStatus, options);
 }
 
 /** The canonical JSON text of a `ToolCallStatus`. */
@@ -4214,10 +4314,11 @@ export function serializeToolCallStatus(value: ToolCallStatus): string {
 
 /**
  * Parses a `ToolCallUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallUpdate(input: unknown): ParseResult<ToolCallUpdate> {
-  return decodeInput(input, decodeToolCallUpdate);
+export function parseToolCallUpdate(input: unknown, options?: ParseOptions): ParseResult<ToolCallUpdate> {
+  return decodeInput(input, decodeToolCallUpdate, options);
 }
 
 /** The canonical JSON text of a `ToolCallUpdate`. */
@@ -4227,10 +4328,11 @@ export function serializeToolCallUpdate(value: ToolCallUpdate): string {
 
 /**
  * Parses a `ToolKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolKind(input: unknown): ParseResult<ToolKind> {
-  return decodeInput(input, decodeToolKind);
+export function parseToolKind(input: unknown, options?: ParseOptions): ParseResult<ToolKind> {
+  return decodeInput(input, decodeToolKind, options);
 }
 
 /** The canonical JSON text of a `ToolKind`. */
@@ -4240,10 +4342,11 @@ export function serializeToolKind(value: ToolKind): string {
 
 /**
  * Parses a `UpdateSessionNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUpdateSessionNotification(input: unknown): ParseResult<UpdateSessionNotification> {
-  return decodeInput(input, decodeUpdateSessionNotification);
+export function parseUpdateSessionNotification(input: unknown, options?: ParseOptions): ParseResult<UpdateSessionNotification> {
+  return decodeInput(input, decodeUpdateSessionNotification, options);
 }
 
 /** The canonical JSON text of a `UpdateSessionNotification`. */
