@@ -37,6 +37,18 @@ pub fn member(sub: Schema, description: &str, checks: &[Check]) -> Value {
         _ => sub,
     };
     let mut m = with_description(description, body);
+    // `x-deserialize-default-on-null` (upstream's `DefaultOnNull`): the schema's type
+    // leaves `null` out (the annotation says what it means: the member's default, here
+    // its omission), as upstream writes it.
+    if checks.iter().any(|c| matches!(c, Check::NullAsEmpty)) {
+        if let Some(Value::Array(kinds)) = m.get_mut("type") {
+            kinds.retain(|k| k != "null");
+            if let [one] = kinds.as_slice() {
+                let one = one.clone();
+                m.insert("type".into(), one);
+            }
+        }
+    }
     for c in checks {
         match *c {
             Check::Lenient => {
@@ -57,6 +69,15 @@ pub fn member(sub: Schema, description: &str, checks: &[Check]) -> Value {
             }
             Check::Pattern(p) => {
                 m.insert("pattern".into(), p.source.into());
+            }
+            Check::Length(min, max) => {
+                m.insert("minLength".into(), json!(min));
+                if max != usize::MAX {
+                    m.insert("maxLength".into(), json!(max));
+                }
+            }
+            Check::NullAsEmpty => {
+                m.insert("x-deserialize-default-on-null".into(), true.into());
             }
         }
     }
@@ -142,6 +163,8 @@ pub struct Variant {
     pub description: String,
     /// `$ref` schema of the payload, if the variant has one.
     pub payload: Option<Schema>,
+    /// Annotations of the branch (upstream's `x-state`), as an object (`{}` for none).
+    pub extend: Value,
 }
 
 /// The branches of a tagged union (`anyOf` plus catch-all when open; `oneOf` with a
@@ -154,6 +177,9 @@ pub fn union_branches(tag: &str, variants: Vec<Variant>, other: Option<&str>) ->
         let mut b = with_description(&v.description, tag_only(tag, v.tag));
         if let Some(p) = v.payload {
             b.insert("allOf".into(), json!([p.to_value()]));
+        }
+        if let Value::Object(ext) = v.extend {
+            b.extend(ext);
         }
         branches.push(Value::Object(b));
         known.push(tag_only(tag, v.tag));

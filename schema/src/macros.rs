@@ -151,7 +151,7 @@ macro_rules! tagged_union {
     (
         $(#[doc = $doc:literal])*
         pub enum $name:ident : tag $t:literal, $openness:ident $(($odoc:literal))? {
-            $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal ),* $(,)?
+            $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal $(extend $vext:tt)? ),* $(,)?
         }
     ) => {
         $crate::acp_tagged_union! {
@@ -176,6 +176,12 @@ macro_rules! tagged_union {
                         tag: $wire,
                         description: $crate::json_schema::doc(&[$($vdoc),*]),
                         payload: $crate::json_schema::payload_ref::<$payload>(g),
+                        extend: {
+                            #[allow(unused_mut, unused_assignments)]
+                            let mut e = ::serde_json::json!({});
+                            $( e = ::serde_json::json!($vext); )?
+                            e
+                        },
                     }
                 ),*];
                 $crate::json_schema::union(&$crate::json_schema::doc(&[$($doc),*]), $t, variants, other)

@@ -254,7 +254,7 @@ fn meta_keeps_its_key_order_at_every_depth() {
 
 #[test]
 fn a_malformed_lenient_field_is_dropped_and_reported() {
-    let (out, ws) = ok("TerminalUpdate", r#"{"terminalId":"t","command":42,"exitStatus":{"exitCode":-1}}"#);
+    let (out, ws) = ok("TerminalUpdate", r#"{"terminalId":"t","command":42,"exitStatus":{"exitCode":9007199254740992}}"#);
     assert_eq!(out, r#"{"terminalId":"t","exitStatus":{}}"#);
     assert_eq!(ws, [("wrong_type", "/command".into()), ("out_of_range", "/exitStatus/exitCode".into())]);
 }
@@ -299,9 +299,13 @@ fn a_repeated_member_is_a_duplicate_key_error_at_the_second_one() {
 
 #[test]
 fn integers_accept_whole_numbers_within_their_format() {
-    assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":4294967295}"#).0, r#"{"exitCode":4294967295}"#);
+    // exitCode is upstream's int64 (a Windows crash code is negative), within the range
+    // every binding reads exactly (docs/WIRE.md).
+    assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":4294967296}"#).0, r#"{"exitCode":4294967296}"#);
+    assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":-1073741819}"#).0, r#"{"exitCode":-1073741819}"#);
     assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":2.0}"#).0, r#"{"exitCode":2}"#);
-    assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":4294967296}"#).1, [("out_of_range", "/exitCode".into())]);
+    assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":-9007199254740992}"#).1, [("out_of_range", "/exitCode".into())]);
+    assert_eq!(ok("ToolCallLocation", r#"{"path":"/a","line":0}"#).1, [("out_of_range", "/line".into())]);
     assert_eq!(ok("TerminalExitStatus", r#"{"exitCode":1.5}"#).1, [("wrong_type", "/exitCode".into())]);
     assert_eq!(ok("ResourceLink", r#"{"name":"n","uri":"u","size":9007199254740991}"#).1, []);
     assert_eq!(ok("ResourceLink", r#"{"name":"n","uri":"u","size":9007199254740992}"#).1, [("out_of_range", "/size".into())]);

@@ -56,7 +56,7 @@ def problem_of(f: Callable[[], object]) -> Problem:
 # --- errors ---
 
 
-def test_the_eleven_kinds() -> None:
+def test_the_twelve_kinds() -> None:
     assert ERROR_KINDS == (
         "invalid_json",
         "wrong_type",
@@ -66,6 +66,7 @@ def test_the_eleven_kinds() -> None:
         "unknown_variant",
         "out_of_range",
         "pattern_mismatch",
+        "forbidden_member",
         "duplicate_key",
         "not_representable",
         "session_mismatch",

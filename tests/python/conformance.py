@@ -139,6 +139,8 @@ def store_view(store: TerminalStore) -> dict[str, Any]:
         }
         if t.size is not None:
             view["size"] = {"cols": t.size.cols, "rows": t.size.rows}
+        if t.capabilities is not None:
+            view["capabilities"] = {"cancel": t.can_cancel}
         if t.dropped_bytes > 0:
             view["droppedBytes"] = t.dropped_bytes
         if r.wrapped_lines > 0:

@@ -87,7 +87,8 @@ def tool_call(r: random.Random, creation: bool) -> dict[str, Any]:
     if r.random() < 0.7:
         o["content"] = [item(r) for _ in range(r.randrange(4))]
     if r.random() < 0.4:
-        o["locations"] = [{"path": r.choice(["/w/a.rs", "C:\\w\\b.rs"]), "line": r.randrange(50)} for _ in range(r.randrange(3))]
+        # Lines from 1: v1's line 0 has no v2 form (the convert vectors check not_representable).
+        o["locations"] = [{"path": r.choice(["/w/a.rs", "C:\\w\\b.rs"]), "line": 1 + r.randrange(49)} for _ in range(r.randrange(3))]
     if r.random() < 0.3:
         o["rawInput"] = {"cmd": text(r)}
     if r.random() < 0.3:

@@ -50,7 +50,7 @@ def test_unknown_members_are_kept_in_input_order_after_the_known_ones() -> None:
 
 
 def test_lenient_members_are_dropped_with_a_warning_never_silently() -> None:
-    p = v2.parse_terminal_update('{"terminalId":"t","cwd":"build","exitStatus":{"exitCode":-1}}')
+    p = v2.parse_terminal_update('{"terminalId":"t","cwd":"build","exitStatus":{"exitCode":9007199254740992}}')
     assert [(w.kind, w.path) for w in p.warnings] == [("relative_path", "/cwd"), ("out_of_range", "/exitStatus/exitCode")]
     assert v2.serialize_terminal_update(p.value) == '{"terminalId":"t","exitStatus":{}}'
 

@@ -36,7 +36,7 @@ const err = <T>(decoder: Decoder<T>, text: string) => errorOf(decodeText(text, d
 const ok = <T>(decoder: Decoder<T>, text: string) => okOf(decodeText(text, decoder));
 
 describe("errors", () => {
-  test("the eleven kinds", () => {
+  test("the twelve kinds", () => {
     assert.deepEqual(ERROR_KINDS, [
       "invalid_json",
       "wrong_type",
@@ -46,6 +46,7 @@ describe("errors", () => {
       "unknown_variant",
       "out_of_range",
       "pattern_mismatch",
+      "forbidden_member",
       "duplicate_key",
       "not_representable",
       "session_mismatch",

@@ -97,7 +97,8 @@ function toolCall(r: Rng, creation: boolean): { [k: string]: Plain } {
   if (r.chance(50)) o["kind"] = r.pick(KINDS);
   if (r.chance(50)) o["status"] = r.pick(STATUSES);
   if (r.chance(70)) o["content"] = Array.from({ length: r.below(4) }, () => item(r));
-  if (r.chance(40)) o["locations"] = Array.from({ length: r.below(3) }, () => ({ path: r.pick(["/w/a.rs", "C:\\w\\b.rs"]), line: r.below(50) }));
+  // Lines from 1: v1's line 0 has no v2 form (the convert vectors check `not_representable`).
+  if (r.chance(40)) o["locations"] = Array.from({ length: r.below(3) }, () => ({ path: r.pick(["/w/a.rs", "C:\\w\\b.rs"]), line: 1 + r.below(49) }));
   if (r.chance(30)) o["rawInput"] = { cmd: text(r) };
   if (r.chance(30)) o["rawOutput"] = freeJson(r, 1) ?? 0;
   if (r.chance(30)) o["_meta"] = meta(r, 1);

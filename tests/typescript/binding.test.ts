@@ -59,7 +59,7 @@ test("unknown members are kept in input order after the known ones", () => {
 });
 
 test("lenient members are dropped with a warning, never silently", () => {
-  const r = v2.parseTerminalUpdate('{"terminalId":"t","cwd":"build","exitStatus":{"exitCode":-1}}');
+  const r = v2.parseTerminalUpdate('{"terminalId":"t","cwd":"build","exitStatus":{"exitCode":9007199254740992}}');
   assert.ok(r.ok);
   if (r.ok) {
     assert.deepEqual(r.warnings.map((w) => [w.kind, w.path]), [["relative_path", "/cwd"], ["out_of_range", "/exitStatus/exitCode"]]);

@@ -167,6 +167,7 @@ export function storeView(store: TerminalStore): JsonObject {
       ["toolCallIds", t.sortedToolCalls()],
     ];
     if (t.size !== null) view.push(["size", { cols: t.size.cols, rows: t.size.rows }]);
+    if (t.capabilities !== null) view.push(["capabilities", { cancel: t.canCancel }]);
     if (t.droppedBytes > 0) view.push(["droppedBytes", t.droppedBytes]);
     if (r.wrappedLines > 0) view.push(["wrappedLines", r.wrappedLines]);
     if (r.droppedLines > 0) view.push(["droppedLines", r.droppedLines], ["droppedChars", r.droppedChars]);

@@ -23,7 +23,7 @@ impl Files {
 }
 
 /// A short line diff: the first differing lines with a little context.
-fn diff(old: &str, new: &str) -> String {
+pub fn diff(old: &str, new: &str) -> String {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
     let first = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
@@ -635,15 +635,18 @@ pub fn generate_from(schema: &Path, out: &Path, options: &FromOptions, check: bo
     sync(out, &files, &["rust/src", "typescript/src", "python/src"], check)
 }
 
-/// Upstream's full v2 and v1 schemas (`tests/upstream/`, with their overlays) as the
-/// modules `v2` and `v1`.
+/// Upstream's full schemas as the crate derives them (`tests/upstream/`, `cargo xtask
+/// upstream`), with their overlays, as the modules `v2` (feature `unstable_protocol_v2`),
+/// `v2_unstable` (and `unstable`) and `v1`.
 ///
 /// # Errors
 /// A file that does not read, or a definition that does not generate (a problem fails:
 /// these are never partial).
 pub fn upstream_inputs() -> Result<Vec<Input>, String> {
     let mut upstream = Vec::new();
-    for (module, file, overlay) in [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")] {
+    for (module, file, overlay) in
+        [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v2_unstable", "acp-v2-unstable-schema.json", "acp-v2-unstable-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")]
+    {
         let dir = root().join("tests/upstream");
         let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
         let mut doc = read(file)?;
@@ -735,7 +738,11 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     // Upstream's full v2 and v1 schemas (with their overlays): every definition must
     // generate and compile like the goldens.
     let upstream = upstream_inputs()?;
-    let upstream_names: Vec<Vec<String>> = upstream.iter().map(|i| i.ir().map(|ir| ir.defs.iter().map(|d| d.name().to_owned()).collect())).collect::<Result<_, _>>()?;
+    let names_of = |module: &str| -> Result<Vec<String>, String> {
+        let input = upstream.iter().find(|i| i.module == module).ok_or_else(|| format!("no upstream module {module}"))?;
+        Ok(input.ir()?.defs.iter().map(|d| d.name().to_owned()).collect())
+    };
+    let (v2_names, v1_names) = (names_of("v2")?, names_of("v1")?);
     upstream_package(&upstream, &mut files)?;
     sync(&out, &files, &[], false)?;
     let cargo = |args: &[&str], dir: &str| {
@@ -749,35 +756,59 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         )
     };
     // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.
+    let tool = |what: &str, dir: &str, f: &dyn Fn() -> Result<(), String>| {
+        let began = std::time::Instant::now();
+        f().map(|()| eprintln!("goldens:   {dir}: {what:<52} {:6.1} s", began.elapsed().as_secs_f64()))
+    };
     let compile = |dir: &str, import: &str| {
-        cargo(&["build", "--quiet"], dir)
+        tool("cargo build", dir, &|| cargo(&["build", "--quiet"], dir))
             // Clippy-clean too (RUSTFLAGS denies warnings): a vendored crate passes a user's `cargo clippy`.
-            .and_then(|()| cargo(&["clippy", "--quiet"], dir))
-            .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json"))))
+            .and_then(|()| tool("cargo clippy", dir, &|| cargo(&["clippy", "--quiet"], dir)))
+            .and_then(|()| tool("tsc", dir, &|| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json")))))
             .and_then(|()| {
-                crate::run(Command::new(python).args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(out.join("mypy-cache")).arg(out.join(dir).join("python/src").join(import)))
+                tool("mypy --strict", dir, &|| {
+                    crate::run(
+                        Command::new(python).args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(out.join("mypy-cache")).arg(out.join(dir).join("python/src").join(import)),
+                    )
+                })
             })
             // Lint-clean too, with the project's rules: a vendored package passes a
             // user's ruff whatever constructs its schema has.
-            .and_then(|()| crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import))))
+            .and_then(|()| {
+                tool("ruff check", dir, &|| {
+                    crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import)))
+                })
+            })
     };
-    let result = compile("all", "goldens")
+    // Each part with its time, so a slow one shows where the step's time goes.
+    let timed = |what: &str, f: &dyn Fn() -> Result<(), String>| {
+        let began = std::time::Instant::now();
+        f().map(|()| eprintln!("goldens: {what:<58} {:6.1} s", began.elapsed().as_secs_f64()))
+    };
+    let up = out.join("upstream");
+    let result = timed("compile the construct package (cargo, clippy, tsc, mypy, ruff)", &|| compile("all", "goldens"))
         // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).
-        .and_then(|()| cargo(&["test", "--doc", "--quiet"], "all"))
+        .and_then(|()| timed("its doctest", &|| cargo(&["test", "--doc", "--quiet"], "all")))
         // What the constructs do, not only that they compile.
-        .and_then(|()| crate::construct_vectors::run(&out, tsc, python))
-        .and_then(|()| compile("upstream", "acp_upstream"))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-rust-tests", &upstream_names[0]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v2", "v2-docs", &upstream_names[0]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-python-sdk", &upstream_names[1]))
-        .and_then(|()| crate::construct_vectors::run_upstream(&out.join("upstream"), tsc, python, "v1", "v1-docs", &upstream_names[1]))
-        .and_then(|()| crate::compare::check_ours(&out.join("upstream"), tsc, python))
+        .and_then(|()| timed("construct vectors", &|| crate::construct_vectors::run(&out, tsc, python)))
+        .and_then(|()| timed("compile upstream's package (cargo, clippy, tsc, mypy, ruff)", &|| compile("upstream", "acp_upstream")))
+        .and_then(|()| {
+            timed("upstream's literals and examples", &|| {
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-rust-tests", &v2_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-docs", &v2_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-python-sdk", &v1_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-docs", &v1_names)
+            })
+        })
+        .and_then(|()| timed("the comparison's probes", &|| crate::compare::check_ours(&up, tsc, python)))
         .and_then(|()| {
             // Every upstream definition, in the three languages, with values made from the schema.
-            for input in &upstream {
-                crate::construct_vectors::run_generated(&out.join("upstream"), tsc, python, &input.module, input.ir()?, 6, 13)?;
-            }
-            Ok(())
+            timed("values made from every upstream definition", &|| {
+                for input in &upstream {
+                    crate::construct_vectors::run_generated(&up, tsc, python, &input.module, input.ir()?, 6, 13)?;
+                }
+                Ok(())
+            })
         });
     let _ = std::fs::remove_dir_all(&out);
     result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's whole v2 and v1 schemas, compile in Rust, TypeScript and Python"))

@@ -203,7 +203,10 @@ impl<'a> Gen<'a> {
             }
             let v = match f.presence {
                 Presence::Opt | Presence::Patch if rng.one_in(5) => Value::Null,
+                // `null` reads as `[]` (`x-deserialize-default-on-null`).
+                Presence::Req if f.null_as_empty && rng.one_in(5) => Value::Null,
                 _ if f.pattern.is_some() && matches!(f.ty, Ty::String) => Value::String(f.pattern.as_ref().map(|p| pattern_string(p, rng)).unwrap_or_default()),
+                _ if f.length.is_some() && matches!(f.ty, Ty::String) => Value::String(sized_string(f.length, rng)),
                 _ => {
                     let mut v = self.ty(&f.ty, f.format.as_deref(), rng, depth);
                     if let (Some(min), Value::Array(a)) = (f.min_items, &mut v) {
@@ -238,6 +241,7 @@ impl<'a> Gen<'a> {
                 self.fields(fields, &mut m, rng, depth);
                 Value::Object(m)
             }
+            Def::StringAlias { length: l @ Some(_), .. } => Value::String(sized_string(*l, rng)),
             Def::StringAlias { absolute_path, .. } => Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned()),
             Def::StringEnum { values, other, .. } => {
                 if other.is_some() && rng.one_in(5) {
@@ -262,9 +266,13 @@ impl<'a> Gen<'a> {
                 {
                     return self.value(&t.payload, rng, depth + 1);
                 }
-                if let Def::TaggedStruct { tagless: Some(t), common, .. } = def
+                if let Def::TaggedStruct { tagless: Some(t), common, optional_tag, .. } = def
                     && rng.one_in(4)
                 {
+                    // An optional tag may also be `null`.
+                    if optional_tag.is_some() && rng.one_in(2) {
+                        m.insert(tag.clone(), Value::Null);
+                    }
                     if let Value::Object(inner) = self.value(&t.payload, rng, depth + 1) {
                         m.extend(inner);
                     }
@@ -287,7 +295,10 @@ impl<'a> Gen<'a> {
                 }
                 Value::Object(m)
             }
-            Def::ShapeUnion { alternatives, .. } => {
+            Def::ShapeUnion { alternatives, fallback, .. } => {
+                if fallback.is_some() && rng.one_in(4) {
+                    return any_json(rng, 1);
+                }
                 let a = rng.pick(alternatives);
                 self.value(&a.name, rng, depth + 1)
             }
@@ -295,7 +306,19 @@ impl<'a> Gen<'a> {
             Def::IntEnum { values, .. } => json!(rng.pick(values).value),
             Def::KindUnion { branches, .. } => {
                 let b = rng.pick(branches);
-                if b.kind == "null" { Value::Null } else { self.ty(&b.ty, None, rng, depth + 1) }
+                match b.kind.as_str() {
+                    "null" => Value::Null,
+                    "any" => any_json(rng, 1),
+                    _ => {
+                        let mut v = self.ty(&b.ty, None, rng, depth + 1);
+                        if let (Some(min), Value::Array(a), Ty::Array { items }) = (b.min_items, &mut v, &b.ty) {
+                            while (a.len() as u64) < min {
+                                a.push(self.ty(items, None, rng, depth + 2));
+                            }
+                        }
+                        v
+                    }
+                }
             }
             Def::Envelope { fields, methods, .. } => {
                 let mut m = Map::new();
@@ -316,6 +339,19 @@ impl<'a> Gen<'a> {
             Def::Results { .. } => Value::Null,
         }
     }
+}
+
+/// A string of a length within `length` (in code points), made from the usual strings.
+fn sized_string(length: Option<ir::Length>, rng: &mut Rng) -> String {
+    let (min, max) = length.map_or((0, None), |l| (l.min, l.max));
+    let mut s: Vec<char> = rng.pick(STRINGS).chars().collect();
+    if let Some(max) = max {
+        s.truncate(usize::try_from(max).unwrap_or(usize::MAX));
+    }
+    while (s.len() as u64) < min {
+        s.push('x');
+    }
+    s.into_iter().collect()
 }
 
 /// A string the compiled `pattern` matches: each atom's set repeated its least count (or

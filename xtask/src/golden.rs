@@ -219,3 +219,53 @@ fn upstreams_overlay_marks_its_patches_and_its_path_rule() {
     let mut v1 = read("acp-v1-schema.json");
     crate::codegen::apply_overlay(&mut v1, &read("acp-v1-overlay.json")).expect("the v1 overlay applies");
 }
+
+/// Upstream's `x-state` and `x-scope` (and every other `x-` annotation the generator does
+/// not act on) reach the IR intact, on each definition and each union branch of the
+/// crate-derived schemas and of the schema this project emits (which carries upstream's
+/// where it models the definition), so a later generator can build session state from them.
+#[test]
+fn upstream_annotations_reach_the_ir_intact() {
+    const ACTED_ON: &[&str] = &["x-method", "x-patch", "x-absolute-path", "x-deserialize-default-on-error", "x-deserialize-skip-invalid-items", "x-deserialize-default-on-null"];
+    let wanted = |o: &serde_json::Map<String, serde_json::Value>| -> serde_json::Map<String, serde_json::Value> {
+        o.iter().filter(|(k, _)| k.starts_with("x-") && !ACTED_ON.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    };
+    let mut states = 0;
+    let mut scopes = 0;
+    let mut ours = 0;
+    for file in ["tests/upstream/acp-v2-schema.json", "tests/upstream/acp-v2-unstable-schema.json", "tests/upstream/acp-v1-schema.json", "schema/json/v2/schema.json"] {
+        let text = std::fs::read_to_string(crate::root().join(file)).expect("schema");
+        let schema: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let ir = ir::build(&schema).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for (name, def) in schema["$defs"].as_object().expect("$defs") {
+            let o = def.as_object().expect("object");
+            assert_eq!(ir.annotations_of(name).to_json(), wanted(o), "{file} {name}");
+            if file.starts_with("schema/") {
+                ours += usize::from(o.contains_key("x-state")) + usize::from(o.contains_key("x-scope"));
+            } else {
+                states += usize::from(o.contains_key("x-state"));
+                scopes += usize::from(o.contains_key("x-scope"));
+            }
+            // The branches of a tagged union or tagged object: each variant keeps its own.
+            let Some(ir_def) = ir.defs.iter().find(|d| d.name() == name) else { continue };
+            let (tag, variants) = match ir_def {
+                ir::Def::TaggedUnion { tag, variants, .. } | ir::Def::TaggedStruct { tag, variants, .. } => (tag, variants),
+                _ => continue,
+            };
+            for b in o.get("anyOf").or_else(|| o.get("oneOf")).and_then(serde_json::Value::as_array).into_iter().flatten() {
+                let Some(value) = b.pointer(&format!("/properties/{tag}/const")).and_then(serde_json::Value::as_str) else { continue };
+                let v = variants.iter().find(|v| v.wire == value).unwrap_or_else(|| panic!("{file} {name}: no variant {value}"));
+                assert_eq!(v.annotations.to_json(), wanted(b.as_object().expect("branch")), "{file} {name} {value}");
+                if file.starts_with("schema/") {
+                    ours += usize::from(b.get("x-state").is_some());
+                } else {
+                    states += usize::from(b.get("x-state").is_some());
+                }
+            }
+        }
+    }
+    // What the crate derives today (`cargo xtask upstream`): a floor, so a lost
+    // annotation cannot pass as none.
+    assert!(states >= 30 && scopes >= 6, "x-state {states}, x-scope {scopes}");
+    assert!(ours >= 7, "our schema's x-state and x-scope: {ours}");
+}

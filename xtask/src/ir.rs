@@ -28,17 +28,217 @@ type R<T> = Result<T, IrError>;
 pub struct Ir {
     pub title: String,
     pub defs: Vec<Def>,
+    /// The `x-` annotations of each definition that has any (upstream's `x-state`,
+    /// `x-scope`, `x-side`, ...), by definition name: data the generator does not act
+    /// on, kept for generators that will (see [`Annotations`]). A union branch's own are
+    /// on its [`Variant`].
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub annotations: std::collections::BTreeMap<String, Annotations>,
+}
+
+impl Ir {
+    /// The annotations of definition `name` (empty when it has none).
+    #[must_use]
+    #[allow(dead_code, reason = "the state generator of a later issue reads the annotations; the tests do now")]
+    pub fn annotations_of(&self, name: &str) -> &Annotations {
+        static EMPTY: std::sync::OnceLock<Annotations> = std::sync::OnceLock::new();
+        self.annotations.get(name).unwrap_or_else(|| EMPTY.get_or_init(Annotations::default))
+    }
+}
+
+/// The `x-` annotations of a definition, a union branch or a member that say nothing
+/// about what validates and that the generator does not act on, kept as data: upstream's
+/// state model (`x-state`: what a message does to the session's state) and scopes
+/// (`x-scope`: the ids a message is scoped by), typed, and every other unknown `x-`
+/// annotation raw, in schema order. The annotations the generator does act on
+/// (`x-method`, `x-patch`, `x-absolute-path`, `x-deserialize-*`) are not repeated here.
+/// [`Annotations::to_json`] gives them back as they were in the schema.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Annotations {
+    /// `x-state`: for each state owner (`session`, `agent`), the actions in order.
+    /// `Some` of an empty list is upstream's `"x-state": {}` (the message changes no
+    /// state, said explicitly: `SessionUpdate`'s `notice`); `None`, no `x-state`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<Vec<StateActions>>,
+    /// `x-scope`: for each scope (`session`, `toolCall`), the member paths that hold its
+    /// id (`Some` of an empty list for `"x-scope": {}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Vec<ScopeIds>>,
+    /// Every other `x-` annotation, raw (`x-side`, `x-docs-ignore`, a vendor's own).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other: Vec<(String, Value)>,
+}
+
+/// The state actions `x-state` gives one state owner.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StateActions {
+    /// Whose state (`session`).
+    pub owner: String,
+    pub actions: Vec<StateAction>,
+}
+
+/// One `x-state` action: `{"action":"append","target":"terminal","id":"terminalId","field":"output.data","value":"data"}`
+/// appends the message's `data` to the `output.data` of the `terminal` whose id is the
+/// message's `terminalId`. Member paths are dotted, relative to the message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StateAction {
+    /// `upsert`, `append`, `replace` or `remove` (another word is kept as it is).
+    pub action: String,
+    /// The kind of state object acted on (`terminal`, `toolCall`, `userMessage`).
+    pub target: String,
+    /// The member path of the target's id, for targets kept by id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The target's member path the action changes (the whole target when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The member path of the value the action uses (the whole message when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// One `x-scope` entry: a scope and the member paths that hold its id.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScopeIds {
+    pub scope: String,
+    pub ids: Vec<String>,
+}
+
+impl Annotations {
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.state.is_none() && self.scope.is_none() && self.other.is_empty()
+    }
+
+    /// The annotations as the schema wrote them (`x-state`, `x-scope`, then the others).
+    #[must_use]
+    #[allow(dead_code, reason = "the state generator of a later issue reads the annotations; the tests do now")]
+    pub fn to_json(&self) -> Map<String, Value> {
+        let mut out = Map::new();
+        if let Some(state) = &self.state {
+            let state: Map<String, Value> = state
+                .iter()
+                .map(|s| {
+                    let actions = s
+                        .actions
+                        .iter()
+                        .map(|a| {
+                            let mut o = Map::new();
+                            o.insert("action".into(), Value::from(a.action.clone()));
+                            o.insert("target".into(), Value::from(a.target.clone()));
+                            for (k, v) in [("id", &a.id), ("field", &a.field), ("value", &a.value)] {
+                                if let Some(v) = v {
+                                    o.insert(k.into(), Value::from(v.clone()));
+                                }
+                            }
+                            Value::Object(o)
+                        })
+                        .collect();
+                    (s.owner.clone(), Value::Array(actions))
+                })
+                .collect();
+            out.insert("x-state".into(), Value::Object(state));
+        }
+        if let Some(scope) = &self.scope {
+            let scope: Map<String, Value> = scope.iter().map(|s| (s.scope.clone(), Value::from(s.ids.clone()))).collect();
+            out.insert("x-scope".into(), Value::Object(scope));
+        }
+        for (k, v) in &self.other {
+            out.insert(k.clone(), v.clone());
+        }
+        out
+    }
+}
+
+/// The `x-` annotations the generator acts on (they shape the code, so they are not
+/// repeated in [`Annotations`]).
+const ACTED_ON: &[&str] = &["x-method", "x-patch", "x-absolute-path", "x-deserialize-default-on-error", "x-deserialize-skip-invalid-items", "x-deserialize-default-on-null"];
+
+/// The [`Annotations`] of the schema object `o` at `ptr` of `def`.
+pub fn annotations(def: &str, ptr: &str, o: &Map<String, Value>) -> R<Annotations> {
+    let mut out = Annotations::default();
+    let strings = |at: &str, v: &Value| -> R<Vec<String>> {
+        match v.as_array() {
+            Some(a) if a.iter().all(Value::is_string) => Ok(a.iter().filter_map(Value::as_str).map(str::to_owned).collect()),
+            _ => err(def, at, "expected an array of member paths (strings)"),
+        }
+    };
+    for (k, v) in o {
+        if !k.starts_with("x-") || ACTED_ON.contains(&k.as_str()) {
+            continue;
+        }
+        let at = format!("{ptr}/{k}");
+        match k.as_str() {
+            "x-state" => {
+                let Some(owners) = v.as_object() else { return err(def, &at, "`x-state` must be an object: for each state owner, a list of actions") };
+                out.state = Some(Vec::new());
+                for (owner, actions) in owners {
+                    let oat = format!("{at}/{}", escape(owner));
+                    let Some(list) = actions.as_array() else { return err(def, &oat, "expected a list of actions") };
+                    let mut parsed = Vec::new();
+                    for (i, a) in list.iter().enumerate() {
+                        let aat = format!("{oat}/{i}");
+                        let Some(ao) = a.as_object() else { return err(def, &aat, "an action must be an object") };
+                        let text = |key: &str| -> R<Option<String>> {
+                            match ao.get(key) {
+                                None => Ok(None),
+                                Some(Value::String(s)) => Ok(Some(s.clone())),
+                                Some(_) => err(def, &format!("{aat}/{key}"), format!("`{key}` must be a string")),
+                            }
+                        };
+                        if let Some(extra) = ao.keys().find(|k| !["action", "target", "id", "field", "value"].contains(&k.as_str())) {
+                            return err(def, &format!("{aat}/{}", escape(extra)), format!("unknown member `{extra}` of an `x-state` action (known: action, target, id, field, value)"));
+                        }
+                        let (Some(action), Some(target)) = (text("action")?, text("target")?) else {
+                            return err(def, &aat, "an `x-state` action needs `action` and `target`");
+                        };
+                        parsed.push(StateAction { action, target, id: text("id")?, field: text("field")?, value: text("value")? });
+                    }
+                    out.state.get_or_insert_with(Vec::new).push(StateActions { owner: owner.clone(), actions: parsed });
+                }
+            }
+            "x-scope" => {
+                let Some(scopes) = v.as_object() else { return err(def, &at, "`x-scope` must be an object: for each scope, the member paths of its id") };
+                out.scope = Some(Vec::new());
+                for (scope, ids) in scopes {
+                    out.scope.get_or_insert_with(Vec::new).push(ScopeIds { scope: scope.clone(), ids: strings(&format!("{at}/{}", escape(scope)), ids)? });
+                }
+            }
+            _ => out.other.push((k.clone(), v.clone())),
+        }
+    }
+    Ok(out)
+}
+
+/// A member name as a JSON pointer token.
+fn escape(k: &str) -> String {
+    k.replace('~', "~0").replace('/', "~1")
 }
 
 /// One `$defs` entry.
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Def {
-    /// An object with known properties.
-    Struct { name: String, doc: String, fields: Vec<Field>, extensions: Vec<(String, Value)> },
+    /// An object with known properties. `forbidden`: member names the object must not
+    /// have (`propertyNames: {not: {const | enum}}`, upstream's `ElicitationSessionScope`
+    /// forbids `requestId`); one present is `forbidden_member`.
+    Struct {
+        name: String,
+        doc: String,
+        fields: Vec<Field>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        forbidden: Vec<String>,
+    },
     /// A named string (`TerminalId`), or a checked one (`"x-absolute-path": true`:
-    /// absolute in POSIX or Windows form).
-    StringAlias { name: String, doc: String, absolute_path: bool },
+    /// absolute in POSIX or Windows form), optionally with a length in code points
+    /// (`minLength`/`maxLength`: upstream's `IdempotencyKey`, 1 to 255).
+    StringAlias {
+        name: String,
+        doc: String,
+        absolute_path: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        length: Option<Length>,
+    },
     /// String constants, open (catch-all string branch) or closed.
     StringEnum { name: String, doc: String, values: Vec<EnumValue>, other: Option<Other> },
     /// Objects tagged by one member, each variant's payload a `$ref` (or none). A payload
@@ -62,6 +262,13 @@ pub enum Def {
         name: String,
         doc: String,
         tag: String,
+        /// The tag is optional (upstream v2 `IdleStateUpdate`'s `stopReason`: a branch
+        /// whose tag is `{type: null}`, the variant without a tag): `null` is the same as
+        /// omitted, and (with `lenient`, the tag's own `x-deserialize-default-on-error`)
+        /// a tag that is not a string is dropped with a warning. `None`: the tag is a
+        /// plain required string when present.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        optional_tag: Option<OptionalTag>,
         variants: Vec<Variant>,
         other: Option<Other>,
         common: Vec<Field>,
@@ -73,7 +280,15 @@ pub enum Def {
         tagless: Option<Tagless>,
     },
     /// `anyOf` of object `$ref`s told apart by a member only one of them requires.
-    ShapeUnion { name: String, doc: String, alternatives: Vec<Alternative> },
+    /// `fallback`: an unconstrained branch (`true` or `{}`: upstream's `ErrorData`),
+    /// which takes any other value, and a value its alternative rejects, as raw JSON.
+    ShapeUnion {
+        name: String,
+        doc: String,
+        alternatives: Vec<Alternative>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fallback: Option<Other>,
+    },
     /// A named value of another type: a whole number in its format's range
     /// (`ProtocolVersion`), a number, a boolean, or any JSON (a definition with no
     /// `type`, like `ExtRequest`).
@@ -151,10 +366,14 @@ pub struct IntValue {
 /// One branch of a [`Def::KindUnion`].
 #[derive(Debug, Serialize)]
 pub struct KindBranch {
-    /// The branch's `title` (or its kind), for the variant name.
+    /// The branch's `title` (or its kind; an untitled array of `$ref` items: the item
+    /// type's name), for the variant name.
     pub title: String,
     pub doc: String,
-    /// `null`, `boolean`, `integer`, `number`, `string` or `array`.
+    /// `null`, `boolean`, `integer`, `number`, `string`, `array`, or `any`: an
+    /// unconstrained branch (`{}` or `true`: upstream's `ElicitationContentValue`'s
+    /// last), which takes a value of any other kind, and one its kind's branch rejects,
+    /// as raw JSON.
     pub kind: String,
     /// The value's type (`Json` for the `null` branch).
     pub ty: Ty,
@@ -164,6 +383,26 @@ pub struct KindBranch {
     /// array branch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item_key: Option<String>,
+    /// An array branch's `minItems` (fewer items: `out_of_range`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+}
+
+/// A string's length bounds (`minLength`, `maxLength`), in Unicode code points as JSON
+/// Schema counts them; a string outside them is `out_of_range`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Length {
+    pub min: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+/// How a tagged object's optional tag reads (see [`Def::TaggedStruct`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OptionalTag {
+    /// A tag that is not a string is dropped with a warning (the object is then the
+    /// variant without a tag), instead of failing with `wrong_type`.
+    pub lenient: bool,
 }
 
 impl Def {
@@ -237,6 +476,9 @@ pub struct Variant {
     pub doc: String,
     /// The payload definition, or `None` for a tag-only variant.
     pub payload: Option<String>,
+    /// The branch's own `x-` annotations (upstream's `x-state` on each `SessionUpdate`).
+    #[serde(skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
 }
 
 /// The variant of a tagged union that has no tag (see [`Def::TaggedUnion`]).
@@ -247,6 +489,9 @@ pub struct Tagless {
     pub doc: String,
     /// The payload definition (an object without the tag member).
     pub payload: String,
+    /// The branch's own `x-` annotations.
+    #[serde(skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
 }
 
 #[derive(Debug, Serialize)]
@@ -287,6 +532,16 @@ pub struct Field {
     /// The schema's `pattern` on a string member, compiled to the subset every binding
     /// checks the same way (`pattern_mismatch`).
     pub pattern: Option<crate::pattern::Pattern>,
+    /// A string member's `minLength`/`maxLength`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<Length>,
+    /// A required array member that reads `null` as an empty array
+    /// (`x-deserialize-default-on-null`, upstream's `DefaultOnNull`); written back as `[]`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub null_as_empty: bool,
+    /// The member's own unknown `x-` annotations.
+    #[serde(skip_serializing_if = "Annotations::is_empty")]
+    pub annotations: Annotations,
 }
 
 /// A property's type.
@@ -467,7 +722,8 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
             }
         }
         [t] if t == "array" => {
-            check_keys(def, ptr, o, &["type", "items", "minItems"])?;
+            // `minItems` is read where it is supported (a member, a kind union's branch).
+            check_keys(def, ptr, o, &["type", "items"])?;
             let items = o.get("items").ok_or_else(|| IrError { def: def.into(), pointer: ptr.into(), message: "an array needs `items`".into() })?;
             let (item, item_nullable) = prop_type(def, &format!("{ptr}/items"), items)?;
             if item_nullable && !matches!(item, Ty::Json) {
@@ -480,15 +736,47 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
     Ok((ty, nullable))
 }
 
+/// A string's `minLength`/`maxLength` (`None` without them).
+fn length(def: &str, ptr: &str, v: &Value) -> R<Option<Length>> {
+    let bound = |k: &str| -> R<Option<u64>> {
+        match v.get(k) {
+            None => Ok(None),
+            Some(n) => n.as_u64().map(Some).ok_or_else(|| IrError { def: def.into(), pointer: format!("{ptr}/{k}"), message: format!("`{k}` must be a whole number of at least 0") }),
+        }
+    };
+    match (bound("minLength")?, bound("maxLength")?) {
+        (None, None) => Ok(None),
+        (min, Some(max)) if min.unwrap_or(0) > max => err(def, &format!("{ptr}/maxLength"), "`maxLength` is below `minLength`: no string fits"),
+        (min, max) => Ok(Some(Length { min: min.unwrap_or(0), max })),
+    }
+}
+
 fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field> {
     let default = v.get("default").cloned();
     let pattern = v.get("pattern").cloned();
+    let length = length(def, ptr, v)?;
     let mut without_default = v.clone();
     if let Some(o) = without_default.as_object_mut() {
-        o.shift_remove("default");
-        o.shift_remove("pattern");
+        for k in ["default", "pattern", "minItems", "minLength", "maxLength"] {
+            o.shift_remove(k);
+        }
     }
     let (ty, nullable) = prop_type(def, ptr, &without_default)?;
+    if length.is_some() && !matches!(ty, Ty::String) {
+        return err(def, &format!("{ptr}/minLength"), "`minLength`/`maxLength` are supported on a plain string member (not on bytes, a `$ref` or another type)");
+    }
+    if v.get("minItems").is_some() && !matches!(ty, Ty::Array { .. }) {
+        return err(def, &format!("{ptr}/minItems"), "`minItems` is supported on an array member");
+    }
+    // `x-deserialize-default-on-null` (upstream's `DefaultOnNull`): `null` reads as the
+    // member's default, which for an optional member is its omission.
+    let default_on_null = v.get("x-deserialize-default-on-null") == Some(&Value::Bool(true));
+    if default_on_null && required && (nullable || !matches!(ty, Ty::Array { .. })) {
+        return err(def, ptr, "`x-deserialize-default-on-null` on a required member is supported on a (not nullable) array: `null` then reads as `[]`");
+    }
+    // On an optional member, `null` means omitted; on a required array, `[]`.
+    let null_as_empty = default_on_null && required;
+    let nullable = nullable || (default_on_null && !required);
     let pattern = match pattern {
         None => None,
         Some(Value::String(p)) if matches!(ty, Ty::String) => Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?),
@@ -528,6 +816,12 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
         format: v.get("format").and_then(Value::as_str).filter(|f| *f != "byte" && !f.contains("int") && *f != "double").map(str::to_owned),
         default,
         pattern,
+        length,
+        null_as_empty,
+        annotations: match v.as_object() {
+            Some(o) => annotations(def, ptr, o)?,
+            None => Annotations::default(),
+        },
     })
 }
 
@@ -574,7 +868,7 @@ fn inline_payload(owner: &str, bp: &str, b: &Value, tag: &str, value: &str, extr
     let fields = fields(owner, bp, &inner)?;
     let doc =
         if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
-    extra.push(Def::Struct { name: name.clone(), doc, fields, extensions: vec![] });
+    extra.push(Def::Struct { name: name.clone(), doc, fields, forbidden: vec![] });
     Ok(name)
 }
 
@@ -583,19 +877,69 @@ fn catch_all(b: &Value) -> Option<Other> {
     Some(Other { title: title.to_owned(), doc: doc(b) })
 }
 
-/// What [`union`] reads from the branches: the tag, the tagged variants, the catch-all
-/// and the tagless variant.
-type UnionParts = (String, Vec<Variant>, Option<Other>, Option<Tagless>);
+/// What [`union`] reads from the branches: the tag, the tagged variants, the catch-all,
+/// the tagless variant, and whether a branch made the tag optional (its tag is
+/// `{type: null}`: see [`Def::TaggedStruct`]).
+struct UnionParts {
+    tag: String,
+    variants: Vec<Variant>,
+    other: Option<Other>,
+    tagless: Option<Tagless>,
+    null_tag: bool,
+}
+
+/// The name of a variant without a tag whose branch has no `title`: its payload's name
+/// without the owner's (`TitledMultiSelectItems` in `MultiSelectItems`: `Titled`;
+/// `McpServerStdio` in `McpServer`: `Stdio`), else without the words both names begin
+/// with (`ElicitationSessionScope` beside `ElicitationFormMode`: `SessionScope`), else the
+/// payload's name.
+fn title_from_ref(owner: &str, payload: &str) -> String {
+    if let Some(rest) = payload.strip_suffix(owner).filter(|r| !r.is_empty()) {
+        return rest.to_owned();
+    }
+    if let Some(rest) = payload.strip_prefix(owner).filter(|r| !r.is_empty()) {
+        return rest.to_owned();
+    }
+    // The longest common prefix that ends where a word of both names ends.
+    let (a, b): (Vec<char>, Vec<char>) = (owner.chars().collect(), payload.chars().collect());
+    let mut cut = 0;
+    for i in 1..a.len().min(b.len()) {
+        if a[..i] != b[..i] {
+            break;
+        }
+        if a[i].is_uppercase() && b[i].is_uppercase() {
+            cut = i;
+        }
+    }
+    payload.chars().skip(cut).collect()
+}
+
+/// A branch that says the tag is absent or `null` (`{properties: {TAG: {type: null}}}`,
+/// the tag not required): the tag member's name.
+fn null_tag_branch(b: &Value) -> Option<String> {
+    let props = b.get("properties")?.as_object()?;
+    let [(k, v)] = props.iter().collect::<Vec<_>>()[..] else { return None };
+    let only_null = v.get("type") == Some(&Value::from("null")) && v.as_object().is_some_and(|o| o.keys().all(|k| k == "type" || ANNOTATIONS.contains(&k.as_str())));
+    let required = b.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x.as_str() == Some(k)));
+    (only_null && !required).then(|| k.clone())
+}
 
 fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: &mut Vec<Def>) -> R<UnionParts> {
     let mut tag_name: Option<String> = None;
     let mut variants = Vec::new();
     let mut other = None;
     let mut tagless: Option<(String, Tagless)> = None;
-    // The catch-all and the tagless branch are checked against the tag once every
-    // tagged branch has named it: they may come anywhere (dispatch is by tag, so the
-    // order of the branches does not matter).
+    // The catch-all, the tagless branch and a branch of an absent tag are checked
+    // against the tag once every tagged branch has named it: they may come anywhere
+    // (dispatch is by tag, so the order of the branches does not matter).
     let mut catch_all_at: Option<(String, Option<String>)> = None;
+    let mut null_tag_at: Option<(String, String)> = None;
+    let branch_annotations = |bp: &str, b: &Value| -> R<Annotations> {
+        match b.as_object() {
+            Some(o) => annotations(name, bp, o),
+            None => Ok(Annotations::default()),
+        }
+    };
     for (i, b) in branches.iter().enumerate() {
         let bp = format!("{ptr}/{i}");
         if b.get("not").is_some() {
@@ -614,50 +958,109 @@ fn union(name: &str, ptr: &str, branches: &[Value], open_expected: bool, extra: 
             if tagless.is_some() {
                 return err(name, &bp, "a tagged union can have only one branch without a tag (a plain `$ref`); the others need a const-valued tag property");
             }
-            let Some(title) = b.get("title").and_then(Value::as_str) else {
-                return err(name, &bp, "the branch without a tag needs a `title`, which names its variant");
-            };
-            let t = Tagless { title: title.to_owned(), doc: doc(b), payload: payload.to_owned() };
+            let title = b.get("title").and_then(Value::as_str).map_or_else(|| title_from_ref(name, payload), str::to_owned);
+            let t = Tagless { title, doc: doc(b), payload: payload.to_owned(), annotations: branch_annotations(&bp, b)? };
             tagless = Some((bp, t));
             continue;
         }
+        if let Some(tag) = null_tag_branch(b) {
+            // No tag, or `null` (upstream v2 `IdleStateUpdate`'s `none`): the variant
+            // without a tag, with no members of its own.
+            if tagless.is_some() {
+                return err(name, &bp, "a tagged union can have only one branch without a tag; the others need a const-valued tag property");
+            }
+            let title = b.get("title").and_then(Value::as_str).unwrap_or("none").to_owned();
+            let mut empty = b.clone();
+            if let Some(o) = empty.as_object_mut() {
+                o.shift_remove("properties");
+            }
+            let payload = inline_payload(name, &bp, &empty, "", &title, extra)?;
+            tagless = Some((bp.clone(), Tagless { title, doc: doc(b), payload, annotations: branch_annotations(&bp, b)? }));
+            null_tag_at = Some((bp, tag));
+            continue;
+        }
         let Some((tag, value)) = tag_branch(b) else {
-            // Members listed inline with no tag, and a `title` (upstream v1
-            // `SetSessionConfigOptionRequest`'s `value_id`): the variant without a tag, its
-            // payload a definition of its own (`Owner` + title + `Payload`).
-            if let (Some(title), Some(_), None) = (b.get("title").and_then(Value::as_str), b.get("properties"), b.get("allOf")) {
+            // Members listed inline with no tag (upstream v1 `SetSessionConfigOptionRequest`'s
+            // `value_id`): the variant without a tag, its payload a definition of its own
+            // (`Owner` + title + `Payload`; `untagged` without a `title`).
+            if let (Some(_), None, None) = (b.get("properties"), b.get("allOf"), b.get("$ref")) {
                 if tagless.is_some() {
                     return err(name, &bp, "a tagged union can have only one branch without a tag; the others need a const-valued tag property");
                 }
-                let payload = inline_payload(name, &bp, b, "", title, extra)?;
-                tagless = Some((bp, Tagless { title: title.to_owned(), doc: doc(b), payload }));
+                let title = b.get("title").and_then(Value::as_str).unwrap_or("untagged").to_owned();
+                let payload = inline_payload(name, &bp, b, "", &title, extra)?;
+                tagless = Some((bp.clone(), Tagless { title, doc: doc(b), payload, annotations: branch_annotations(&bp, b)? }));
                 continue;
             }
-            return err(name, &bp, "a union branch must be an object with one const-valued tag property (or, for the one variant without a tag, a `title`)");
+            return err(name, &bp, "a union branch must be an object with one const-valued tag property (or, for the one variant without a tag, a `$ref` or members without a tag)");
         };
         if tag_name.as_ref().is_some_and(|t| *t != tag) {
             return err(name, &bp, format!("branches disagree on the tag member (`{}` vs `{tag}`)", tag_name.unwrap_or_default()));
         }
         let inline = b.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() > 1);
-        let payload = match b.get("allOf") {
-            None if inline => Some(inline_payload(name, &bp, b, &tag, &value, extra)?),
-            Some(_) if inline => return err(name, &bp, "a variant lists members inline and a `$ref` payload; use one of them"),
-            None => None,
-            Some(_) => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError { def: name.into(), pointer: format!("{bp}/allOf"), message: "a variant payload must be one `$ref`".into() })?),
+        // The payload: `allOf: [{$ref}]` (schemars 0.8) or a `$ref` beside the tag (schemars 1).
+        let has_ref = b.get("allOf").is_some() || b.get("$ref").is_some();
+        let payload = match has_ref {
+            false if inline => Some(inline_payload(name, &bp, b, &tag, &value, extra)?),
+            true if inline => return err(name, &bp, "a variant lists members inline and a `$ref` payload; use one of them"),
+            false => None,
+            true => Some(as_ref(b).map(str::to_owned).ok_or_else(|| IrError {
+                def: name.into(),
+                pointer: bp.clone(),
+                message: "a variant payload must be one `$ref` (or `allOf` of one `$ref`)".into(),
+            })?),
         };
         tag_name = Some(tag);
-        variants.push(Variant { wire: value, doc: doc(b), payload });
+        variants.push(Variant { wire: value, doc: doc(b), payload, annotations: branch_annotations(&bp, b)? });
     }
     if let Some((bp, tag)) = catch_all_at
         && (tag.is_none() || tag != tag_name)
     {
         return err(name, &bp, "the catch-all branch must be keyed by the same tag");
     }
+    if let Some((bp, tag)) = &null_tag_at
+        && Some(tag) != tag_name.as_ref()
+    {
+        return err(name, bp, "the branch of an absent tag must name the union's tag member");
+    }
     if open_expected && other.is_none() && tagless.is_none() {
         return err(name, ptr, "an `anyOf` tagged union needs a catch-all branch with `not` (or a branch without a tag, which then takes unknown tags)");
     }
     let tag = tag_name.ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a union needs at least one variant".into() })?;
-    Ok((tag, variants, other, tagless.map(|(_, t)| t)))
+    Ok(UnionParts { tag, variants, other, tagless: tagless.map(|(_, t)| t), null_tag: null_tag_at.is_some() })
+}
+
+/// Whether a branch is unconstrained (`true`, or `{}` with only annotations): any value.
+fn is_unconstrained(b: &Value) -> bool {
+    b == &Value::Bool(true) || b.as_object().is_some_and(|o| o.keys().all(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-")))
+}
+
+/// `propertyNames: {not: {const: NAME}}` or `{not: {enum: [NAMES]}}`: the member names
+/// the object must not have.
+fn forbidden_members(def: &str, ptr: &str, o: &Map<String, Value>) -> R<Vec<String>> {
+    let Some(p) = o.get("propertyNames") else { return Ok(vec![]) };
+    let at = format!("{ptr}/propertyNames");
+    let shape = "only `propertyNames: {not: {const: NAME}}` or `{not: {enum: [NAMES]}}` (members the object must not have) is supported";
+    let Some(not) = p.as_object().filter(|p| p.len() == 1).and_then(|p| p.get("not")).and_then(Value::as_object) else { return err(def, &at, shape) };
+    let names: Vec<String> = match (not.get("const"), not.get("enum"), not.len()) {
+        (Some(Value::String(c)), None, 1) => vec![c.clone()],
+        (None, Some(Value::Array(e)), 1) if !e.is_empty() && e.iter().all(Value::is_string) => e.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => return err(def, &at, shape),
+    };
+    let props = o.get("properties").and_then(Value::as_object);
+    if let Some(n) = names.iter().find(|n| props.is_some_and(|p| p.contains_key(*n))) {
+        return err(def, &at, format!("`{n}` is both a property and a forbidden member name"));
+    }
+    Ok(names)
+}
+
+/// An object definition's `additionalProperties`: absent or `true` (unknown members are
+/// kept, as for every object); anything else is not supported.
+fn open_object(def: &str, ptr: &str, o: &Map<String, Value>) -> R<()> {
+    match o.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => Ok(()),
+        Some(_) => err(def, &format!("{ptr}/additionalProperties"), "an object with `properties` keeps unknown members: only `additionalProperties: true` (or none) is supported"),
+    }
 }
 
 fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<Def>) -> R<Def> {
@@ -688,15 +1091,26 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
             }
             return Ok(Def::StringEnum { name: name.into(), doc, values, other });
         }
-        // Shape union: `{title, allOf: [$ref]}` alternatives.
-        if branches.iter().all(|b| b.get("properties").is_none() && as_ref(b).is_some()) {
+        // Shape union: `$ref` alternatives (`{title, allOf: [$ref]}` or `{$ref}`), and at
+        // most one unconstrained branch, the fallback.
+        let refs = branches.iter().filter(|b| b.get("properties").is_none() && as_ref(b).is_some()).count();
+        let unconstrained: Vec<usize> = (0..branches.len()).filter(|&i| is_unconstrained(&branches[i])).collect();
+        if refs > 0 && refs + unconstrained.len() == branches.len() {
             let flattened = o.contains_key("properties");
             if flattened {
                 check_keys(name, ptr, o, &["type", "properties", "required", key])?;
             } else {
                 check_keys(name, ptr, o, &[key])?;
             }
-            let names: Vec<String> = branches.iter().filter_map(as_ref).map(str::to_owned).collect();
+            let fallback = match unconstrained.as_slice() {
+                [] => None,
+                [i] if !flattened => Some(Other { title: branches[*i].get("title").and_then(Value::as_str).unwrap_or("other").to_owned(), doc: doc_of(&branches[*i]) }),
+                [i] => return err(name, &format!("{bptr}/{i}"), "an unconstrained alternative beside members is not supported"),
+                [_, i, ..] => return err(name, &format!("{bptr}/{i}"), "a shape union can have only one unconstrained branch (any JSON)"),
+            };
+            let alt_branches: Vec<&Value> = branches.iter().filter(|b| !is_unconstrained(b)).collect();
+            let alt_index: Vec<usize> = (0..branches.len()).filter(|i| !unconstrained.contains(i)).collect();
+            let names: Vec<String> = alt_branches.iter().filter_map(|b| as_ref(b)).map(str::to_owned).collect();
             let required_of = |n: &str| -> BTreeSet<String> {
                 all.get(n).and_then(|d| d.get("required")).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default()
             };
@@ -708,25 +1122,27 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
                 let key = props.into_iter().find(|p| mine.contains(p) && !others.contains(p));
                 match key {
                     Some(key) => alternatives.push(Alternative { name: n.clone(), key }),
-                    None => return err(name, &format!("{bptr}/{i}"), format!("alternative `{n}` has no required member the others lack, so it cannot be told apart")),
+                    None => return err(name, &format!("{bptr}/{}", alt_index[i]), format!("alternative `{n}` has no required member the others lack, so it cannot be told apart")),
                 }
             }
             if flattened {
                 // Members beside the `anyOf` (upstream `ElicitationFormMode`): each
                 // alternative becomes one object with those members and its own, named
-                // `Owner` + the branch's title, and the definition a shape union of them.
-                for (i, (b, a)) in branches.iter().zip(alternatives.iter_mut()).enumerate() {
-                    let bp = format!("{bptr}/{i}");
-                    let Some(title) = b.get("title").and_then(Value::as_str) else {
-                        return err(name, &bp, "an alternative beside members needs a `title`, which names the object it makes");
-                    };
+                // `Owner` + the branch's title (without one: the alternative's name
+                // without the words it shares with the owner's), and the definition a
+                // shape union of them.
+                for (i, (b, a)) in alt_branches.iter().zip(alternatives.iter_mut()).enumerate() {
+                    let bp = format!("{bptr}/{}", alt_index[i]);
+                    let title = b.get("title").and_then(Value::as_str).map_or_else(|| title_from_ref(name, &a.name), str::to_owned);
                     let Some(Value::Object(alt)) = all.get(&a.name) else {
-                        return err(name, &format!("{bp}/allOf/0/$ref"), format!("reference to `{}`, which is not in `$defs`", a.name));
+                        return err(name, &format!("{bp}/$ref"), format!("reference to `{}`, which is not in `$defs`", a.name));
                     };
-                    if alt.get("type") != Some(&Value::from("object")) || alt.keys().any(|k| !["type", "properties", "required", "description", "title"].contains(&k.as_str()) && !k.starts_with("x-"))
+                    if alt.get("type") != Some(&Value::from("object"))
+                        || alt.keys().any(|k| !["type", "properties", "required", "description", "title", "propertyNames", "additionalProperties"].contains(&k.as_str()) && !k.starts_with("x-"))
                     {
                         return err(name, &bp, format!("alternative `{}` beside members must be a plain object definition (`type: object`, `properties`, `required`)", a.name));
                     }
+                    open_object(&a.name, "", alt)?;
                     let mut merged = Map::new();
                     merged.insert("type".into(), Value::from("object"));
                     let mut props = o.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
@@ -740,14 +1156,15 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
                     let mut required: Vec<Value> = o.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
                     required.extend(alt.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
                     merged.insert("required".into(), Value::Array(required));
+                    let forbidden = forbidden_members(&a.name, "", alt)?;
                     let struct_name = format!("{name}{}", title.to_upper_camel_case());
                     let text = format!("`{name}` with the members of `{}` (its `{title}` alternative).", a.name);
                     let fields = fields(name, ptr, &merged)?;
-                    extra.push(Def::Struct { name: struct_name.clone(), doc: text, fields, extensions: vec![] });
+                    extra.push(Def::Struct { name: struct_name.clone(), doc: text, fields, forbidden });
                     a.name = struct_name;
                 }
             }
-            return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives });
+            return Ok(Def::ShapeUnion { name: name.into(), doc, alternatives, fallback });
         }
         if branches.iter().all(|b| b.get("type") == Some(&Value::from("integer"))) {
             check_keys(name, ptr, o, &[key])?;
@@ -761,11 +1178,43 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
             check_keys(name, ptr, o, &[key])?;
             return Ok(d);
         }
-        let (tag, variants, other, tagless) = union(name, &bptr, &branches, key == "anyOf", extra)?;
+        if let Some(d) = inline_shapes(name, &bptr, &branches, &doc, all, extra)? {
+            check_keys(name, ptr, o, &[key])?;
+            return Ok(d);
+        }
+        let UnionParts { tag, variants, other, tagless, null_tag } = union(name, &bptr, &branches, key == "anyOf", extra)?;
         if o.get("type") == Some(&Value::from("object")) && o.contains_key("properties") {
             check_keys(name, ptr, o, &["type", "properties", "required", key, "discriminator"])?;
-            let common = fields(name, ptr, o)?;
-            return Ok(Def::TaggedStruct { name: name.into(), doc, tag, variants, other, common, tagless });
+            // The tag may also be listed among the common members (upstream v2
+            // `IdleStateUpdate`: `stopReason`, a nullable lenient string): it says how the
+            // tag reads, and is not a common member.
+            let mut common_o = o.clone();
+            let listed = common_o.get_mut("properties").and_then(Value::as_object_mut).and_then(|p| p.shift_remove(&tag));
+            let mut optional_tag = null_tag.then_some(OptionalTag { lenient: false });
+            if let Some(t) = listed {
+                let at = format!("/properties/{}", escape(&tag));
+                let (ts, nullable) = types(&t);
+                let plain = t.as_object().is_some_and(|to| to.keys().all(|k| ["type"].contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-")));
+                if ts != ["string"] || !plain {
+                    return err(name, &at, "the tag listed among the members must be a plain string (`type: string`, or `[string, null]` for an optional tag)");
+                }
+                if common_o.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x.as_str() == Some(&tag))) {
+                    return err(name, "/required", "the tag of a tagged object is required by its branches, not among the common members");
+                }
+                let lenient = t.get("x-deserialize-default-on-error") == Some(&Value::Bool(true));
+                match (nullable, optional_tag.is_some(), tagless.is_some()) {
+                    (true, _, true) => optional_tag = Some(OptionalTag { lenient }),
+                    (true, _, false) => return err(name, &at, "an optional tag (`null` allowed) needs the variant it selects: a branch without a tag"),
+                    (false, true, _) => return err(name, &at, "the tag listed among the members must allow `null`, as the branch of an absent tag says"),
+                    (false, false, _) if lenient => return err(name, &at, "a lenient tag must be optional (`[string, null]`): a dropped tag selects the variant without a tag"),
+                    (false, false, _) => {}
+                }
+            }
+            let common = fields(name, ptr, &common_o)?;
+            return Ok(Def::TaggedStruct { name: name.into(), doc, tag, optional_tag, variants, other, common, tagless });
+        }
+        if null_tag {
+            return err(name, &bptr, "a branch of an absent tag is supported in a tagged object (a union with common `properties`), not yet in a plain tagged union");
         }
         check_keys(name, ptr, o, &[key, "discriminator"])?;
         return Ok(Def::TaggedUnion { name: name.into(), doc, tag, variants, other, tagless });
@@ -773,22 +1222,66 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
     let (ts, _) = types(v);
     match ts.as_slice() {
         [t] if t == "string" => {
-            check_keys(name, ptr, o, &["type"])?;
+            check_keys(name, ptr, o, &["type", "minLength", "maxLength"])?;
             let absolute_path = match o.get("x-absolute-path") {
                 None | Some(Value::Bool(false)) => false,
                 Some(Value::Bool(true)) => true,
                 Some(_) => return err(name, "/x-absolute-path", "`x-absolute-path` must be `true` or `false`"),
             };
-            Ok(Def::StringAlias { name: name.into(), doc, absolute_path })
+            let length = length(name, ptr, v)?;
+            if absolute_path && length.is_some() {
+                return err(name, "/minLength", "a checked path with a length bound is not supported");
+            }
+            Ok(Def::StringAlias { name: name.into(), doc, absolute_path, length })
         }
         [t] if t == "object" && is_envelope(o) => envelope(name, o, doc, all),
         [t] if t == "object" => {
-            check_keys(name, ptr, o, &["type", "properties", "required"])?;
-            let extensions = o.iter().filter(|(k, _)| k.starts_with("x-")).map(|(k, v)| (k.clone(), v.clone())).collect();
-            Ok(Def::Struct { name: name.into(), doc, fields: fields(name, ptr, o)?, extensions })
+            check_keys(name, ptr, o, &["type", "properties", "required", "additionalProperties", "propertyNames"])?;
+            open_object(name, ptr, o)?;
+            let forbidden = forbidden_members(name, ptr, o)?;
+            Ok(Def::Struct { name: name.into(), doc, fields: fields(name, ptr, o)?, forbidden })
         }
         _ => alias(name, v, doc),
     }
+}
+
+/// `anyOf` of inline objects without a tag, told apart by a member only one of them
+/// requires (upstream's unstable `MessageMcpResponse`: `result` or `error`): each becomes
+/// an object definition of its own, named `Owner` + its `title` (else + that member), and
+/// the definition a shape union of them. `None` when the branches are not all inline
+/// objects without a const-valued member.
+fn inline_shapes(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<String, Value>, extra: &mut Vec<Def>) -> R<Option<Def>> {
+    let _ = all;
+    let inline = |b: &Value| b.get("properties").is_some() && as_ref(b).is_none() && b.get("allOf").is_none() && tag_branch(b).is_none() && b.get("not").is_none();
+    if branches.len() < 2 || !branches.iter().all(inline) {
+        return Ok(None);
+    }
+    let required_of = |b: &Value| -> BTreeSet<String> { b.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default() };
+    let mut alternatives = Vec::new();
+    let mut made = Vec::new();
+    for (i, b) in branches.iter().enumerate() {
+        let bp = format!("{ptr}/{i}");
+        let bo = b.as_object().ok_or_else(|| IrError { def: name.into(), pointer: bp.clone(), message: "a branch must be an object".into() })?;
+        check_keys(name, &bp, bo, &["type", "properties", "required", "additionalProperties", "propertyNames"])?;
+        open_object(name, &bp, bo)?;
+        let others: BTreeSet<String> = branches.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, o)| required_of(o)).collect();
+        let props: Vec<String> = bo.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        let Some(key) = props.into_iter().find(|p| required_of(b).contains(p) && !others.contains(p)) else {
+            return err(name, &bp, "an inline alternative needs a required member the others lack, so it can be told apart");
+        };
+        let title = bo.get("title").and_then(Value::as_str).unwrap_or(&key).to_upper_camel_case();
+        let struct_name = format!("{name}{title}");
+        if all.contains_key(&struct_name) || made.contains(&struct_name) {
+            return err(name, &bp, format!("the object made for this alternative would be named `{struct_name}`, which is already taken (give the branches titles)"));
+        }
+        let text = if doc_of(b).is_empty() { format!("The `{key}` alternative of `{name}`.") } else { doc_of(b) };
+        let fields = fields(name, &bp, bo)?;
+        let forbidden = forbidden_members(name, &bp, bo)?;
+        extra.push(Def::Struct { name: struct_name.clone(), doc: text, fields, forbidden });
+        made.push(struct_name.clone());
+        alternatives.push(Alternative { name: struct_name, key });
+    }
+    Ok(Some(Def::ShapeUnion { name: name.into(), doc: doc.to_owned(), alternatives, fallback: None }))
 }
 
 /// `anyOf` branches that each are one JSON kind (no `properties`, `const` or `$ref`):
@@ -796,13 +1289,30 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
 /// form (another union construct may fit them).
 fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<String, Value>) -> R<Option<Def>> {
     let plain = |b: &Value| b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none();
-    if branches.len() < 2 || !branches.iter().all(plain) {
+    // At most one unconstrained branch (`{}`, `true`): the `any` branch.
+    let typed = branches.iter().filter(|b| plain(b)).count();
+    if branches.len() < 2 || typed == 0 || branches.len() - typed > 1 || !branches.iter().all(|b| plain(b) || is_unconstrained(b)) {
         return Ok(None);
     }
     let mut out: Vec<KindBranch> = Vec::new();
     for (i, b) in branches.iter().enumerate() {
         let bp = format!("{ptr}/{i}");
+        if is_unconstrained(b) {
+            let title = b.get("title").and_then(Value::as_str).unwrap_or("other").to_owned();
+            out.push(KindBranch { title, doc: self::doc(b), kind: "any".into(), ty: Ty::Json, item_key: None, min_items: None });
+            continue;
+        }
         let kind = b.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let min_items = match b.get("minItems") {
+            None => None,
+            Some(n) if kind == "array" => Some(n.as_u64().ok_or_else(|| IrError { def: name.into(), pointer: format!("{bp}/minItems"), message: "`minItems` must be a whole number".into() })?),
+            Some(_) => return err(name, &format!("{bp}/minItems"), "`minItems` is supported on an array branch"),
+        };
+        let mut b_without = b.clone();
+        if let Some(o) = b_without.as_object_mut() {
+            o.shift_remove("minItems");
+        }
+        let b = &b_without;
         let ty = if kind == "null" {
             check_keys(name, &bp, b.as_object().ok_or_else(|| IrError { def: name.into(), pointer: bp.clone(), message: "a branch must be an object".into() })?, &["type"])?;
             Ty::Json
@@ -823,8 +1333,17 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<St
         if kind != "array" && out.iter().any(|o| o.kind == kind) {
             return err(name, &bp, format!("two `{kind}` branches cannot be told apart by the JSON kind of the value"));
         }
-        let title = b.get("title").and_then(Value::as_str).map_or_else(|| kind.clone(), str::to_owned);
-        out.push(KindBranch { title, doc: self::doc(b), kind, ty, item_key: None });
+        // Without a title: the kind, or for an array of `$ref` items the item type's name
+        // (two such arrays are told apart by their items, and so are their names).
+        let untitled = match &ty {
+            Ty::Array { items } if matches!(items.as_ref(), Ty::Ref { .. }) => match items.as_ref() {
+                Ty::Ref { name } => name.clone(),
+                _ => kind.clone(),
+            },
+            _ => kind.clone(),
+        };
+        let title = b.get("title").and_then(Value::as_str).map_or(untitled, str::to_owned);
+        out.push(KindBranch { title, doc: self::doc(b), kind, ty, item_key: None, min_items });
     }
     // Several array branches: told apart by a member only one branch's items require.
     let arrays: Vec<usize> = (0..out.len()).filter(|&i| out[i].kind == "array").collect();
@@ -855,6 +1374,20 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<St
             out[i].item_key = Some(key);
         }
     }
+    // With an unconstrained branch, a value is written back as plain JSON whichever branch
+    // took it, so the typed branches must be plain JSON themselves.
+    if out.iter().any(|b| b.kind == "any") {
+        fn plain(t: &Ty) -> bool {
+            match t {
+                Ty::Bool | Ty::Integer { .. } | Ty::Number { .. } | Ty::String | Ty::Json => true,
+                Ty::Array { items } => plain(items),
+                _ => false,
+            }
+        }
+        if let Some(i) = out.iter().position(|b| !plain(&b.ty)) {
+            return err(name, &format!("{ptr}/{i}"), "beside an unconstrained branch, a union decided by JSON kind supports plain branches (booleans, numbers, strings and arrays of them) only");
+        }
+    }
     let mut words: Vec<&str> = out
         .iter()
         .map(|b| match b.kind.as_str() {
@@ -863,8 +1396,10 @@ fn kind_union(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<St
             "integer" => "a whole number",
             "number" => "a number",
             "string" => "a string",
+            "any" => "",
             _ => "an array",
         })
+        .filter(|w| !w.is_empty())
         .collect();
     words.dedup();
     let expected = match words.as_slice() {
@@ -964,13 +1499,25 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
 pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
     let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
         let e = IrError { def: String::new(), pointer: "/$defs".into(), message: "the document has no `$defs` object".into() };
-        return (Ir { title: String::new(), defs: vec![] }, vec![e]);
+        return (Ir { title: String::new(), defs: vec![], annotations: std::collections::BTreeMap::new() }, vec![e]);
     };
+    let defs = &lift_inline_unions(defs);
     let title = schema.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
     let mut out = Vec::new();
     let mut errors = Vec::new();
+    let mut all_annotations = std::collections::BTreeMap::new();
     for (name, v) in defs {
         let mut extra = Vec::new();
+        match v.as_object().map(|o| annotations(name, "", o)) {
+            Some(Ok(a)) if !a.is_empty() => {
+                all_annotations.insert(name.clone(), a);
+            }
+            Some(Err(e)) => {
+                errors.push(e);
+                continue;
+            }
+            _ => {}
+        }
         match definition(name, v, defs, &mut extra) {
             Ok(d) => {
                 // Inline variant payloads and flattened alternatives go right after their
@@ -1027,31 +1574,58 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
             Def::TaggedUnion { variants, .. } | Def::TaggedStruct { variants, .. } => variants.as_slice(),
             _ => &[],
         };
+        // A tagged object whose variants are objects (or tag-only): it can sit in a
+        // union's variant, read from the same object.
+        let plain_tagged_object = |name: &str| match by_name.get(name) {
+            Some(Def::TaggedStruct { variants, .. }) => variants.iter().filter_map(|iv| iv.payload.as_deref()).all(|ip| matches!(by_name.get(ip), None | Some(Def::Struct { .. }))),
+            _ => false,
+        };
         for v in variants {
             let Some(p) = &v.payload else { continue };
             let problem = match (d, by_name.get(p.as_str())) {
                 (_, None | Some(Def::Struct { .. })) => None,
                 // A tagged union as the payload of a tagged union's variant (upstream v2
-                // `SessionUpdate`'s `state_update`): its tag is read from the same object.
+                // `SessionUpdate`'s `state_update`): its tag is read from the same object;
+                // its own variants may carry a tagged object (`StateUpdate`'s `idle`).
                 (Def::TaggedUnion { tag: outer, .. }, Some(Def::TaggedUnion { tag: inner, variants: inner_variants, tagless, .. })) => {
+                    let inner_tags = |ip: &str| match by_name.get(ip) {
+                        Some(Def::TaggedStruct { tag, .. }) => Some(tag.clone()),
+                        _ => None,
+                    };
                     if inner == outer {
                         Some(format!("the payload of variant `{}` is the union `{p}`, tagged by the same member `{inner}`", v.wire))
                     } else if tagless.is_some() {
                         Some(format!("the payload of variant `{}` is the union `{p}`, which has a variant without a tag; that is not supported in a variant yet", v.wire))
-                    } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).any(|ip| !matches!(by_name.get(ip), None | Some(Def::Struct { .. }))) {
-                        Some(format!("the payload of variant `{}` is the union `{p}`, whose own variants are unions; one level of nesting is supported", v.wire))
+                    } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).any(|ip| !matches!(by_name.get(ip), None | Some(Def::Struct { .. })) && !plain_tagged_object(ip)) {
+                        Some(format!(
+                            "the payload of variant `{}` is the union `{p}`, whose own variants are unions; a tagged object whose variants are objects is supported there, nothing deeper",
+                            v.wire
+                        ))
+                    } else if inner_variants.iter().filter_map(|iv| iv.payload.as_deref()).filter_map(inner_tags).any(|t| t == *outer || t == *inner) {
+                        Some(format!("the payload of variant `{}` is the union `{p}`, one of whose variants carries a tagged object tagged by `{outer}` or `{inner}` again", v.wire))
                     } else {
                         None
                     }
                 }
-                (Def::TaggedUnion { .. }, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is neither an object with properties nor a tagged union", v.wire)),
+                // A tagged object as the payload of a tagged union's variant (upstream v2
+                // `StateUpdate`'s `idle`, an `IdleStateUpdate`): its tag, variant and common
+                // members are read from the same object.
+                (Def::TaggedUnion { tag: outer, .. }, Some(Def::TaggedStruct { tag: inner, .. })) => {
+                    if inner == outer {
+                        Some(format!("the payload of variant `{}` is the tagged object `{p}`, tagged by the same member `{inner}`", v.wire))
+                    } else if !plain_tagged_object(p) {
+                        Some(format!("the payload of variant `{}` is the tagged object `{p}`, whose variants carry unions; that is not supported in a variant yet", v.wire))
+                    } else {
+                        None
+                    }
+                }
+                (Def::TaggedUnion { .. }, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is neither an object with properties, a tagged union nor a tagged object", v.wire)),
                 // A shape union as a tagged object's payload (upstream `CreateElicitationRequest`'s
                 // `form`, an `ElicitationFormMode`): its alternative is picked in the same object.
-                (Def::TaggedStruct { .. }, Some(Def::ShapeUnion { .. })) => None,
-                (_, Some(_)) => Some(format!(
-                    "the payload of variant `{}` is `{p}`, which is not an object with properties (a tagged union as the payload of a tagged object's variant is not supported yet)",
-                    v.wire
-                )),
+                (Def::TaggedStruct { .. }, Some(Def::ShapeUnion { fallback: None, .. })) => None,
+                (_, Some(_)) => {
+                    Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a union as the payload of a tagged object's variant is not supported yet)", v.wire))
+                }
             };
             if let Some(message) = problem {
                 errors.push(IrError { def: d.name().to_owned(), pointer: String::new(), message });
@@ -1065,7 +1639,82 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
             errors.push(IrError { def: d.name().to_owned(), pointer, message: format!("reference to `{r}`, which is not in `$defs`") });
         }
     }
-    (Ir { title, defs: out }, errors)
+    (Ir { title, defs: out, annotations: all_annotations }, errors)
+}
+
+/// Inline unions of JSON kinds in members (upstream's error response `id`: a number, a
+/// string or `null`, spelled out rather than a `$ref`) become definitions of their own,
+/// named after the definition and the member (`AgentResponseId`), so the rest of the IR
+/// meets a `$ref` there; the member keeps its other keywords. Looks in a definition's
+/// `properties` and in those of its inline branches. A name already taken leaves the
+/// member as it is (and its error stands).
+fn lift_inline_unions(defs: &Map<String, Value>) -> Map<String, Value> {
+    let kind_branch = |b: &Value| is_unconstrained(b) || (b.get("type").and_then(Value::as_str).is_some() && b.get("properties").is_none() && b.get("const").is_none() && as_ref(b).is_none());
+    let liftable = |p: &Value| -> Option<&'static str> {
+        let key = if p.get("anyOf").is_some() {
+            "anyOf"
+        } else if p.get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            return None;
+        };
+        let branches = p.get(key)?.as_array()?;
+        (branches.len() >= 2 && branches.iter().all(kind_branch) && branches.iter().any(|b| !is_unconstrained(b))).then_some(key)
+    };
+    let mut out = defs.clone();
+    let mut lifted: Vec<(String, Value)> = Vec::new();
+    for (name, def) in defs {
+        let mut def = def.clone();
+        let mut objects: Vec<&mut Map<String, Value>> = Vec::new();
+        let Some(o) = def.as_object_mut() else { continue };
+        let mut branch_objects: Vec<&mut Map<String, Value>> = Vec::new();
+        let (own, branches): (Option<&mut Value>, Option<&mut Value>) = {
+            let mut own = None;
+            let mut br = None;
+            for (k, v) in o.iter_mut() {
+                match k.as_str() {
+                    "properties" => own = Some(v),
+                    "anyOf" | "oneOf" => br = Some(v),
+                    _ => {}
+                }
+            }
+            (own, br)
+        };
+        if let Some(Value::Object(p)) = own {
+            objects.push(p);
+        }
+        if let Some(Value::Array(bs)) = branches {
+            for b in bs.iter_mut() {
+                if let Some(Value::Object(p)) = b.get_mut("properties") {
+                    branch_objects.push(p);
+                }
+            }
+        }
+        let mut changed = false;
+        for props in objects.into_iter().chain(branch_objects) {
+            for (member, schema) in props.iter_mut() {
+                let Some(key) = liftable(schema) else { continue };
+                let lifted_name = format!("{name}{}", member.to_upper_camel_case());
+                if defs.contains_key(&lifted_name) || lifted.iter().any(|(n, _)| *n == lifted_name) {
+                    continue;
+                }
+                let Some(m) = schema.as_object_mut() else { continue };
+                let mut union = Map::new();
+                if let Some(d) = m.get("description") {
+                    union.insert("description".into(), d.clone());
+                }
+                union.insert(key.into(), m.shift_remove(key).unwrap_or(Value::Null));
+                m.insert("$ref".into(), Value::from(format!("#/$defs/{lifted_name}")));
+                lifted.push((lifted_name, Value::Object(union)));
+                changed = true;
+            }
+        }
+        if changed {
+            out.insert(name.clone(), def);
+        }
+    }
+    out.extend(lifted);
+    out
 }
 
 /// Whether `v` is a value of `t`, checked from the schema alone (so a default can never
@@ -1309,6 +1958,12 @@ fn response(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<Stri
     if branches.is_empty() || !branches.iter().all(inline) || !branches.iter().any(|b| has(b, "result") || has(b, "error")) {
         return Ok(None);
     }
+    // A JSON-RPC response answers a request: its branches have the request's `id`. Without
+    // one (upstream's unstable `MessageMcpResponse`: `result` or `error` and `_meta`) the
+    // branches make an ordinary union of objects.
+    if !branches.iter().any(|b| has(b, "id")) {
+        return Ok(None);
+    }
     let shape = "a response must be `anyOf` of two objects: one that requires `result` (and has no `error`) and one that requires `error` (and has no `result`)";
     let requires = |b: &Value, k: &str| b.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x.as_str() == Some(k)));
     let [a, b] = branches else { return err(name, ptr, shape) };
@@ -1353,9 +2008,9 @@ fn response(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<Stri
         p.insert("result".into(), Value::Object(raw));
     }
     let (ref_name, err_name) = (out_names[0].1.clone(), out_names[1].1.clone());
-    extra.push(Def::Struct { name: ref_name.clone(), doc: out_names[0].2.clone(), fields: fields(name, &format!("{ptr}/{ri}"), &rb)?, extensions: vec![] });
+    extra.push(Def::Struct { name: ref_name.clone(), doc: out_names[0].2.clone(), fields: fields(name, &format!("{ptr}/{ri}"), &rb)?, forbidden: vec![] });
     let eb = branches[ei].as_object().cloned().unwrap_or_default();
-    extra.push(Def::Struct { name: err_name.clone(), doc: out_names[1].2.clone(), fields: fields(name, &format!("{ptr}/{ei}"), &eb)?, extensions: vec![] });
+    extra.push(Def::Struct { name: err_name.clone(), doc: out_names[1].2.clone(), fields: fields(name, &format!("{ptr}/{ei}"), &eb)?, forbidden: vec![] });
     extra.push(Def::Results {
         name: results_name,
         doc: format!("What `result` holds in `{name}`, by the method of the request it answers: decode it with that method."),
@@ -1367,5 +2022,5 @@ fn response(name: &str, ptr: &str, branches: &[Value], doc: &str, all: &Map<Stri
     if ri > ei {
         alternatives.reverse();
     }
-    Ok(Some(Def::ShapeUnion { name: name.into(), doc: doc.to_owned(), alternatives }))
+    Ok(Some(Def::ShapeUnion { name: name.into(), doc: doc.to_owned(), alternatives, fallback: None }))
 }

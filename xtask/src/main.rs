@@ -21,6 +21,7 @@ mod pyenv;
 mod python;
 mod rust;
 mod typescript;
+mod upstream;
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ enum Cmd {
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
-        /// Start at this step (goldens, cargo, typescript, python, conformance, fuzz,
+        /// Start at this step (upstream, goldens, cargo, typescript, python, conformance, fuzz,
         /// packages, bench, e2e, interop), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
@@ -115,6 +116,14 @@ enum Cmd {
         write: bool,
     },
 
+    /// Derive upstream's JSON Schemas (v2, v2 with `unstable`, v1) from the pinned
+    /// published crate `agent-client-protocol-schema` and write them to `tests/upstream/`.
+    Upstream {
+        /// Write nothing; fail with a diff when a committed file differs from what the crate gives.
+        #[arg(long)]
+        check: bool,
+    },
+
     /// The end-to-end loop: the example Agent, the terminal Client, the browser page.
     #[command(subcommand)]
     E2e(e2e::Cmd),
@@ -134,11 +143,11 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
-/// The four Cargo workspaces whose lock files are committed: every cargo command of
+/// The Cargo workspaces whose lock files are committed: every cargo command of
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 4] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST];
+const LOCKED_WORKSPACES: [&str; 5] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -206,6 +215,7 @@ fn end_to_end() -> Result<(), String> {
 
 /// Every step, in order. The installs always run; `--from NAME` skips the steps before NAME.
 const STEPS: &[Step] = &[
+    ("upstream", || upstream::derive(true)),
     ("goldens", || codegen::compile_goldens(&node::tsc_path(), &pyenv::python())),
     ("cargo", cargo_test),
     ("typescript", typescript_tests),
@@ -254,6 +264,7 @@ fn main() -> ExitCode {
         Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
         Cmd::Compare { write } => compare::compare(write),
+        Cmd::Upstream { check } => upstream::derive(check),
 
         Cmd::E2e(cmd) => e2e::cli(cmd),
     };

@@ -226,6 +226,13 @@ impl Helpers {
             };
             parts.push(format!("pattern={name}"));
         }
+        if let Some(l) = &f.length {
+            let (min, max) = length_bounds(l);
+            parts.push(format!("length=({min}, {max})"));
+        }
+        if f.null_as_empty {
+            parts.push("null_as_empty=True".to_owned());
+        }
         if parts.is_empty() {
             return None;
         }
@@ -233,6 +240,11 @@ impl Helpers {
         let next = format!("_OPTIONS_{}", self.options.len());
         Some(self.options.entry(literal).or_insert(next).clone())
     }
+}
+
+/// A string length's bounds as Python literals (no maximum: `float("inf")`).
+fn length_bounds(l: &crate::ir::Length) -> (String, String) {
+    (l.min.to_string(), l.max.map_or_else(|| "float(\"inf\")".to_owned(), |m| m.to_string()))
 }
 
 #[derive(Serialize)]
@@ -317,6 +329,8 @@ struct PVariant {
     /// A tagged object's payload is a shape union: one class per alternative, and
     /// `class_name` is their union's alias.
     alternatives: Vec<PAlt>,
+    /// The payload is a tagged object: `class_name` is its classes' alias.
+    carried: Option<PCarried>,
 }
 
 /// One class of a tagged object's variant whose payload is a shape union: the tag, the
@@ -328,6 +342,45 @@ struct PAlt {
     /// The alternative's object, and the member that selects it (a literal).
     payload: String,
     key: String,
+}
+
+/// A union variant that carries a tagged object (upstream v2 `StateUpdate`'s `idle`, an
+/// `IdleStateUpdate`): a subclass of each of the tagged object's classes adding the
+/// union's tag (under a variant that carries this union, both tags), a class for a tag
+/// the tagged object does not know, and their alias. Decoding reads the tagged object
+/// (skipping the union's tags) and rebuilds its value as the matching class.
+#[derive(Serialize)]
+struct PCarried {
+    /// The tagged object, its tag (a literal) and that tag's attribute.
+    inner: String,
+    tag: String,
+    tag_attr: String,
+    /// The alias of the classes, and its docstring (at module level).
+    alias: String,
+    doc: Vec<String>,
+    classes: Vec<PCarriedClass>,
+    /// The class for a tag the tagged object does not know (when it keeps those).
+    other: Option<PCarriedClass>,
+    /// The literal members every class adds: (attribute, value, wire name), as literals.
+    literals: Vec<(String, String, String)>,
+    /// `{"attr": value, ...}` of those literals, for the decoder.
+    literal_values: String,
+    /// The members the tagged object's decoder skips (the union's tags).
+    skip_const: String,
+    /// The alias's discriminator arguments, and its known-tags constant and items.
+    discriminator: Vec<String>,
+    tags_const: String,
+    tags: Vec<String>,
+}
+
+/// One class of a [`PCarried`]: the class, the tagged object's class it extends, and its
+/// union member.
+#[derive(Serialize)]
+struct PCarriedClass {
+    class_name: String,
+    base: String,
+    member: String,
+    doc: Vec<String>,
 }
 
 /// The inner union of a variant whose payload is a tagged union.
@@ -360,10 +413,97 @@ struct PNested {
     /// The inner tag value (a literal); `None` for the inner catch-all.
     wire: Option<String>,
     payload: Option<String>,
+    /// The inner variant carries a tagged object: `class_name` is its classes' alias.
+    carried: Option<PCarried>,
 }
 
 fn pvariant(doc: Vec<String>, class_name: String, wire: String, payload: Option<String>) -> PVariant {
-    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload, nested: None, alternatives: vec![] }
+    PVariant { member: format!("Annotated[{class_name}, Tag({wire})]"), doc, class_name, wire, payload, nested: None, alternatives: vec![], carried: None }
+}
+
+/// What [`carried`] needs besides the names: the variant's alias (its class name) and
+/// doc, and the union tags above it as (tag, attribute, value).
+struct CarriedAt<'a> {
+    alias: String,
+    doc: String,
+    tags: Vec<(&'a str, String, &'a str)>,
+}
+
+/// The [`PCarried`] of a union variant that carries the tagged object `inner`.
+fn carried(
+    ir: &Ir,
+    names: &BTreeSet<String>,
+    inner: &str,
+    at: CarriedAt<'_>,
+    vname: &mut dyn FnMut(&str, &str) -> Result<String, String>,
+    skip_const: &mut dyn FnMut(&[String]) -> String,
+) -> Result<PCarried, String> {
+    let Some(Def::TaggedStruct { tag, variants, other, tagless, optional_tag, .. }) = ir.defs.iter().find(|d| d.name() == inner) else {
+        return Err(format!("$defs/{inner}: not a tagged object"));
+    };
+    let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
+    let literals: Vec<(String, String, String)> = at.tags.iter().map(|(t, attr, value)| (attr.clone(), py(value), py(t))).collect();
+    let literal_values = format!("{{{}}}", literals.iter().map(|(a, v, _)| format!("\"{a}\": {v}")).collect::<Vec<_>>().join(", "));
+    let context = at.tags.iter().map(|(t, _, v)| format!("``{t}: {v}``")).collect::<Vec<_>>().join(", ");
+    let mut classes = Vec::new();
+    for (wire, base) in tagged_object_classes(ir, names, inner) {
+        let (title, member) = match &wire {
+            Some(w) => (w.clone(), format!("Tag({})", py(w))),
+            None => (tagless.as_ref().map_or_else(String::new, |t| t.title.clone()), "Tag(TAGLESS_TAG)".to_owned()),
+        };
+        let class_name = vname(&at.alias, &title)?;
+        let text = format!("A ``{base}`` under {context}.");
+        classes.push(PCarriedClass { member: format!("Annotated[{class_name}, {member}]"), class_name, base, doc: docstring(&text, "    ") });
+    }
+    let other = if unknown == UnknownTag::Keep {
+        let class_name = vname(&at.alias, other.as_ref().map_or("other", |o| o.title.as_str()))?;
+        let text = format!("A ``{inner}`` whose ``{tag}`` this version does not know, under {context}: every other member is kept as it came.");
+        Some(PCarriedClass { member: format!("Annotated[{class_name}, Tag(UNKNOWN_TAG)]"), class_name, base: "WireModel".into(), doc: docstring(&text, "    ") })
+    } else {
+        None
+    };
+    let mut skip: Vec<String> = at.tags.iter().map(|(t, _, _)| (*t).to_owned()).collect();
+    skip.dedup();
+    let tags_const = format!("{}_TAGS", at.alias.to_shouty_snake_case());
+    let mut discriminator = vec![py(tag), format!("\"{}\"", ident(tag)), tags_const.clone(), format!("open_union={}", if unknown == UnknownTag::Keep { "True" } else { "False" })];
+    if tagless.is_some() {
+        discriminator.push("tagless=True".into());
+    }
+    if let Some(o) = optional_tag {
+        discriminator.push(if o.lenient { "optional_tag=\"lenient\"".into() } else { "optional_tag=\"strict\"".into() });
+    }
+    Ok(PCarried {
+        inner: inner.to_owned(),
+        tag: py(tag),
+        tag_attr: ident(tag),
+        doc: docstring(&if at.doc.trim().is_empty() { format!("A ``{inner}`` under {context}.") } else { at.doc.clone() }, ""),
+        alias: at.alias,
+        classes,
+        other,
+        literals,
+        literal_values,
+        skip_const: skip_const(&skip),
+        discriminator,
+        tags_const,
+        tags: variants.iter().map(|v| py(&v.wire)).collect(),
+    })
+}
+
+/// The class names a tagged object's view gives its variants (as `vname` does), by tag
+/// value (`None`: the variant without a tag).
+fn tagged_object_classes(ir: &Ir, names: &BTreeSet<String>, inner: &str) -> Vec<(Option<String>, String)> {
+    let class = |wire: &str| {
+        let n = format!("{inner}{}", wire.to_upper_camel_case());
+        if names.contains(&n) { format!("{n}Variant") } else { n }
+    };
+    match ir.defs.iter().find(|d| d.name() == inner) {
+        Some(Def::TaggedStruct { variants, tagless, .. }) => {
+            let mut out: Vec<(Option<String>, String)> = variants.iter().map(|v| (Some(v.wire.clone()), class(&v.wire))).collect();
+            out.extend(tagless.iter().map(|t| (None, class(&t.title))));
+            out
+        }
+        _ => vec![],
+    }
 }
 
 /// An `if`/`elif` arm of a union's encoder: the classes it tests and what it writes.
@@ -397,12 +537,14 @@ enum PDef {
         snake: String,
         value_entries: Vec<String>,
         defaults: Vec<(String, String, String)>,
+        forbidden: Vec<String>,
     },
     StringAlias {
         name: String,
         doc: Vec<String>,
         absolute_path: bool,
         snake: String,
+        length: Option<(String, String)>,
     },
     StringEnum {
         name: String,
@@ -433,6 +575,8 @@ enum PDef {
         name: String,
         doc: Vec<String>,
         tag: String,
+        /// An optional tag (`null` is absent): `lenient` or `strict` about a non-string one.
+        optional_tag: Option<&'static str>,
         tag_attr: String,
         variants: Vec<PVariant>,
         common: Vec<PField>,
@@ -448,12 +592,16 @@ enum PDef {
         /// `reject` it.
         unknown: &'static str,
         common_skip: String,
+        /// A union's variant carries it: `decode_<name>_members` (skipping the union's
+        /// tags) and `encode_<name>_known` are written too.
+        carried: bool,
     },
     ShapeUnion {
         name: String,
         doc: Vec<String>,
         alternatives: Vec<(String, String)>,
         snake: String,
+        fallback: bool,
     },
     Alias {
         name: String,
@@ -482,6 +630,7 @@ enum PDef {
         num: Option<String>,
         range: Option<(String, String)>,
         snake: String,
+        any: bool,
     },
     /// A request or notification: the model's members (the other ones, `method`,
     /// `params`), the params alias, the methods.
@@ -551,6 +700,8 @@ struct PKind {
     /// the items' class.
     item_key: Option<String>,
     item: String,
+    /// An array branch's `minItems`.
+    min_items: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -617,7 +768,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         let snake = d.name().to_snake_case();
         let one = (|| -> Result<PDef, String> {
             Ok(match d {
-                Def::Struct { name, doc, fields, .. } => {
+                Def::Struct { name, doc, fields, forbidden } => {
                     let mut seen = BTreeSet::new();
                     let defaults: Vec<(String, String, String)> = fields.iter().filter_map(|f| f.default.as_ref().map(|v| (ident(&f.wire), h.decoder(&f.ty), py(&v.to_string())))).collect();
                     if !defaults.is_empty() {
@@ -631,9 +782,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
                     }
                     let value_entries = fields.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
-                    PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults }
+                    PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults, forbidden: forbidden.iter().map(|f| py(f)).collect() }
                 }
-                Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
+                Def::StringAlias { name, doc, absolute_path, length } => {
+                    PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake, length: length.as_ref().map(length_bounds) }
+                }
                 Def::IntEnum { name, doc, ty, values, open } => {
                     h.used.insert("encode_number".into());
                     PDef::IntEnum {
@@ -649,6 +802,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 Def::KindUnion { name, doc, branches, expected, integer_range } => {
                     // `None` last, as ruff (RUF036) and readers expect; the order means nothing to the type.
                     let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.py_type(&b.ty)).collect();
+                    let any = branches.iter().any(|b| b.kind == "any");
+                    if any {
+                        h.used.insert("decode_json".into());
+                        h.used.insert("encode_json".into());
+                    }
                     if branches.iter().any(|b| b.kind == "null") {
                         tys.push("None".to_owned());
                     }
@@ -659,12 +817,12 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                             Ty::Array { items } if b.item_key.is_some() => h.py_type(items),
                             _ => String::new(),
                         };
-                        out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item });
+                        out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item, min_items: b.min_items });
                     }
                     let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                     let (int, num) = (find("integer"), find("number"));
                     let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
-                    PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake }
+                    PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake, any }
                 }
                 Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
                 Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
@@ -688,18 +846,32 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                             for iv in inner_variants {
                                 let c = vname(&class_name, &iv.wire)?;
                                 let text = format!("The ``{}`` variant of ``{name}`` carrying the ``{}`` variant of ``{inner_name}``.", v.wire, iv.wire);
+                                // An inner variant that carries a tagged object: its classes' alias.
+                                let carries = iv.payload.as_deref().filter(|p| matches!(ir.defs.iter().find(|d| d.name() == *p), Some(Def::TaggedStruct { .. })));
+                                let carried_classes = match carries {
+                                    Some(p) => {
+                                        let at = CarriedAt {
+                                            alias: c.clone(),
+                                            doc: text.clone(),
+                                            tags: vec![(tag.as_str(), ident(tag), v.wire.as_str()), (inner_tag.as_str(), ident(inner_tag), iv.wire.as_str())],
+                                        };
+                                        Some(carried(ir, &names, p, at, &mut vname, &mut skip_const)?)
+                                    }
+                                    None => None,
+                                };
                                 classes.push(PNested {
                                     member: format!("Annotated[{c}, Tag({})]", py(&iv.wire)),
                                     class_name: c,
                                     doc: docstring(&text, "    "),
                                     wire: Some(py(&iv.wire)),
-                                    payload: iv.payload.clone(),
+                                    payload: if carried_classes.is_some() { None } else { iv.payload.clone() },
+                                    carried: carried_classes,
                                 });
                             }
                             if let Some(o) = inner_other {
                                 let c = vname(&class_name, &o.title)?;
                                 let text = format!("The ``{}`` variant of ``{name}`` carrying a ``{inner_name}`` variant this version does not know.", v.wire);
-                                classes.push(PNested { member: format!("Annotated[{c}, Tag(UNKNOWN_TAG)]"), class_name: c, doc: docstring(&text, "    "), wire: None, payload: None });
+                                classes.push(PNested { member: format!("Annotated[{c}, Tag(UNKNOWN_TAG)]"), class_name: c, doc: docstring(&text, "    "), wire: None, payload: None, carried: None });
                             }
                             pv.nested = Some(PNestedUnion {
                                 tag: py(inner_tag),
@@ -713,6 +885,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                                 classes,
                                 doc: docstring(if v.doc.trim().is_empty() { &fallback } else { &v.doc }, ""),
                             });
+                        }
+                        if let Some(p) = v.payload.as_deref().filter(|p| matches!(ir.defs.iter().find(|d| d.name() == *p), Some(Def::TaggedStruct { .. }))) {
+                            let at = CarriedAt { alias: class_name.clone(), doc: v.doc.clone(), tags: vec![(tag.as_str(), ident(tag), v.wire.as_str())] };
+                            pv.carried = Some(carried(ir, &names, p, at, &mut vname, &mut skip_const)?);
+                            pv.payload = None;
                         }
                         pvariants.push(pv);
                     }
@@ -729,10 +906,33 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
                         arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
                     }
+                    // A carried tagged object's classes write through its own encoder; the class of
+                    // its unknown tag writes that tag (its other members are unknown ones).
+                    let carried_arms = |c: &PCarried, prefix: &[String], arms: &mut Vec<PArm>| {
+                        let test = if c.classes.len() == 1 { c.classes[0].class_name.clone() } else { format!("({})", c.classes.iter().map(|k| k.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+                        let mut body = prefix.to_vec();
+                        body.push(format!("encode_{}_known(w, v)", c.inner));
+                        arms.push(PArm { test, body });
+                        if let Some(o) = &c.other {
+                            let mut body = prefix.to_vec();
+                            body.extend([format!("w.key({})", c.tag), format!("w.string(v.{})", c.tag_attr)]);
+                            arms.push(PArm { test: o.class_name.clone(), body });
+                        }
+                    };
+                    for pv in &pvariants {
+                        if let Some(c) = &pv.carried {
+                            carried_arms(c, &[], &mut arms);
+                        }
+                    }
                     for pv in &pvariants {
                         let Some(n) = &pv.nested else { continue };
                         for c in &n.classes {
-                            let mut body = vec![format!("w.key({})", n.tag), format!("w.string(v.{})", n.tag_attr)];
+                            let prefix = vec![format!("w.key({})", n.tag), format!("w.string(v.{})", n.tag_attr)];
+                            if let Some(k) = &c.carried {
+                                carried_arms(k, &prefix, &mut arms);
+                                continue;
+                            }
+                            let mut body = prefix;
                             if let Some(p) = &c.payload {
                                 body.push(format!("encode_{p}_known(w, v)"));
                             }
@@ -756,6 +956,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                                     payload: Some(t.payload.clone()),
                                     nested: None,
                                     alternatives: vec![],
+                                    carried: None,
                                 }))
                             }
                         },
@@ -770,7 +971,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         snake,
                     }
                 }
-                Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                Def::TaggedStruct { name, doc, tag, optional_tag, variants, common, other, tagless } => {
                     let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                     let mut reserved = vec![tag.clone()];
                     reserved.extend(common.iter().map(|f| f.wire.clone()));
@@ -819,10 +1020,13 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                                 payload: Some(t.payload.clone()),
                                 nested: None,
                                 alternatives: vec![],
+                                carried: None,
                             }))
                         }
                     };
                     PDef::TaggedStruct {
+                        carried: ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { variants, .. } if variants.iter().any(|v| v.payload.as_deref() == Some(name.as_str())))),
+                        optional_tag: optional_tag.map(|o| if o.lenient { "lenient" } else { "strict" }),
                         unknown: unknown.name(),
                         common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
                         tagless,
@@ -856,6 +1060,9 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         format: None,
                         default: None,
                         pattern: None,
+                        length: None,
+                        null_as_empty: false,
+                        annotations: crate::ir::Annotations::default(),
                     };
                     let method = pfield(&mut h, name, &plain("method", method_doc, Presence::Req, Ty::String), 0, &mut BTreeSet::new())?;
                     let params = pfield(&mut h, name, &plain("params", params_doc, Presence::Opt, Ty::Ref { name: params_ty.clone() }), 0, &mut BTreeSet::new())?;
@@ -900,8 +1107,18 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         snake,
                     }
                 }
-                Def::ShapeUnion { name, doc, alternatives } => {
-                    PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake }
+                Def::ShapeUnion { name, doc, alternatives, fallback } => {
+                    if fallback.is_some() {
+                        h.used.insert("decode_json".into());
+                        h.used.insert("encode_json".into());
+                    }
+                    PDef::ShapeUnion {
+                        name: name.clone(),
+                        doc: docstring(doc, ""),
+                        alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(),
+                        snake,
+                        fallback: fallback.is_some(),
+                    }
                 }
             })
         })();
@@ -934,12 +1151,23 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     let mut functions: Vec<String> = h.used.iter().filter(|n| n.starts_with("decode_")).cloned().collect();
     functions.extend(["decode_input".into(), "encode_text".into()]);
     // The object decoders are marked, so that an array past its warning limit skips a
-    // non-object item without calling them (runtime `objects_only`).
-    if ir.defs.iter().any(|d| matches!(d, Def::Struct { .. } | Def::ShapeUnion { .. } | Def::Envelope { .. } | Def::TaggedUnion { tagless: Some(_), .. } | Def::TaggedStruct { tagless: Some(_), .. }))
-    {
+    // non-object item without calling them (runtime `objects_only`; `tag_first` when the
+    // first step also reads a required string tag). A shape union with a fallback takes
+    // any value, so it is not marked.
+    if ir.defs.iter().any(|d| {
+        matches!(
+            d,
+            Def::Struct { .. }
+                | Def::ShapeUnion { fallback: None, .. }
+                | Def::Envelope { .. }
+                | Def::TaggedUnion { tagless: Some(_), .. }
+                | Def::TaggedStruct { tagless: Some(_), .. }
+                | Def::TaggedStruct { optional_tag: Some(_), .. }
+        )
+    }) {
         functions.push("objects_only".into());
     }
-    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: None, .. } | Def::TaggedStruct { tagless: None, .. })) {
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: None, .. } | Def::TaggedStruct { tagless: None, optional_tag: None, .. })) {
         functions.push("tag_first".into());
     }
     functions.sort_by_key(|n| natural(n));
@@ -982,7 +1210,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     // A tag-only variant of a tagged object keeps the other members as unknown ones, and
     // so does a variant that carries a union (for the inner tag-only and unknown variants).
     let nested = defs.iter().any(|d| matches!(d, PDef::TaggedUnion { variants, .. } if variants.iter().any(|v| v.nested.is_some())));
-    if nested || ir.defs.iter().any(|d| matches!(d, Def::TaggedStruct { variants, .. } if variants.iter().any(|v| v.payload.is_none()))) {
+    let carries = defs.iter().any(|d| matches!(d, PDef::TaggedStruct { carried: true, .. }));
+    if nested || carries || ir.defs.iter().any(|d| matches!(d, Def::TaggedStruct { variants, .. } if variants.iter().any(|v| v.payload.is_none()))) {
         model_functions.push("members_except".into());
     }
     if unknown {
@@ -997,10 +1226,19 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         match d {
             PDef::Struct { name, .. } | PDef::Envelope { name, .. } => registrations.push(format!("{name}: decode_{name}")),
             PDef::TaggedUnion { name, variants, tagless, .. } => {
+                let carried_classes = |c: &PCarried| c.classes.iter().chain(c.other.iter()).map(|k| format!("{}: decode_{name}", k.class_name)).collect::<Vec<_>>();
                 for v in variants.iter().chain(tagless.as_deref()) {
-                    match &v.nested {
-                        None => registrations.push(format!("{}: decode_{name}", v.class_name)),
-                        Some(n) => registrations.extend(n.classes.iter().map(|c| format!("{}: decode_{name}", c.class_name))),
+                    match (&v.nested, &v.carried) {
+                        (_, Some(c)) => registrations.extend(carried_classes(c)),
+                        (None, None) => registrations.push(format!("{}: decode_{name}", v.class_name)),
+                        (Some(n), None) => {
+                            for c in &n.classes {
+                                match &c.carried {
+                                    Some(k) => registrations.extend(carried_classes(k)),
+                                    None => registrations.push(format!("{}: decode_{name}", c.class_name)),
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -1069,11 +1307,23 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
                 out.push(format!("is_known_{snake}"));
             }
             PDef::TaggedUnion { variants, tagless, .. } => {
+                let carried = |c: &PCarried, out: &mut Vec<String>| {
+                    out.push(c.tags_const.clone());
+                    out.extend(c.classes.iter().chain(c.other.iter()).map(|k| k.class_name.clone()));
+                };
                 for v in variants.iter().chain(tagless.as_deref()) {
                     out.push(v.class_name.clone());
+                    if let Some(c) = &v.carried {
+                        carried(c, &mut out);
+                    }
                     if let Some(n) = &v.nested {
                         out.push(n.tags_const.clone());
                         out.extend(n.classes.iter().map(|c| c.class_name.clone()));
+                        for c in &n.classes {
+                            if let Some(k) = &c.carried {
+                                carried(k, &mut out);
+                            }
+                        }
                     }
                 }
             }

@@ -139,6 +139,13 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
     if let Some(p) = &f.pattern {
         checks.push(format!("Pattern({})", pattern_literal(p)));
     }
+    if let Some(l) = &f.length {
+        let (min, max) = length_bounds(l);
+        checks.push(format!("Length({min}, {max})"));
+    }
+    if f.null_as_empty {
+        checks.push("NullAsEmpty".to_owned());
+    }
     if let Some(fmt) = &f.format {
         checks.push(format!("Format({})", lit(fmt)));
     }
@@ -157,6 +164,11 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
     })
 }
 
+/// A string length's bounds as `usize` literals (no maximum: `usize::MAX`).
+fn length_bounds(l: &crate::ir::Length) -> (String, String) {
+    (l.min.to_string(), l.max.map_or_else(|| "usize::MAX".to_owned(), |m| m.to_string()))
+}
+
 #[derive(Serialize)]
 pub struct RVariant {
     doc: Vec<String>,
@@ -173,11 +185,13 @@ pub enum RDef {
         doc: Vec<String>,
         fields: Vec<RField>,
         defaults: Vec<RDefault>,
+        forbidden: Vec<String>,
     },
     StringAlias {
         name: String,
         doc: Vec<String>,
         absolute_path: bool,
+        length: Option<(String, String)>,
     },
     StringEnum {
         name: String,
@@ -197,6 +211,9 @@ pub enum RDef {
         name: String,
         doc: Vec<String>,
         tag: String,
+        /// How the tag reads: empty (a string when present), or `optional strict` /
+        /// `optional lenient` (`null` is absent; lenient: a non-string tag is dropped).
+        tag_mode: String,
         tag_field: String,
         tag_enum: String,
         other_doc: String,
@@ -214,6 +231,7 @@ pub enum RDef {
         name: String,
         doc: Vec<String>,
         alternatives: Vec<RVariant>,
+        fallback: Option<RVariant>,
     },
     Alias {
         name: String,
@@ -235,6 +253,8 @@ pub enum RDef {
         integer_range: Option<(String, String)>,
         int: Option<RKindRef>,
         num: Option<RKindRef>,
+        /// The unconstrained branch: any other value, or one a typed branch rejects.
+        any: Option<RKindRef>,
     },
     /// A request or notification: its params enum, fallback variant, methods and other members.
     Envelope {
@@ -301,6 +321,8 @@ pub struct RKind {
     ty: String,
     /// One of several array branches: the member its items require (a literal).
     item_key: Option<String>,
+    /// An array branch's `minItems`.
+    min_items: Option<u64>,
 }
 
 fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
@@ -310,7 +332,12 @@ fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, Stri
     }
     items
         .map(|(wire, doc, payload)| {
-            let id = variant_ident(wire);
+            let mut id = variant_ident(wire);
+            // `Unknown` is the catch-all's: a known value or tag `unknown` (upstream's
+            // `AuthState`, `StateUpdate`) is named after its payload type, or `UnknownValue`.
+            if open && id == "Unknown" {
+                id = if payload.is_empty() || payload == "NoPayload" { "UnknownValue".to_owned() } else { payload.clone() };
+            }
             if !seen.insert(id.clone()) {
                 return Err(format!("$defs/{owner}: `{wire}` maps to the Rust variant `{id}`, which is already taken"));
             }
@@ -340,13 +367,21 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
         }
         let one = (|| -> Result<RDef, String> {
             Ok(match d {
-                Def::Struct { name, doc, fields, .. } => {
+                Def::Struct { name, doc, fields, forbidden } => {
                     let mut seen = BTreeSet::from(["extra".to_owned()]);
                     let defaults =
                         fields.iter().filter_map(|f| f.default.as_ref().map(|v| RDefault { ident: ident(&f.wire), ty: rust_type(&f.ty), text: lit(&v.to_string()), wire: f.wire.clone() })).collect();
-                    RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?, defaults }
+                    RDef::Struct {
+                        name: name.clone(),
+                        doc: doc_lines(doc),
+                        fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                        defaults,
+                        forbidden: forbidden.iter().map(|f| lit(f)).collect(),
+                    }
                 }
-                Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+                Def::StringAlias { name, doc, absolute_path, length } => {
+                    RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path, length: length.as_ref().map(length_bounds) }
+                }
                 Def::IntEnum { name, doc, ty, values, open } => {
                     let mut seen = BTreeSet::from(["KNOWN".to_owned()]);
                     let mut consts = Vec::new();
@@ -370,16 +405,12 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                         if !seen.insert(ident.clone()) {
                             return Err(format!("$defs/{name}: the branch `{}` maps to the Rust variant `{ident}`, which is already taken", b.title));
                         }
-                        out.push(RKind {
-                            doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)),
-                            ident,
-                            kind: b.kind.clone(),
-                            ty: rust_type(&b.ty),
-                            item_key: b.item_key.as_deref().map(lit),
-                        });
+                        let fallback = if b.kind == "any" { "Any other JSON value, or one the other branches reject, kept as it came." } else { "" };
+                        let what = if b.kind == "any" { fallback.to_owned() } else { format!("The `{}` branch (no description in the schema).", b.kind) };
+                        out.push(RKind { doc: doc_lines_or(&b.doc, &what), ident, kind: b.kind.clone(), ty: rust_type(&b.ty), item_key: b.item_key.as_deref().map(lit), min_items: b.min_items });
                     }
                     let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
-                    let (int, num) = (find("integer"), find("number"));
+                    let (int, num, any) = (find("integer"), find("number"), find("any"));
                     RDef::KindUnion {
                         name: name.clone(),
                         doc: doc_lines(doc),
@@ -388,6 +419,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                         integer_range: integer_range.map(|(lo, hi)| (number(lo), number(hi))),
                         int,
                         num,
+                        any,
                     }
                 }
                 Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
@@ -409,7 +441,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     });
                     RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
                 }
-                Def::TaggedStruct { name, doc, tag, variants: vs, other, common, tagless } => {
+                Def::TaggedStruct { name, doc, tag, optional_tag, variants: vs, other, common, tagless } => {
                     let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                     let mut seen = BTreeSet::from([ident(tag)]);
                     let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
@@ -428,6 +460,7 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                         name: name.clone(),
                         doc: doc_lines(doc),
                         tag: lit(tag),
+                        tag_mode: optional_tag.map_or_else(String::new, |o| if o.lenient { "optional lenient".into() } else { "optional strict".into() }),
                         tag_field: ident(tag),
                         tag_enum: format!("{name}{}", variant_ident(tag)),
                         other_doc: if closed {
@@ -463,11 +496,28 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
                     let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "result")?;
                     RDef::Results { name: name.clone(), doc: doc_lines(doc), response: response.clone(), fallback, fallback_doc, methods }
                 }
-                Def::ShapeUnion { name, doc, alternatives } => RDef::ShapeUnion {
-                    name: name.clone(),
-                    doc: doc_lines(doc),
-                    alternatives: alternatives.iter().map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) }).collect(),
-                },
+                Def::ShapeUnion { name, doc, alternatives, fallback } => {
+                    let fallback = fallback.as_ref().map(|o| RVariant {
+                        doc: doc_lines_or(&o.doc, "Any other JSON value, or one its alternative rejects, kept as it came."),
+                        ident: variant_ident(&o.title),
+                        payload: "crate::wire::Json".into(),
+                        wire: String::new(),
+                    });
+                    if let Some(f) = &fallback
+                        && alternatives.iter().any(|a| a.name == f.ident)
+                    {
+                        return Err(format!("$defs/{name}: the fallback maps to the Rust variant `{}`, which is already taken", f.ident));
+                    }
+                    RDef::ShapeUnion {
+                        name: name.clone(),
+                        doc: doc_lines(doc),
+                        alternatives: alternatives
+                            .iter()
+                            .map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) })
+                            .collect(),
+                        fallback,
+                    }
+                }
             })
         })();
         match one {

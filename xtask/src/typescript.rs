@@ -163,6 +163,13 @@ impl Helpers {
             let source = serde_json::to_string(&p.source).unwrap_or_default();
             parts.push(format!("pattern: {{ source: {source}, atoms: [{}] }}", atoms.join(", ")));
         }
+        if let Some(l) = &f.length {
+            let (min, max) = length_bounds(l);
+            parts.push(format!("length: [{min}, {max}]"));
+        }
+        if f.null_as_empty {
+            parts.push("nullAsEmpty: true".to_owned());
+        }
         if parts.is_empty() {
             return None;
         }
@@ -170,6 +177,11 @@ impl Helpers {
         let next = format!("OPTIONS_{}", self.options.len());
         Some(self.options.entry(literal).or_insert(next).clone())
     }
+}
+
+/// A string length's bounds as number literals (no maximum: `Infinity`).
+fn length_bounds(l: &crate::ir::Length) -> (String, String) {
+    (l.min.to_string(), l.max.map_or_else(|| "Infinity".to_owned(), |m| m.to_string()))
 }
 
 #[derive(Serialize)]
@@ -236,11 +248,13 @@ enum TDef {
         fields: Vec<TField>,
         skip_const: String,
         defaults: Vec<(String, String, String)>,
+        forbidden: Vec<String>,
     },
     StringAlias {
         name: String,
         doc: Vec<String>,
         absolute_path: bool,
+        length: Option<(String, String)>,
     },
     StringEnum {
         name: String,
@@ -273,6 +287,8 @@ enum TDef {
         name: String,
         doc: Vec<String>,
         tag: String,
+        /// An optional tag (`null` is absent): `lenient` or `strict` about a non-string one.
+        optional_tag: Option<&'static str>,
         tag_key: String,
         tag_access: String,
         variants: Vec<TVariant>,
@@ -286,6 +302,9 @@ enum TDef {
         /// `reject` it.
         unknown: &'static str,
         common_skip: String,
+        /// A union's variant carries it: `decode<Name>Members` and `encode<Name>Known`
+        /// are written too.
+        as_payload: bool,
     },
     ShapeUnion {
         name: String,
@@ -294,6 +313,8 @@ enum TDef {
         /// A tagged object's variant carries it: `decode<Name>Members` and
         /// `encode<Name>Known` are written too.
         as_payload: bool,
+        /// An unconstrained branch keeps any other value as a `RawValue`.
+        fallback: bool,
     },
     Alias {
         name: String,
@@ -319,6 +340,7 @@ enum TDef {
         int: Option<String>,
         num: Option<String>,
         range: Option<(String, String)>,
+        any: bool,
     },
     /// A request or notification: its other members, the params union by method, the method list.
     Envelope {
@@ -369,6 +391,8 @@ struct TKind {
     ty: String,
     /// One of several array branches: the member its items require (a literal).
     item_key: Option<String>,
+    /// An array branch's `minItems`.
+    min_items: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -482,7 +506,9 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         skips.entry(literal).or_insert(next).clone()
     };
     let names: BTreeSet<String> = ir.defs.iter().map(|d| d.name().to_owned()).collect();
-    let unions: BTreeSet<&str> = ir.defs.iter().filter(|d| matches!(d, Def::TaggedUnion { .. })).map(Def::name).collect();
+    // Unions whose variants another union's variant carries (read from the same object,
+    // an unknown variant of theirs marked like the outer union's own).
+    let unions: BTreeSet<&str> = ir.defs.iter().filter(|d| matches!(d, Def::TaggedUnion { .. } | Def::TaggedStruct { .. })).map(Def::name).collect();
     let payload_unions: BTreeSet<&str> = ir
         .defs
         .iter()
@@ -530,14 +556,17 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
         }
         let one = (|| -> Result<TDef, String> {
             Ok(match d {
-                Def::Struct { name, doc, fields, .. } => TDef::Struct {
+                Def::Struct { name, doc, fields, forbidden } => TDef::Struct {
+                    forbidden: forbidden.iter().map(|f| js(f)).collect(),
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
                     fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
                     skip_const: skip_const(&[]),
                     defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
                 },
-                Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+                Def::StringAlias { name, doc, absolute_path, length } => {
+                    TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path, length: length.as_ref().map(length_bounds) }
+                }
                 Def::IntEnum { name, doc, ty, values, open } => TDef::IntEnum {
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
@@ -552,12 +581,13 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     for b in branches {
                         let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
                         let ty = if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) };
-                        out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js) });
+                        out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js), min_items: b.min_items });
                     }
+                    let any = branches.iter().any(|b| b.kind == "any");
                     let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
                     let (int, num) = (find("integer"), find("number"));
                     let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
-                    TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range }
+                    TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, any }
                 }
                 Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
                 Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
@@ -602,7 +632,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     skip_const: skip_const(std::slice::from_ref(tag)),
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
                 },
-                Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                Def::TaggedStruct { name, doc, tag, optional_tag, variants, common, other, tagless } => {
                     let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
                     let mut reserved = vec![tag.clone()];
                     reserved.extend(common.iter().map(|f| f.wire.clone()));
@@ -618,6 +648,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                             }),
                         },
                         unknown: unknown.name(),
+                        optional_tag: optional_tag.map(|o| if o.lenient { "lenient" } else { "strict" }),
+                        as_payload: payload_unions.contains(name.as_str()),
                         common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
                         name: name.clone(),
                         doc: jsdoc(doc, ""),
@@ -664,7 +696,8 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     methods: tmethods(&mut h, methods),
                     methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
                 },
-                Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
+                Def::ShapeUnion { name, doc, alternatives, fallback } => TDef::ShapeUnion {
+                    fallback: fallback.is_some(),
                     as_payload: payload_shapes.contains(name.as_str()),
                     name: name.clone(),
                     doc: jsdoc(doc, ""),

@@ -15,7 +15,7 @@
 //! [`Limits::max_total_bytes`] it drops the oldest bytes of the least recently updated
 //! exited terminals first.
 
-use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
+use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalCapabilities, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
 use crate::wire::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -321,6 +321,7 @@ pub struct TerminalState {
     output: ByteLog,
     exit_status: Option<TerminalExitStatus>,
     size: Option<TerminalSize>,
+    capabilities: Option<TerminalCapabilities>,
     meta: Option<Members>,
     lazy: Mutex<Lazy>,
     tool_calls: BTreeSet<ToolCallId>,
@@ -365,6 +366,21 @@ impl TerminalState {
     #[must_use]
     pub const fn size(&self) -> Option<&TerminalSize> {
         self.size.as_ref()
+    }
+
+    /// What the Client may ask the Agent to do with this terminal right now, as last
+    /// replaced; `None` when the Agent never said or cleared it. The store only records
+    /// it: a display may offer it to its user, and nothing is sent unless the user asks.
+    #[must_use]
+    pub const fn capabilities(&self) -> Option<&TerminalCapabilities> {
+        self.capabilities.as_ref()
+    }
+
+    /// Whether the terminal currently offers `terminal/cancel` (`capabilities.cancel`), so
+    /// a display may show a cancel control. The store never sends one.
+    #[must_use]
+    pub const fn can_cancel(&self) -> bool {
+        matches!(&self.capabilities, Some(TerminalCapabilities { cancel: Some(_), .. }))
     }
 
     /// Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md).
@@ -746,6 +762,7 @@ impl TerminalStore {
                     u.cwd.apply_to(&mut t.cwd);
                     u.exit_status.apply_to(&mut t.exit_status);
                     u.size.apply_to(&mut t.size);
+                    u.capabilities.apply_to(&mut t.capabilities);
                     u.meta.apply_to(&mut t.meta);
                     match u.output {
                         Patch::Keep => {}

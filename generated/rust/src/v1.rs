@@ -83,13 +83,13 @@ crate::acp_struct! {
         /// The program to run.
         pub command: req String = "command" [],
         /// Its arguments.
-        pub args: maybe Vec<String> = "args" [Lenient, SkipItems],
+        pub args: opt Vec<String> = "args" [],
         /// Extra environment variables.
-        pub env: maybe Vec<EnvVariable> = "env" [Lenient, SkipItems],
+        pub env: opt Vec<EnvVariable> = "env" [],
         /// The working directory.
-        pub cwd: opt String = "cwd" [Lenient],
+        pub cwd: opt String = "cwd" [],
         /// How many output bytes the Client keeps at most.
-        pub output_byte_limit: opt u64 = "outputByteLimit" [Lenient],
+        pub output_byte_limit: opt u64 = "outputByteLimit" [],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -335,6 +335,17 @@ crate::acp_struct! {
     }
 }
 
+crate::acp_struct! {
+    /// Tool-call content that points at another session (a subagent), sent only to a
+    /// Client that advertised the `subagents` capability. A display reference only.
+    pub struct SessionReference {
+        /// The session referred to.
+        pub session_id: req SessionId = "sessionId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 crate::acp_tagged_union! {
     /// One change to a v1 session. This toolkit knows the two tool-call updates; the
     /// other v1 updates (message chunks, plans ...) are kept whole as unknown variants.
@@ -432,6 +443,8 @@ crate::acp_struct! {
         pub tool_call_id: req ToolCallId = "toolCallId" [],
         /// What the tool is doing, for people.
         pub title: req String = "title" [],
+        /// The tool's programmatic name, when known.
+        pub name: opt String = "name" [Lenient],
         /// The sort of tool.
         pub kind: maybe ToolKind = "kind" [Lenient],
         /// Where the call is in its life.
@@ -458,6 +471,8 @@ crate::acp_tagged_union! {
         Diff(Diff) = "diff",
         /// A Client-owned terminal.
         Terminal(Terminal) = "terminal",
+        /// A reference to another session (a subagent).
+        Session(SessionReference) = "session",
     }
 }
 
@@ -504,6 +519,8 @@ crate::acp_struct! {
         pub status: opt ToolCallStatus = "status" [Lenient],
         /// The new title.
         pub title: opt String = "title" [Lenient],
+        /// The tool's programmatic name; omitted and `null` leave it unchanged.
+        pub name: opt String = "name" [Lenient],
         /// The new output items (the whole collection).
         pub content: opt Vec<ToolCallContent> = "content" [Lenient, SkipItems],
         /// The new locations (the whole collection).

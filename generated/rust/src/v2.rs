@@ -15,7 +15,7 @@ crate::acp_struct! {
         /// Who the content is meant for.
         pub audience: opt Vec<Role> = "audience" [Lenient, SkipItems],
         /// When the underlying resource last changed, as an RFC 3339 timestamp.
-        pub last_modified: opt String = "lastModified" [Lenient, Format("date-time")],
+        pub last_modified: opt String = "lastModified" [Lenient],
         /// How important the content is, from 0 (least) to 1 (most).
         pub priority: opt f64 = "priority" [Lenient, Range(0.0, 1.0)],
         /// Extension data; omitted and `null` mean none.
@@ -46,6 +46,37 @@ crate::acp_struct! {
         pub uri: req String = "uri" [Format("uri")],
         /// The resource's MIME type.
         pub mime_type: opt MediaType = "mimeType" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// The Client asks the Agent to cancel a terminal's command (`terminal/cancel`), only
+    /// when the terminal offers `capabilities.cancel` and the user asked for it. The Agent
+    /// confirms with a `terminal_update` that sets `exitStatus`.
+    pub struct CancelTerminalRequest {
+        /// The session that owns the terminal.
+        pub session_id: req SessionId = "sessionId" [],
+        /// The terminal to cancel.
+        pub terminal_id: req TerminalId = "terminalId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// The Agent accepted a `terminal/cancel` (the command may still be stopping).
+    pub struct CancelTerminalResponse {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// No option was selected: the request was cancelled, dismissed or declined. Never an
+    /// approval.
+    pub struct CancelledPermissionOutcome {
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -99,8 +130,9 @@ crate::acp_struct! {
     /// File changes made by a tool call. `changes` is authoritative; `patch` is optional
     /// text to render and must agree with it.
     pub struct Diff {
-        /// The files changed and how.
-        pub changes: req Vec<DiffChange> = "changes" [SkipItems],
+        /// The files changed and how: at least one, counted after a malformed item is
+        /// skipped.
+        pub changes: req Vec<DiffChange> = "changes" [SkipItems, MinItems(1)],
         /// Renderable patch text; omitted or `null` when there is none.
         pub patch: opt DiffPatch = "patch" [Lenient],
         /// Extension data; omitted and `null` mean none.
@@ -155,6 +187,8 @@ crate::acp_struct! {
         pub format: req DiffPatchFormat = "format" [],
         /// The patch itself.
         pub text: req String = "text" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -217,6 +251,8 @@ crate::acp_struct! {
         pub sizes: opt Vec<String> = "sizes" [Lenient, SkipItems],
         /// The colour scheme the icon suits.
         pub theme: opt IconTheme = "theme" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -288,7 +324,7 @@ crate::acp_tagged_union! {
     /// How a permission request ended.
     pub enum RequestPermissionOutcome: tag "outcome", open ("An outcome this version does not know. It is never an approval.") {
         /// The turn was cancelled before the user chose.
-        Cancelled(NoPayload) = "cancelled",
+        Cancelled(CancelledPermissionOutcome) = "cancelled",
         /// The user chose an option.
         Selected(SelectedPermissionOutcome) = "selected",
     }
@@ -348,8 +384,8 @@ crate::acp_struct! {
         pub icons: opt Vec<Icon> = "icons" [Lenient, SkipItems],
         /// The resource's MIME type.
         pub mime_type: opt MediaType = "mimeType" [Lenient],
-        /// The resource's size in bytes.
-        pub size: opt i64 = "size" [Lenient],
+        /// The resource's size in bytes (0 or more).
+        pub size: opt u64 = "size" [Lenient],
         /// Display hints.
         pub annotations: opt Annotations = "annotations" [Lenient],
         /// Extension data; omitted and `null` mean none.
@@ -382,6 +418,17 @@ crate::acp_string_newtype! {
     pub struct SessionId;
 }
 
+crate::acp_struct! {
+    /// Tool-call content that points at another session (a subagent the tool call works
+    /// with). Only a display reference: it gives the Client no control over that session.
+    pub struct SessionReference {
+        /// The session referred to.
+        pub session_id: req SessionId = "sessionId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 crate::acp_tagged_union! {
     /// One change to a session's displayed state. This toolkit knows the four updates of
     /// the terminal surface; every other update (messages, plans ...) is kept whole as
@@ -410,11 +457,34 @@ crate::acp_struct! {
 }
 
 crate::acp_struct! {
+    /// That the Client may ask to cancel a terminal (`terminal/cancel`). An object, even
+    /// `{}`, offers it; omitted or `null` does not.
+    pub struct TerminalCancelCapabilities {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// What a Client may ask the Agent to do with a terminal right now. Display-only: a
+    /// Client offers these to its user and sends nothing unless the user asks.
+    pub struct TerminalCapabilities {
+        /// Cancelling the command (`terminal/cancel`); omitted and `null` mean not offered.
+        pub cancel: opt TerminalCancelCapabilities = "cancel" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
     /// How the terminal's process ended. Its presence alone means the process exited;
     /// each detail is optional.
     pub struct TerminalExitStatus {
-        /// The exit code, when the process returned one.
-        pub exit_code: opt u32 = "exitCode" [Lenient],
+        /// The exit code as the platform reports it, when the process returned one. Signed
+        /// 64-bit: negative codes (a Windows crash code such as -1073741819) are kept. Every
+        /// binding reads whole numbers from -(2^53 - 1) to 2^53 - 1 exactly; one beyond
+        /// that is `out_of_range` (dropped with a warning), the same in each language.
+        pub exit_code: opt i64 = "exitCode" [Lenient],
         /// The name of the signal that ended the process (for example `SIGTERM`).
         pub signal: opt String = "signal" [Lenient],
         /// Extension data for this exit information; omitted and `null` mean none.
@@ -482,6 +552,9 @@ crate::acp_struct! {
         /// The terminal size, in character cells, the command runs with: a Client can
         /// render the output at this width. Display-only; the Client controls nothing.
         pub size: patch TerminalSize = "size" [Lenient],
+        /// What the Client may ask for this terminal (cancel); a value replaces the whole
+        /// stored set, `null` clears it. A Client only offers these to its user.
+        pub capabilities: patch TerminalCapabilities = "capabilities" [Lenient],
         /// Terminal-scoped extension data, patched like the other members: a value
         /// replaces the whole stored object (the RFD's rule; docs/WIRE.md).
         pub meta: patch Members = "_meta" [Lenient],
@@ -514,8 +587,28 @@ crate::acp_struct! {
     }
 }
 
+crate::acp_struct! {
+    /// That the Client may ask to cancel a tool call (`tool_call/cancel`). An object,
+    /// even `{}`, offers it; omitted or `null` does not.
+    pub struct ToolCallCancelCapabilities {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+crate::acp_struct! {
+    /// What a Client may ask the Agent to do with a tool call right now.
+    pub struct ToolCallCapabilities {
+        /// Cancelling it (`tool_call/cancel`); omitted and `null` mean not offered.
+        pub cancel: opt ToolCallCancelCapabilities = "cancel" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 crate::acp_tagged_union! {
-    /// One item of a tool call's output: a content block, a diff, or a terminal reference.
+    /// One item of a tool call's output: a content block, a diff, a terminal reference or
+    /// a session reference.
     pub enum ToolCallContent: tag "type", open ("Tool-call content this version does not know, kept whole so it can be stored or forwarded unchanged.") {
         /// A content block.
         Content(Content) = "content",
@@ -523,6 +616,8 @@ crate::acp_tagged_union! {
         Diff(Diff) = "diff",
         /// A reference to an Agent-owned display terminal.
         Terminal(Terminal) = "terminal",
+        /// A reference to another session (a subagent).
+        Session(SessionReference) = "session",
     }
 }
 
@@ -549,8 +644,8 @@ crate::acp_struct! {
     pub struct ToolCallLocation {
         /// The file's absolute path.
         pub path: req AbsolutePath = "path" [],
-        /// The line, when known.
-        pub line: opt u32 = "line" [Lenient],
+        /// The line, when known: 1 is the first line (0 is out of range, dropped).
+        pub line: opt u32 = "line" [Lenient, Range(1.0, 4294967295.0)],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -561,6 +656,8 @@ crate::acp_struct! {
     pub struct ToolCallPermissionSubject {
         /// The tool call asking for permission.
         pub tool_call: req ToolCallUpdate = "toolCall" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -571,6 +668,8 @@ crate::acp_string_enum! {
         Pending = "pending",
         /// Running.
         InProgress = "in_progress",
+        /// Waiting, for example for the user; it may resume.
+        Paused = "paused",
         /// Finished successfully.
         Completed = "completed",
         /// Finished with an error.
@@ -587,6 +686,8 @@ crate::acp_struct! {
     pub struct ToolCallUpdate {
         /// The tool call being created or patched.
         pub tool_call_id: req ToolCallId = "toolCallId" [],
+        /// The tool's programmatic name.
+        pub name: patch String = "name" [Lenient],
         /// A title saying what the tool is doing.
         pub title: patch String = "title" [Lenient],
         /// The sort of tool.
@@ -601,6 +702,9 @@ crate::acp_struct! {
         pub raw_input: patch Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
         pub raw_output: patch Json = "rawOutput" [Lenient],
+        /// What the Client may ask for this tool call (cancel); a value replaces the whole
+        /// stored set. A Client only offers these to its user.
+        pub capabilities: patch ToolCallCapabilities = "capabilities" [Lenient],
         /// Extension data, patched like the other members.
         pub meta: patch Members = "_meta" [Lenient],
     }

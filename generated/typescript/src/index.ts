@@ -20,7 +20,7 @@
  */
 
 export * from "./runtime/index.js";
-export { EXTRA, UNKNOWN_VARIANT, isUnknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
+export { EXTRA, RAW_VALUE, UNKNOWN_VARIANT, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra } from "./runtime/model.js";
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
 export { safeDisplay } from "./runtime/display.js";

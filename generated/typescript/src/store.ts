@@ -21,6 +21,7 @@ import {
   type AbsolutePath,
   type SessionId,
   type SessionUpdate,
+  type TerminalCapabilities,
   type TerminalExitStatus,
   type TerminalId,
   type TerminalSize,
@@ -324,10 +325,21 @@ export class TerminalState {
    * that column layouts and progress bars look as the program wrote them.
    */
   size: TerminalSize | null = null;
+  /**
+   * What the Client may ask the Agent to do with this terminal right now, as last replaced
+   * (`null`: never said, or cleared). The store only records it: a display may offer it to
+   * its user, and nothing is sent unless the user asks.
+   */
+  capabilities: TerminalCapabilities | null = null;
   /** Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md). */
   meta: JsonObject | null = null;
   /** The retained output bytes: the last snapshot plus every chunk since, less what `maxRetainedBytes` dropped. */
   readonly output = new ByteLog();
+
+  /** Whether the terminal currently offers `terminal/cancel`, so a display may show a cancel control. The store never sends one. */
+  get canCancel(): boolean {
+    return this.capabilities?.cancel !== undefined;
+  }
   /** The tool calls whose current content references this terminal. */
   readonly toolCalls = new Set<ToolCallId>();
   /**
@@ -708,6 +720,7 @@ export class TerminalStore {
           if (update.cwd !== undefined) t.cwd = update.cwd;
           if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
           if (update.size !== undefined) t.size = update.size;
+          if (update.capabilities !== undefined) t.capabilities = update.capabilities;
           if (update._meta !== undefined) t.meta = update._meta;
         });
         break;

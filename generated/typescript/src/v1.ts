@@ -48,6 +48,7 @@ export type {
   Role,
   SelectedPermissionOutcome,
   SessionNotification,
+  SessionReference,
   SessionUpdateToolCall,
   SessionUpdateToolCallUpdate,
   KnownSessionUpdate,
@@ -62,6 +63,7 @@ export type {
   ToolCallContentContent,
   ToolCallContentDiff,
   ToolCallContentTerminal,
+  ToolCallContentSession,
   KnownToolCallContent,
   ToolCallContent,
   ToolCallLocation,
@@ -136,6 +138,8 @@ export {
   serializeSessionId,
   parseSessionNotification,
   serializeSessionNotification,
+  parseSessionReference,
+  serializeSessionReference,
   SESSION_UPDATE_TAGS,
   isKnownSessionUpdate,
   parseSessionUpdate,
@@ -180,4 +184,4 @@ export {
   parseWaitForTerminalExitResponse,
   serializeWaitForTerminalExitResponse,
 } from "./internal/v1.js";
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra } from "./runtime/model.js";
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra } from "./runtime/model.js";

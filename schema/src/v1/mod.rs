@@ -205,6 +205,17 @@ wire_struct! {
     }
 }
 
+wire_struct! {
+    /// Tool-call content that points at another session (a subagent), sent only to a
+    /// Client that advertised the `subagents` capability. A display reference only.
+    pub struct SessionReference {
+        /// The session referred to.
+        pub session_id: req SessionId = "sessionId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 tagged_union! {
     /// One item of a tool call's output. Closed in v1.
     pub enum ToolCallContent: tag "type", closed {
@@ -214,6 +225,8 @@ tagged_union! {
         Diff(Diff) = "diff",
         /// A Client-owned terminal.
         Terminal(Terminal) = "terminal",
+        /// A reference to another session (a subagent).
+        Session(SessionReference) = "session",
     }
 }
 
@@ -237,13 +250,13 @@ wire_struct! {
         /// The program to run.
         pub command: req String = "command" [],
         /// Its arguments.
-        pub args: maybe Vec<String> = "args" [Lenient, SkipItems],
+        pub args: opt Vec<String> = "args" [NullAsEmpty],
         /// Extra environment variables.
-        pub env: maybe Vec<EnvVariable> = "env" [Lenient, SkipItems],
+        pub env: opt Vec<EnvVariable> = "env" [NullAsEmpty],
         /// The working directory.
-        pub cwd: opt String = "cwd" [Lenient],
+        pub cwd: opt String = "cwd" [],
         /// How many output bytes the Client keeps at most.
-        pub output_byte_limit: opt u64 = "outputByteLimit" [Lenient],
+        pub output_byte_limit: opt u64 = "outputByteLimit" [],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -407,6 +420,8 @@ wire_struct! {
         pub tool_call_id: req ToolCallId = "toolCallId" [],
         /// What the tool is doing, for people.
         pub title: req String = "title" [],
+        /// The tool's programmatic name, when known.
+        pub name: opt String = "name" [Lenient],
         /// The sort of tool.
         pub kind: maybe ToolKind = "kind" [Lenient],
         /// Where the call is in its life.
@@ -436,6 +451,8 @@ wire_struct! {
         pub status: opt ToolCallStatus = "status" [Lenient],
         /// The new title.
         pub title: opt String = "title" [Lenient],
+        /// The tool's programmatic name; omitted and `null` leave it unchanged.
+        pub name: opt String = "name" [Lenient],
         /// The new output items (the whole collection).
         pub content: opt Vec<ToolCallContent> = "content" [Lenient, SkipItems],
         /// The new locations (the whole collection).

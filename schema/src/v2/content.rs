@@ -20,7 +20,7 @@ wire_struct! {
         /// Who the content is meant for.
         pub audience: opt Vec<Role> = "audience" [Lenient, SkipItems],
         /// When the underlying resource last changed, as an RFC 3339 timestamp.
-        pub last_modified: opt String = "lastModified" [Lenient, Format("date-time")],
+        pub last_modified: opt String = "lastModified" [Lenient],
         /// How important the content is, from 0 (least) to 1 (most).
         pub priority: opt f64 = "priority" [Lenient, Range(0.0, 1.0)],
         /// Extension data; omitted and `null` mean none.
@@ -91,6 +91,8 @@ wire_struct! {
         pub sizes: opt Vec<String> = "sizes" [Lenient, SkipItems],
         /// The colour scheme the icon suits.
         pub theme: opt IconTheme = "theme" [Lenient],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -109,8 +111,8 @@ wire_struct! {
         pub icons: opt Vec<Icon> = "icons" [Lenient, SkipItems],
         /// The resource's MIME type.
         pub mime_type: opt MediaType = "mimeType" [Lenient],
-        /// The resource's size in bytes.
-        pub size: opt i64 = "size" [Lenient],
+        /// The resource's size in bytes (0 or more).
+        pub size: opt u64 = "size" [Lenient],
         /// Display hints.
         pub annotations: opt Annotations = "annotations" [Lenient],
         /// Extension data; omitted and `null` mean none.

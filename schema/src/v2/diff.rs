@@ -35,6 +35,8 @@ wire_struct! {
         pub format: req DiffPatchFormat = "format" [],
         /// The patch itself.
         pub text: req String = "text" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -110,7 +112,12 @@ impl schemars::JsonSchema for DiffChange {
         let pair = schema::payload_ref::<DiffPathPairChange>(g);
         let variants = OPERATIONS
             .iter()
-            .map(|(tag, description)| schema::Variant { tag, description: (*description).to_owned(), payload: if matches!(*tag, "move" | "copy") { pair.clone() } else { single.clone() } })
+            .map(|(tag, description)| schema::Variant {
+                tag,
+                description: (*description).to_owned(),
+                payload: if matches!(*tag, "move" | "copy") { pair.clone() } else { single.clone() },
+                extend: json!({}),
+            })
             .collect();
         let mut s = schema::object("One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.", props, json!({}));
         for (k, v) in schema::union_branches(TAG, variants, Some("An operation this version does not know, kept whole so it can be stored or forwarded unchanged.")) {
@@ -124,8 +131,9 @@ wire_struct! {
     /// File changes made by a tool call. `changes` is authoritative; `patch` is optional
     /// text to render and must agree with it.
     pub struct Diff {
-        /// The files changed and how.
-        pub changes: req Vec<DiffChange> = "changes" [SkipItems],
+        /// The files changed and how: at least one, counted after a malformed item is
+        /// skipped.
+        pub changes: req Vec<DiffChange> = "changes" [SkipItems, MinItems(1)],
         /// Renderable patch text; omitted or `null` when there is none.
         pub patch: opt DiffPatch = "patch" [Lenient],
         /// Extension data; omitted and `null` mean none.

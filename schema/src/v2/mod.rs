@@ -18,12 +18,14 @@ pub use content::{
 pub use diff::{Diff, DiffChange, DiffFileType, DiffOperation, DiffPatch, DiffPatchFormat, DiffPathChange, DiffPathPairChange};
 pub use ids::{MediaType, PermissionOptionId, SessionId, TerminalId, ToolCallId};
 pub use permission::{
-    CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject,
-    SelectedPermissionOutcome, ToolCallPermissionSubject,
+    CancelledPermissionOutcome, CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    RequestPermissionSubject, SelectedPermissionOutcome, ToolCallPermissionSubject,
 };
 pub use session::{SessionUpdate, UpdateSessionNotification};
-pub use terminal::{Terminal, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate};
-pub use tool_call::{Content, ToolCallContent, ToolCallContentChunk, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind};
+pub use terminal::{
+    CancelTerminalRequest, CancelTerminalResponse, Terminal, TerminalCancelCapabilities, TerminalCapabilities, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate,
+};
+pub use tool_call::{Content, SessionReference, ToolCallCancelCapabilities, ToolCallCapabilities, ToolCallContent, ToolCallContentChunk, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind};
 
 /// Adding a definition is a change to the one file that declares it: this test-only
 /// definition is listed nowhere else, yet the registry decodes it and the emitted v2

@@ -2,7 +2,7 @@
 
 use super::ids::{PermissionOptionId, SessionId, TerminalId, ToolCallId};
 use super::tool_call::ToolCallUpdate;
-use crate::wire::{AbsolutePath, Members, NoPayload};
+use crate::wire::{AbsolutePath, Members};
 use crate::{string_enum, tagged_union, wire_struct};
 
 string_enum! {
@@ -38,6 +38,8 @@ wire_struct! {
     pub struct ToolCallPermissionSubject {
         /// The tool call asking for permission.
         pub tool_call: req ToolCallUpdate = "toolCall" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
     }
 }
 
@@ -79,11 +81,20 @@ wire_struct! {
     }
 }
 
+wire_struct! {
+    /// No option was selected: the request was cancelled, dismissed or declined. Never an
+    /// approval.
+    pub struct CancelledPermissionOutcome {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 tagged_union! {
     /// How a permission request ended.
     pub enum RequestPermissionOutcome: tag "outcome", open ("An outcome this version does not know. It is never an approval.") {
         /// The turn was cancelled before the user chose.
-        Cancelled(NoPayload) = "cancelled",
+        Cancelled(CancelledPermissionOutcome) = "cancelled",
         /// The user chose an option.
         Selected(SelectedPermissionOutcome) = "selected",
     }
@@ -118,7 +129,12 @@ wire_struct! {
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
-    extend { "x-side": "client", "x-method": "session/request_permission" }
+    extend {
+        "x-side": "client",
+        "x-method": "session/request_permission",
+        "x-scope": { "session": ["sessionId"], "toolCall": ["subject.toolCall.toolCallId", "subject.toolCallId"] },
+        "x-state": { "session": [{ "action": "upsert", "target": "toolCall", "id": "subject.toolCall.toolCallId", "value": "subject.toolCall" }] }
+    }
 }
 
 wire_struct! {

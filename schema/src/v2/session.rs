@@ -12,13 +12,17 @@ tagged_union! {
     /// an unknown variant.
     pub enum SessionUpdate: tag "sessionUpdate", open ("An update this version does not know, kept whole so it can be stored, replayed or forwarded unchanged.") {
         /// Appends one item to a tool call's output.
-        ToolCallContentChunk(ToolCallContentChunk) = "tool_call_content_chunk",
+        ToolCallContentChunk(ToolCallContentChunk) = "tool_call_content_chunk"
+            extend { "x-state": { "session": [{ "action": "append", "target": "toolCall", "id": "toolCallId", "field": "content", "value": "content" }] } },
         /// Creates or patches a tool call.
-        ToolCallUpdate(ToolCallUpdate) = "tool_call_update",
+        ToolCallUpdate(ToolCallUpdate) = "tool_call_update"
+            extend { "x-state": { "session": [{ "action": "upsert", "target": "toolCall", "id": "toolCallId" }] } },
         /// Creates or patches a display terminal.
-        TerminalUpdate(TerminalUpdate) = "terminal_update",
+        TerminalUpdate(TerminalUpdate) = "terminal_update"
+            extend { "x-state": { "session": [{ "action": "upsert", "target": "terminal", "id": "terminalId" }] } },
         /// Appends live output bytes to a display terminal.
-        TerminalOutputChunk(TerminalOutputChunk) = "terminal_output_chunk",
+        TerminalOutputChunk(TerminalOutputChunk) = "terminal_output_chunk"
+            extend { "x-state": { "session": [{ "action": "append", "target": "terminal", "id": "terminalId", "field": "output.data", "value": "data" }] } },
     }
 }
 
@@ -32,5 +36,5 @@ wire_struct! {
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
-    extend { "x-side": "client", "x-method": "session/update" }
+    extend { "x-side": "client", "x-method": "session/update", "x-scope": { "session": ["sessionId"] } }
 }

@@ -2,7 +2,7 @@
 
 use super::content::ContentBlock;
 use super::diff::Diff;
-use super::ids::ToolCallId;
+use super::ids::{SessionId, ToolCallId};
 use super::terminal::Terminal;
 use crate::wire::{AbsolutePath, Json, Members};
 use crate::{string_enum, tagged_union, wire_struct};
@@ -17,8 +17,20 @@ wire_struct! {
     }
 }
 
+wire_struct! {
+    /// Tool-call content that points at another session (a subagent the tool call works
+    /// with). Only a display reference: it gives the Client no control over that session.
+    pub struct SessionReference {
+        /// The session referred to.
+        pub session_id: req SessionId = "sessionId" [],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
 tagged_union! {
-    /// One item of a tool call's output: a content block, a diff, or a terminal reference.
+    /// One item of a tool call's output: a content block, a diff, a terminal reference or
+    /// a session reference.
     pub enum ToolCallContent: tag "type", open ("Tool-call content this version does not know, kept whole so it can be stored or forwarded unchanged.") {
         /// A content block.
         Content(Content) = "content",
@@ -26,6 +38,8 @@ tagged_union! {
         Diff(Diff) = "diff",
         /// A reference to an Agent-owned display terminal.
         Terminal(Terminal) = "terminal",
+        /// A reference to another session (a subagent).
+        Session(SessionReference) = "session",
     }
 }
 
@@ -36,6 +50,8 @@ string_enum! {
         Pending = "pending",
         /// Running.
         InProgress = "in_progress",
+        /// Waiting, for example for the user; it may resume.
+        Paused = "paused",
         /// Finished successfully.
         Completed = "completed",
         /// Finished with an error.
@@ -76,8 +92,27 @@ wire_struct! {
     pub struct ToolCallLocation {
         /// The file's absolute path.
         pub path: req AbsolutePath = "path" [],
-        /// The line, when known.
-        pub line: opt u32 = "line" [Lenient],
+        /// The line, when known: 1 is the first line (0 is out of range, dropped).
+        pub line: opt u32 = "line" [Lenient, Range(1.0, 4294967295.0)],
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// That the Client may ask to cancel a tool call (`tool_call/cancel`). An object,
+    /// even `{}`, offers it; omitted or `null` does not.
+    pub struct ToolCallCancelCapabilities {
+        /// Extension data; omitted and `null` mean none.
+        pub meta: opt Members = "_meta" [Lenient],
+    }
+}
+
+wire_struct! {
+    /// What a Client may ask the Agent to do with a tool call right now.
+    pub struct ToolCallCapabilities {
+        /// Cancelling it (`tool_call/cancel`); omitted and `null` mean not offered.
+        pub cancel: opt ToolCallCancelCapabilities = "cancel" [Lenient],
         /// Extension data; omitted and `null` mean none.
         pub meta: opt Members = "_meta" [Lenient],
     }
@@ -90,6 +125,8 @@ wire_struct! {
     pub struct ToolCallUpdate {
         /// The tool call being created or patched.
         pub tool_call_id: req ToolCallId = "toolCallId" [],
+        /// The tool's programmatic name.
+        pub name: patch String = "name" [Lenient],
         /// A title saying what the tool is doing.
         pub title: patch String = "title" [Lenient],
         /// The sort of tool.
@@ -104,6 +141,9 @@ wire_struct! {
         pub raw_input: patch Json = "rawInput" [Lenient],
         /// The tool's raw output, any JSON.
         pub raw_output: patch Json = "rawOutput" [Lenient],
+        /// What the Client may ask for this tool call (cancel); a value replaces the whole
+        /// stored set. A Client only offers these to its user.
+        pub capabilities: patch ToolCallCapabilities = "capabilities" [Lenient],
         /// Extension data, patched like the other members.
         pub meta: patch Members = "_meta" [Lenient],
     }

@@ -22,6 +22,8 @@ pub enum ErrorKind {
     OutOfRange,
     /// A string does not match its `pattern`.
     PatternMismatch,
+    /// An object has a member its schema forbids there (`propertyNames`).
+    ForbiddenMember,
     /// An object repeats a member name.
     DuplicateKey,
     /// A value cannot be represented in the other protocol version.
@@ -43,6 +45,7 @@ impl ErrorKind {
             Self::UnknownVariant => "unknown_variant",
             Self::OutOfRange => "out_of_range",
             Self::PatternMismatch => "pattern_mismatch",
+            Self::ForbiddenMember => "forbidden_member",
             Self::DuplicateKey => "duplicate_key",
             Self::NotRepresentable => "not_representable",
             Self::SessionMismatch => "session_mismatch",

@@ -25,7 +25,7 @@ pub use bytes::decode_base64_scalar;
 pub use bytes::{Bytes, decode_base64, encode_base64};
 pub use decode::{Check, Cx, DEFAULT_MAX_WARNINGS, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
-pub use decode::{Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree, read_tag, skip_value, value_from_tree};
+pub use decode::{Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, length_message, payload_from_tree, read_tag, skip_value, value_from_tree};
 pub use display::safe_display;
 pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]

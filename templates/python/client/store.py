@@ -34,6 +34,7 @@ from .v2 import (
     SessionUpdateTerminalUpdate,
     SessionUpdateToolCallContentChunk,
     SessionUpdateToolCallUpdate,
+    TerminalCapabilities,
     TerminalExitStatus,
     TerminalId,
     TerminalSize,
@@ -294,6 +295,10 @@ class TerminalState:
     size: TerminalSize | None = None
     """The terminal size the command runs with, when known: render the output at this
     width so that column layouts and progress bars look as the program wrote them."""
+    capabilities: TerminalCapabilities | None = None
+    """What the Client may ask the Agent to do with this terminal right now, as last
+    replaced (``None``: never said, or cleared). The store only records it: a display may
+    offer it to its user, and nothing is sent unless the user asks."""
     meta: dict[str, JsonValue] | None = None
     """Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md)."""
     output: ByteLog = field(default_factory=ByteLog)
@@ -307,6 +312,12 @@ class TerminalState:
     _rendered: int = 0
     _max_line_length: int = MAX_LINE_LENGTH
     _max_text_length: int = MAX_TEXT_LENGTH
+
+    @property
+    def can_cancel(self) -> bool:
+        """Whether the terminal currently offers ``terminal/cancel``, so a display may show
+        a cancel control. The store never sends one."""
+        return self.capabilities is not None and self.capabilities.cancel is not None
 
     @property
     def dropped_bytes(self) -> int:
@@ -614,6 +625,8 @@ class TerminalStore:
                     t.exit_status = update.exit_status
                 if update.size is not MISSING:
                     t.size = update.size
+                if update.capabilities is not MISSING:
+                    t.capabilities = update.capabilities
                 if update.meta is not MISSING:
                     t.meta = update.meta
             finally:

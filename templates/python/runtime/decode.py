@@ -43,6 +43,7 @@ __all__ = [
     "decode_value",
     "describe",
     "encode_text",
+    "length_message",
     "objects_only",
     "tag_first",
 ]
@@ -131,11 +132,22 @@ class MemberOptions:
     """``minItems``: an array member needs at least this many items (else ``out_of_range`` at the array)."""
     pattern: Pattern | None = None
     """``pattern``: a string member must match it (else ``pattern_mismatch``)."""
+    length: tuple[int, float] | None = None
+    """``minLength``/``maxLength``: a string member's length in code points (else ``out_of_range``)."""
+    null_as_empty: bool = False
+    """``x-deserialize-default-on-null`` on a required array member: ``null`` reads as ``[]``."""
     plain: bool = field(init=False, repr=False, compare=False)
     """No check but leniency: the value goes straight to its decoder."""
 
     def __post_init__(self) -> None:
-        plain = self.range is None and self.min_items is None and self.pattern is None and not self.skip_items
+        plain = (
+            self.range is None
+            and self.min_items is None
+            and self.pattern is None
+            and self.length is None
+            and not self.null_as_empty
+            and not self.skip_items
+        )
         object.__setattr__(self, "plain", plain)
 
 
@@ -283,6 +295,54 @@ class Cx:
             self.warnings.append(p)
         else:
             self.warnings_dropped += 1
+
+    def optional_tag(self, obj: JsonObject, tag_name: str, lenient: bool) -> str | None:
+        """Reads an optional tag (a tagged object whose tag may be absent): absent or
+        ``null`` is ``None``; a tag that is not a string is ``wrong_type``, or, when
+        ``lenient``, dropped with that warning."""
+        tag = obj.get(tag_name)
+        if tag is None or isinstance(tag, str):
+            return tag
+        problem = Problem(
+            "wrong_type", push_token(pointer(self._tokens), tag_name), f"expected a string tag, got {describe(tag)}"
+        )
+        if not lenient:
+            raise DecodeError(problem)
+        self.warnings.append(problem)
+        return None
+
+    def attempt(self, fn: Callable[[Cx], T]) -> T | None:
+        """Runs ``fn`` on its own, for a union that falls back to raw JSON when a branch
+        rejects the value: its result (with the warnings it recorded) when it records no
+        problem, else ``None`` with nothing recorded. ``fn`` never returns ``None`` itself."""
+        depth = len(self._tokens)
+        warnings = len(self.warnings)
+        try:
+            return fn(self)
+        except DecodeError as e:
+            if e.problem.kind == "invalid_json":
+                raise
+            del self._tokens[depth:]
+            self._skip_items_next = False
+            del self.warnings[warnings:]
+            return None
+
+    def forbidden(self, name: str, owner: str) -> NoReturn:
+        """Fails with ``forbidden_member`` for member ``name`` of the object at the current pointer."""
+        raise DecodeError(
+            Problem(
+                "forbidden_member",
+                push_token(pointer(self._tokens), name),
+                f"member `{name}` is not allowed in {owner}; remove it",
+            )
+        )
+
+    def length(self, s: str, least: int, most: float) -> str:
+        """Fails with ``out_of_range`` when ``s`` is not ``least`` to ``most`` code points long."""
+        n = len(s)
+        if n < least or n > most:
+            self.fail("out_of_range", length_message(n, least, most))
+        return s
 
     def absorb(self, fn: Callable[[Cx], T]) -> T | None:
         """Runs ``fn``; when it fails with a decoding problem, records the problem as a
@@ -557,6 +617,8 @@ class Cx:
             tokens.pop()
 
     def _checked(self, v: Json, decode: Decoder[T], opts: MemberOptions) -> T:
+        if opts.null_as_empty and v is None:
+            v = []
         r = opts.range
         if r is not None:
             t = type(v)
@@ -568,18 +630,35 @@ class Cx:
         if min_items is not None and isinstance(v, list) and len(v) < min_items:
             self.fail("out_of_range", f"the array has {len(v)} items; at least {min_items} required")
         pattern = opts.pattern
-        if pattern is not None:
+        length = opts.length
+        if pattern is not None or length is not None:
             out = decode(v, self)
-            if isinstance(out, str) and not matches_pattern(pattern, out):
+            if isinstance(out, str) and pattern is not None and not matches_pattern(pattern, out):
                 self.fail("pattern_mismatch", f"the string does not match the pattern `{pattern.source}`")
+            if isinstance(out, str) and length is not None:
+                self.length(out, length[0], length[1])
             return out
         if not opts.skip_items:
             return decode(v, self)
         self._skip_items_next = True
+        warnings = len(self.warnings)
         try:
-            return decode(v, self)
+            out = decode(v, self)
         finally:
             self._skip_items_next = False
+        # ``minItems`` counts the items kept, so a written array always reads back; when
+        # too few are left, the skipped items' warnings do not count.
+        if min_items is not None and isinstance(out, list) and len(out) < min_items:
+            del self.warnings[warnings:]
+            self.fail("out_of_range", f"the array has {len(out)} items; at least {min_items} required")
+        return out
+
+
+def length_message(n: int, least: int, most: float) -> str:
+    """The ``out_of_range`` message of a string ``n`` code points long, outside ``[least, most]``."""
+    if math.isinf(most):
+        return f"the string has {n} characters; at least {least} required"
+    return f"the string has {n} characters; {least} to {int(most)} allowed"
 
 
 Decoder: TypeAlias = Callable[[Json, Cx], T]

@@ -715,7 +715,9 @@ impl Bridge {
         {
             let mut o = Map::new();
             o.insert("terminal_id", Value::String(terminal.to_owned()));
-            o.insert("exit_code", e.exit_code.map_or(Value::Null, |c| Value::Number(f64::from(c))));
+            // Exact: a decoded exit code is within 2^53 - 1 of 0 (docs/WIRE.md).
+            #[allow(clippy::cast_precision_loss)]
+            o.insert("exit_code", e.exit_code.map_or(Value::Null, |c| Value::Number(c as f64)));
             o.insert("signal", e.signal.clone().map_or(Value::Null, Value::String));
             out.insert("terminal_exit", Value::Object(o));
             sent.exit = true;
@@ -766,7 +768,7 @@ pub fn cap_text(text: &str, cap: Option<usize>) -> String {
     format!("{}\n[... {} characters left out ...]\n{}", &text[..head_end], n - cap, &text[tail_start..])
 }
 
-fn exit_text(code: Option<u32>, signal: Option<&str>) -> String {
+fn exit_text(code: Option<i64>, signal: Option<&str>) -> String {
     match (code, signal) {
         (Some(c), None) => format!("[exit code {c}]"),
         (None, Some(s)) => format!("[signal {}]", one_line(s)),

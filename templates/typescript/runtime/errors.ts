@@ -18,6 +18,8 @@ export type ErrorKind =
   | "out_of_range"
   /** A string does not match its `pattern`. */
   | "pattern_mismatch"
+  /** An object has a member its schema forbids there (`propertyNames`). */
+  | "forbidden_member"
   /** An object repeats a member name. */
   | "duplicate_key"
   /** A value cannot be represented in the other protocol version. */
@@ -35,6 +37,7 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   "unknown_variant",
   "out_of_range",
   "pattern_mismatch",
+  "forbidden_member",
   "duplicate_key",
   "not_representable",
   "session_mismatch",

@@ -141,7 +141,7 @@ pub fn event_view(e: &acp_terminal::store::StoreEvent) -> Value {
 }
 
 /// The view of a store's terminals that `replay` cases compare. `size` is there only
-/// when known, `droppedBytes` only when a byte was dropped, `wrappedLines` only when
+/// when known, `capabilities` (`{"cancel": bool}`) only when the Agent gave them, `droppedBytes` only when a byte was dropped, `wrappedLines` only when
 /// the transcript wrapped a line, `droppedLines` and `droppedChars` only when it left
 /// out a line.
 #[must_use]
@@ -161,6 +161,9 @@ pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
         });
         if let Some(size) = t.size() {
             view["size"] = serde_json::json!({ "cols": size.cols, "rows": size.rows });
+        }
+        if t.capabilities().is_some() {
+            view["capabilities"] = serde_json::json!({ "cancel": t.can_cancel() });
         }
         if t.dropped_bytes() > 0 {
             view["droppedBytes"] = t.dropped_bytes().into();

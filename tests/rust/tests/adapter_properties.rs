@@ -116,7 +116,9 @@ fn tool_call(r: &mut Rng, creation: bool) -> Map<String, Value> {
         o.insert("content".into(), Value::Array((0..r.below(4)).map(|_| item(r)).collect()));
     }
     if r.chance(40) {
-        let locations: Vec<Value> = (0..r.below(3)).map(|_| json!({ "path": r.pick(&["/w/a.rs", "C:\\w\\b.rs"]), "line": r.below(50) })).collect();
+        // Lines from 1: v1's line 0 has no v2 form (v2 lines start at 1; the convert
+        // vectors check that it is `not_representable`).
+        let locations: Vec<Value> = (0..r.below(3)).map(|_| json!({ "path": r.pick(&["/w/a.rs", "C:\\w\\b.rs"]), "line": 1 + r.below(49) })).collect();
         o.insert("locations".into(), Value::Array(locations));
     }
     if r.chance(30) {

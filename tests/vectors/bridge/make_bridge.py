@@ -95,7 +95,7 @@ case("cancelled status is refused at the member",
      [tcu("c1", title="T"), tcu("c1", status="cancelled")],
      [[v1("tool_call", "c1", title="T")], err("not_representable", "/steps/1/update/status")])
 case("a diff item is refused at the item",
-     [tcu("c1", title="T", content=[text_item("x"), {"type": "diff", "changes": []}])],
+     [tcu("c1", title="T", content=[text_item("x"), {"type": "diff", "changes": [{"operation": "modify", "path": "/w/a.rs"}]}])],
      [err("not_representable", "/steps/0/update/content/1")])
 case("an update outside the tool-call and terminal surface is refused",
      [{"update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}}],

@@ -100,7 +100,10 @@ pair("an unknown member with a null value travels (it is no patch clear)", "Tool
 pair("location with a Windows path, _meta and an unknown member", "ToolCallUpdate",
      {"toolCallId": "c", "locations": [{"path": "C:\\w\\a.rs", "_meta": {"q": 1}, "col": 4}]},
      {"toolCallId": "c", "locations": [{"path": "C:\\w\\a.rs", "_meta": {"q": 1}, "col": 4}]})
-pair("ToolCallLocation on its own", "ToolCallLocation", {"path": "/a", "line": 0}, {"path": "/a", "line": 0})
+pair("ToolCallLocation on its own", "ToolCallLocation", {"path": "/a", "line": 1}, {"path": "/a", "line": 1})
+# v1 lines may be 0; v2 lines start at 1 (upstream 1.20.0: minimum 1).
+add("v1 ToolCallLocation line 0 has no v2 form", "v1", "v2", "ToolCallLocation", {"path": "/a", "line": 0}, error=("not_representable", "/line"))
+add("v2 ToolCallLocation line 0 is dropped on reading, with a warning", "v2", "v1", "ToolCallLocation", {"path": "/a", "line": 0}, output={"path": "/a"}, warnings=[("out_of_range", "/line")])
 pair("raw input and output of any JSON", "ToolCallUpdate",
      {"toolCallId": "c", "rawInput": [1, "two", {"3": False, "1": None}], "rawOutput": 0},
      {"toolCallId": "c", "rawInput": [1, "two", {"3": False, "1": None}], "rawOutput": 0})
@@ -198,7 +201,7 @@ refuse("v2 ToolCallContentChunk on its own", "v2", "ToolCallContentChunk", {"too
 refuse("v1 diff item (old and new text have no v2 form)", "v1", "ToolCallContent", V1DIFF, "")
 refuse("v2 diff item (no old and new text for v1)", "v2", "ToolCallContent", V2DIFF, "")
 refuse("v1 Diff on its own", "v1", "Diff", {"path": "/w/a", "newText": "x"}, "")
-refuse("v2 Diff on its own", "v2", "Diff", {"changes": [], "patch": {"format": "git_patch", "text": ""}}, "")
+refuse("v2 Diff on its own", "v2", "Diff", {"changes": [{"operation": "modify", "path": "/w/a.rs"}], "patch": {"format": "git_patch", "text": ""}}, "")
 refuse("v1 update with a diff item", "v1", "ToolCallUpdate", {"toolCallId": "c", "content": [TEXT, V1DIFF]}, "/content/1")
 refuse("v2 update with a diff item", "v2", "ToolCallUpdate", {"toolCallId": "c", "content": [V2DIFF]}, "/content/0")
 refuse("v2 unknown tool-call content type", "v2", "ToolCallContent", {"type": "widget", "x": 1}, "")

@@ -111,7 +111,8 @@ class Hello(WireModel):
     ratio: Ratio | None = Field(default=None, alias="ratio")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -140,7 +140,8 @@ class Init(WireModel):
         return self.model_copy(update=update)
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -237,7 +237,8 @@ class AgentResponseError(WireModel):
     error: Error = Field(alias="error", description="What went wrong.")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 RequestId: TypeAlias = int | str | None

@@ -164,21 +164,8 @@ class UrlModeRequest(WireModel):
     request_id: int = Field(alias="requestId")
 
 
-# --- unions (after the objects their aliases name) ---
-
-
-FormMode: TypeAlias = Annotated[
-    FormModeSession | FormModeRequest,
-    wire_rules("FormMode", lambda v, cx: decode_FormMode(v, cx)),
-]
-"""A form, in a session or for a request (upstream `ElicitationFormMode`)."""
-
-
-UrlMode: TypeAlias = Annotated[
-    UrlModeSession | UrlModeRequest,
-    wire_rules("UrlMode", lambda v, cx: decode_UrlMode(v, cx)),
-]
-"""A URL to open."""
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class AskFormSession(FormModeSession):
@@ -232,6 +219,20 @@ Ask: TypeAlias = Annotated[
     wire_rules("Ask", lambda v, cx: decode_Ask(v, cx)),
 ]
 """Tagged by `mode`, with common members; each mode is one of two shapes (upstream `CreateElicitationRequest`)."""
+
+
+FormMode: TypeAlias = Annotated[
+    FormModeSession | FormModeRequest,
+    wire_rules("FormMode", lambda v, cx: decode_FormMode(v, cx)),
+]
+"""A form, in a session or for a request (upstream `ElicitationFormMode`)."""
+
+
+UrlMode: TypeAlias = Annotated[
+    UrlModeSession | UrlModeRequest,
+    wire_rules("UrlMode", lambda v, cx: decode_UrlMode(v, cx)),
+]
+"""A URL to open."""
 
 
 # --- decoders and encoders ---
@@ -558,25 +559,26 @@ def encode_UrlModeRequest(w: Writer, v: UrlModeRequest) -> None:
 @tag_first("mode")
 def decode_Ask(v: Json, cx: Cx) -> Ask:
     obj = cx.expect_object(v)
+    reserved = _SKIP_0
     tag = cx.read_tag(obj, "mode")
     cls: type[AskVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "form":
         if "sessionId" in obj:
-            values, extra = decode_FormModeSession_values(obj, cx, _SKIP_0)
+            values, extra = decode_FormModeSession_values(obj, cx, reserved)
             cls = AskFormSession
         elif "requestId" in obj:
-            values, extra = decode_FormModeRequest_values(obj, cx, _SKIP_0)
+            values, extra = decode_FormModeRequest_values(obj, cx, reserved)
             cls = AskFormRequest
         else:
             cx.missing_one_of(("sessionId", "requestId"))
     elif tag == "url":
         if "sessionId" in obj:
-            values, extra = decode_UrlModeSession_values(obj, cx, _SKIP_0)
+            values, extra = decode_UrlModeSession_values(obj, cx, reserved)
             cls = AskUrlSession
         elif "requestId" in obj:
-            values, extra = decode_UrlModeRequest_values(obj, cx, _SKIP_0)
+            values, extra = decode_UrlModeRequest_values(obj, cx, reserved)
             cls = AskUrlRequest
         else:
             cx.missing_one_of(("sessionId", "requestId"))

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const SKIP_1: readonly string[] = ["mode", "message", "_meta"];
 const SKIP_0: readonly string[] = [];
@@ -463,16 +463,17 @@ export function isKnownAsk(v: Ask): v is KnownAsk {
  */
 export function decodeAsk(v: Json, cx: Cx): Ask {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_1;
   const tag = cx.readTag(obj, "mode");
   let out: KnownAsk | undefined;
   switch (tag) {
     case "form":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeFormModeMembers(obj, cx, SKIP_1), { mode: "form" as const }) as KnownAsk;
+      out = Object.assign(decodeFormModeMembers(obj, cx, reserved), { mode: "form" as const }) as KnownAsk;
       break;
     case "url":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeUrlModeMembers(obj, cx, SKIP_1), { mode: "url" as const }) as KnownAsk;
+      out = Object.assign(decodeUrlModeMembers(obj, cx, reserved), { mode: "url" as const }) as KnownAsk;
       break;
   }
   let m0: string | undefined;

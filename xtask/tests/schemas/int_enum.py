@@ -115,7 +115,8 @@ class Failure(WireModel):
     level: Level | None = Field(default=None, alias="level")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -108,7 +108,8 @@ class Call(WireModel):
     maybe: Scalar | None = Field(default=None, alias="maybe")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 RequestId: TypeAlias = int | str | None
@@ -185,11 +186,21 @@ def decode_Choices(v: Json, cx: Cx) -> Choices:
         # Several array branches: the first item's members pick one (the first array
         # branch for an empty array or a first item with none of their keys).
         first = v[0] if v else None
-        if isinstance(first, dict) and "value" in first:
-            return decode_ArrayOfChoice(v, cx)
-        if isinstance(first, dict) and "group" in first:
-            return decode_ArrayOfGroup(v, cx)
-        return decode_ArrayOfChoice(v, cx)
+        pick = 1
+        if isinstance(first, dict):
+            if "value" in first:
+                pick = 1
+            elif "group" in first:
+                pick = 2
+        items = v
+
+        def decode_arrays(cx: Cx) -> Choices:
+            if pick == 1:
+                return decode_ArrayOfChoice(items, cx)
+            # branch 2 (and any other pick)
+            return decode_ArrayOfGroup(items, cx)
+
+        return decode_arrays(cx)
     cx.wrong_type("an array or a string", v)
 
 

@@ -160,6 +160,17 @@ pub enum Choices {
     Label(String),
 }
 
+impl Choices {
+    /// The `Flat` branch from an array already read.
+    fn array_1(tree: &crate::wire::Json, cx: &mut crate::wire::Cx) -> Option<Self> {
+        crate::wire::value_from_tree::<Vec<Choice>>(tree, cx).map(Self::Flat)
+    }
+    /// The `Grouped` branch from an array already read.
+    fn array_2(tree: &crate::wire::Json, cx: &mut crate::wire::Cx) -> Option<Self> {
+        crate::wire::value_from_tree::<Vec<Group>>(tree, cx).map(Self::Grouped)
+    }
+}
+
 impl crate::wire::Decode for Choices {
     const EXPECTED: &'static str = "an array or a string";
     fn from_str(s: &str, cx: &mut crate::wire::Cx) -> Option<Self> {
@@ -169,20 +180,23 @@ impl crate::wire::Decode for Choices {
         <String as crate::wire::Decode>::from_string(s, cx).map(Self::Label)
     }
     fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         // Several array branches: the first item's members pick one (the first array
         // branch for an empty array or a first item with none of their keys).
-        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         let has = |key: &str| matches!(items.first(), Some(crate::wire::Json::Object(m)) if m.get(key).is_some());
-        let has_1 = has("value");
-        let has_2 = has("group");
+        let pick = if has("value") {
+            1
+        } else if has("group") {
+            2
+        } else {
+            1
+        };
         let tree = crate::wire::Json::Array(items);
-        if has_1 {
-            return Ok(crate::wire::value_from_tree::<Vec<Choice>>(&tree, cx).map(Self::Flat));
-        }
-        if has_2 {
-            return Ok(crate::wire::value_from_tree::<Vec<Group>>(&tree, cx).map(Self::Grouped));
-        }
-        Ok(crate::wire::value_from_tree::<Vec<Choice>>(&tree, cx).map(Self::Flat))
+        let decode = |cx: &mut crate::wire::Cx| match pick {
+            1 => Self::array_1(&tree, cx),
+            _ => Self::array_2(&tree, cx),
+        };
+        Ok(decode(cx))
     }
 }
 

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const SKIP_0: readonly string[] = [];
 
@@ -76,7 +76,10 @@ export type Scalar = string | number | number | boolean | string[];
 export function decodeScalar(v: Json, cx: Cx): Scalar {
   if (typeof v === "string") return decodeString(v, cx);
   if (typeof v === "boolean") return decodeBoolean(v, cx);
-  if (Array.isArray(v)) return decodeArrayOfString(v, cx);
+  if (Array.isArray(v)) {
+    const decode = (cx: Cx): string[] => decodeArrayOfString(v, cx);
+    return decode(cx);
+  }
   // A whole number in the integer branch's range is that branch; any other number is the number branch.
   if (typeof v === "number") return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? decodeInt32(v, cx) : decodeNumber(v, cx);
   return cx.wrongType("a string, a whole number, a number, a boolean or an array", v);
@@ -219,9 +222,16 @@ export function decodeChoices(v: Json, cx: Cx): Choices {
     // branch for an empty array or a first item with none of their keys).
     const first = v[0];
     const item = typeof first === "object" && first !== null && !Array.isArray(first) ? first : undefined;
-    if (item !== undefined && Object.hasOwn(item, "value")) return decodeArrayOfChoice(v, cx);
-    if (item !== undefined && Object.hasOwn(item, "group")) return decodeArrayOfGroup(v, cx);
-    return decodeArrayOfChoice(v, cx);
+    const pick = item !== undefined && Object.hasOwn(item, "value") ? 1 : item !== undefined && Object.hasOwn(item, "group") ? 2 : 1;
+    const decode = (cx: Cx): Choices => {
+      switch (pick) {
+        case 1:
+          return decodeArrayOfChoice(v, cx);
+        default:
+          return decodeArrayOfGroup(v, cx);
+      }
+    };
+    return decode(cx);
   }
   return cx.wrongType("an array or a string", v);
 }

@@ -133,7 +133,8 @@ class Log(WireModel):
     updates: list[Update] = Field(alias="updates")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class StateRunning(Running):

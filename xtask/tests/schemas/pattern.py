@@ -131,7 +131,8 @@ class Price(WireModel):
     tag: str | None = Field(default=None, alias="tag")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

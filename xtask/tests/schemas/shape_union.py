@@ -80,7 +80,8 @@ class Blob(WireModel):
     uri: str = Field(alias="uri")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 Payload: TypeAlias = Annotated[

@@ -125,7 +125,8 @@ class Place(WireModel):
     from_: WorkDir | None = Field(default=None, alias="from")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -91,7 +91,8 @@ encode_Side = encode_string
 # --- objects ---
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 
 /** The values of `Color` this version knows, in schema order. */

@@ -108,7 +108,8 @@ class Listing(WireModel):
     items: list[str] = Field(alias="items")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -133,7 +133,8 @@ class One(WireModel):
     path: str = Field(alias="path")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class SettingToggle(Toggle):
@@ -277,18 +278,19 @@ def encode_Toggle(w: Writer, v: Toggle) -> None:
 @tag_first("type")
 def decode_Setting(v: Json, cx: Cx) -> Setting:
     obj = cx.expect_object(v)
+    reserved = _SKIP_0
     tag = cx.read_tag(obj, "type")
     cls: type[SettingVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "toggle":
-        values, extra = decode_Toggle_values(obj, cx, _SKIP_0)
+        values, extra = decode_Toggle_values(obj, cx, reserved)
         cls = SettingToggle
     elif tag == "heading":
-        extra = members_except(obj, _SKIP_0)
+        extra = members_except(obj, reserved)
         cls = SettingHeading
     elif tag == "number":
-        values, extra = decode_SettingNumberPayload_values(obj, cx, _SKIP_0)
+        values, extra = decode_SettingNumberPayload_values(obj, cx, reserved)
         cls = SettingNumber
     # An unknown tag keeps every member as it came; its required common members are still checked.
     values["type_"] = tag
@@ -375,15 +377,16 @@ def encode_SettingNumberPayload(w: Writer, v: SettingNumberPayload) -> None:
 @tag_first("kind")
 def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
+    reserved = _SKIP_1
     tag = cx.read_tag(obj, "kind")
     cls: type[ShapeVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "circle":
-        values, extra = decode_ShapeCirclePayload_values(obj, cx, _SKIP_1)
+        values, extra = decode_ShapeCirclePayload_values(obj, cx, reserved)
         cls = ShapeCircle
     elif tag == "dot":
-        extra = members_except(obj, _SKIP_1)
+        extra = members_except(obj, reserved)
         cls = ShapeDot
     else:
         # The schema lists every tag (no catch-all, no variant without a tag).
@@ -500,15 +503,16 @@ def encode_One(w: Writer, v: One) -> None:
 @tag_first("op")
 def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
+    reserved = _SKIP_2
     tag = cx.read_tag(obj, "op")
     cls: type[ChangeVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "add":
-        values, extra = decode_One_values(obj, cx, _SKIP_2)
+        values, extra = decode_One_values(obj, cx, reserved)
         cls = ChangeAdd
     elif tag == "clear":
-        extra = members_except(obj, _SKIP_2)
+        extra = members_except(obj, reserved)
         cls = ChangeClear
     # An unknown tag keeps every member as it came; its required common members are still checked.
     values["op"] = tag

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const OPTIONS_0 = { lenient: true } as const;
 const SKIP_2: readonly string[] = ["kind", "id"];
@@ -104,20 +104,21 @@ export function isKnownSetting(v: Setting): v is KnownSetting {
  */
 export function decodeSetting(v: Json, cx: Cx): Setting {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_1;
   const tag = cx.readTag(obj, "type");
   let out: KnownSetting | undefined;
   switch (tag) {
     case "toggle":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeToggleMembers(obj, cx, SKIP_1), { type: "toggle" as const }) as KnownSetting;
+      out = Object.assign(decodeToggleMembers(obj, cx, reserved), { type: "toggle" as const }) as KnownSetting;
       break;
     case "heading":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(noPayloadExcept(obj, SKIP_1, cx), { type: "heading" as const }) as KnownSetting;
+      out = Object.assign(noPayloadExcept(obj, reserved, cx), { type: "heading" as const }) as KnownSetting;
       break;
     case "number":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeSettingNumberPayloadMembers(obj, cx, SKIP_1), { type: "number" as const }) as KnownSetting;
+      out = Object.assign(decodeSettingNumberPayloadMembers(obj, cx, reserved), { type: "number" as const }) as KnownSetting;
       break;
   }
   let m0: string | undefined;
@@ -255,16 +256,17 @@ export function isKnownShape(v: Shape): v is KnownShape {
  */
 export function decodeShape(v: Json, cx: Cx): Shape {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_2;
   const tag = cx.readTag(obj, "kind");
   let out: KnownShape | undefined;
   switch (tag) {
     case "circle":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeShapeCirclePayloadMembers(obj, cx, SKIP_2), { kind: "circle" as const }) as KnownShape;
+      out = Object.assign(decodeShapeCirclePayloadMembers(obj, cx, reserved), { kind: "circle" as const }) as KnownShape;
       break;
     case "dot":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(noPayloadExcept(obj, SKIP_2, cx), { kind: "dot" as const }) as KnownShape;
+      out = Object.assign(noPayloadExcept(obj, reserved, cx), { kind: "dot" as const }) as KnownShape;
       break;
     default:
       // The schema lists every tag (no catch-all, no variant without a tag).
@@ -435,16 +437,17 @@ export function isKnownChange(v: Change): v is KnownChange {
  */
 export function decodeChange(v: Json, cx: Cx): Change {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_3;
   const tag = cx.readTag(obj, "op");
   let out: KnownChange | undefined;
   switch (tag) {
     case "add":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeOneMembers(obj, cx, SKIP_3), { op: "add" as const }) as KnownChange;
+      out = Object.assign(decodeOneMembers(obj, cx, reserved), { op: "add" as const }) as KnownChange;
       break;
     case "clear":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(noPayloadExcept(obj, SKIP_3, cx), { op: "clear" as const }) as KnownChange;
+      out = Object.assign(noPayloadExcept(obj, reserved, cx), { op: "clear" as const }) as KnownChange;
       break;
   }
   let m0: number | undefined;

@@ -95,7 +95,8 @@ class ShapeNone(WireModel):
     """Takes the name `Shape` + `None`, so that variant's type is `ShapeNoneVariant`."""
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class ShapeCircle(Circle):

@@ -218,47 +218,8 @@ class Form(WireModel):
     items: list[Items] | None = Field(default=None, alias="items")
 
 
-# --- unions (after the objects their aliases name) ---
-
-
-class AuthTerminal(TerminalAuth):
-    """In a terminal."""
-
-    type_: Literal["terminal"] = Field(default="terminal", alias="type")
-
-
-class AuthAgent(AgentAuth):
-    """No `type`: the agent."""
-
-
-AUTH_TAGS: Final = ("terminal",)
-Auth: TypeAlias = Annotated[
-    Annotated[AuthTerminal, Tag("terminal")] | Annotated[AuthAgent, Tag(TAGLESS_TAG)],
-    Discriminator(discriminator("type", "type_", AUTH_TAGS, open_union=False, tagless=True)),
-    wire_rules("Auth", lambda v, cx: decode_Auth(v, cx)),
-]
-"""Closed, with a branch without a tag (upstream v1 `AuthMethod`): no `type` means `agent`, and so does an unknown `type`."""
-
-
-class ItemsString(StringItems):
-    """The ``"string"`` variant of ``Items``."""
-
-    type_: Literal["string"] = Field(default="string", alias="type")
-
-
-class ItemsTitled(TitledItems):
-    """The ``titled`` variant of ``Items``: an object without ``type``."""
-
-
-ITEMS_TAGS: Final = ("string",)
-Items: TypeAlias = Annotated[
-    Annotated[ItemsString, Tag("string")]
-    | Annotated[ItemsTitled, Tag(TAGLESS_TAG)]
-    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
-    Discriminator(discriminator("type", "type_", ITEMS_TAGS, open_union=True, tagless=True)),
-    wire_rules("Items", lambda v, cx: decode_Items(v, cx)),
-]
-"""Open, the catch-all in the middle and the branch without a tag last (upstream `MultiSelectItems`)."""
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class SetOptionBoolean(SetOptionBooleanPayload):
@@ -315,6 +276,46 @@ Choice: TypeAlias = Annotated[
     wire_rules("Choice", lambda v, cx: decode_Choice(v, cx)),
 ]
 """Open, with common members, a catch-all and an inline branch without a tag."""
+
+
+class AuthTerminal(TerminalAuth):
+    """In a terminal."""
+
+    type_: Literal["terminal"] = Field(default="terminal", alias="type")
+
+
+class AuthAgent(AgentAuth):
+    """No `type`: the agent."""
+
+
+AUTH_TAGS: Final = ("terminal",)
+Auth: TypeAlias = Annotated[
+    Annotated[AuthTerminal, Tag("terminal")] | Annotated[AuthAgent, Tag(TAGLESS_TAG)],
+    Discriminator(discriminator("type", "type_", AUTH_TAGS, open_union=False, tagless=True)),
+    wire_rules("Auth", lambda v, cx: decode_Auth(v, cx)),
+]
+"""Closed, with a branch without a tag (upstream v1 `AuthMethod`): no `type` means `agent`, and so does an unknown `type`."""
+
+
+class ItemsString(StringItems):
+    """The ``"string"`` variant of ``Items``."""
+
+    type_: Literal["string"] = Field(default="string", alias="type")
+
+
+class ItemsTitled(TitledItems):
+    """The ``titled`` variant of ``Items``: an object without ``type``."""
+
+
+ITEMS_TAGS: Final = ("string",)
+Items: TypeAlias = Annotated[
+    Annotated[ItemsString, Tag("string")]
+    | Annotated[ItemsTitled, Tag(TAGLESS_TAG)]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", ITEMS_TAGS, open_union=True, tagless=True)),
+    wire_rules("Items", lambda v, cx: decode_Items(v, cx)),
+]
+"""Open, the catch-all in the middle and the branch without a tag last (upstream `MultiSelectItems`)."""
 
 
 # --- decoders and encoders ---
@@ -580,19 +581,21 @@ def encode_Items(w: Writer, v: Items) -> None:
 @objects_only
 def decode_SetOption(v: Json, cx: Cx) -> SetOption:
     obj = cx.expect_object(v)
+    reserved = _SKIP_2
+    common_skip = _SKIP_1
     tag = cx.read_tag(obj, "type") if "type" in obj else None
     cls: type[SetOptionVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "boolean":
-        values, extra = decode_SetOptionBooleanPayload_values(obj, cx, _SKIP_2)
+        values, extra = decode_SetOptionBooleanPayload_values(obj, cx, reserved)
         cls = SetOptionBoolean
     elif tag is None:
-        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, _SKIP_2)
+        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, reserved)
         cls = SetOptionValueId
     else:
         # No catch-all: the variant without a tag takes an unknown tag, kept among its unknown members.
-        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, _SKIP_1)
+        values, extra = decode_SetOptionValueIdPayload_values(obj, cx, common_skip)
         cls = SetOptionValueId
     if cls is not SetOptionValueId:
         values["type_"] = tag
@@ -725,15 +728,16 @@ def encode_SetOptionValueIdPayload(w: Writer, v: SetOptionValueIdPayload) -> Non
 @objects_only
 def decode_Choice(v: Json, cx: Cx) -> Choice:
     obj = cx.expect_object(v)
+    reserved = _SKIP_3
     tag = cx.read_tag(obj, "kind") if "kind" in obj else None
     cls: type[ChoiceVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "pick":
-        values, extra = decode_ChoicePickPayload_values(obj, cx, _SKIP_3)
+        values, extra = decode_ChoicePickPayload_values(obj, cx, reserved)
         cls = ChoicePick
     elif tag is None:
-        values, extra = decode_ChoicePlainPayload_values(obj, cx, _SKIP_3)
+        values, extra = decode_ChoicePlainPayload_values(obj, cx, reserved)
         cls = ChoicePlain
     if cls is not ChoicePlain:
         values["kind"] = tag

@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const SKIP_4: readonly string[] = ["kind", "id", "note"];
 const SKIP_2: readonly string[] = ["sessionId", "configId", "_meta"];
@@ -408,19 +408,21 @@ export function isKnownSetOption(v: SetOption): v is KnownSetOption {
  */
 export function decodeSetOption(v: Json, cx: Cx): SetOption {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_3;
+  const commonSkip = SKIP_2;
   const tag = Object.hasOwn(obj, "type") ? cx.readTag(obj, "type") : undefined;
   let out: KnownSetOption | undefined;
   switch (tag) {
     case "boolean":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeSetOptionBooleanPayloadMembers(obj, cx, SKIP_3), { type: "boolean" as const }) as KnownSetOption;
+      out = Object.assign(decodeSetOptionBooleanPayloadMembers(obj, cx, reserved), { type: "boolean" as const }) as KnownSetOption;
       break;
     case undefined:
-      out = decodeSetOptionValueIdPayloadMembers(obj, cx, SKIP_3) as KnownSetOption;
+      out = decodeSetOptionValueIdPayloadMembers(obj, cx, reserved) as KnownSetOption;
       break;
     default:
       // No catch-all: the variant without a tag takes an unknown tag, kept among its unknown members.
-      out = decodeSetOptionValueIdPayloadMembers(obj, cx, SKIP_2) as KnownSetOption;
+      out = decodeSetOptionValueIdPayloadMembers(obj, cx, commonSkip) as KnownSetOption;
       break;
   }
   let m0: string | undefined;
@@ -610,15 +612,16 @@ export function isKnownChoice(v: Choice): v is KnownChoice {
  */
 export function decodeChoice(v: Json, cx: Cx): Choice {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_4;
   const tag = Object.hasOwn(obj, "kind") ? cx.readTag(obj, "kind") : undefined;
   let out: KnownChoice | undefined;
   switch (tag) {
     case "pick":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeChoicePickPayloadMembers(obj, cx, SKIP_4), { kind: "pick" as const }) as KnownChoice;
+      out = Object.assign(decodeChoicePickPayloadMembers(obj, cx, reserved), { kind: "pick" as const }) as KnownChoice;
       break;
     case undefined:
-      out = decodeChoicePlainPayloadMembers(obj, cx, SKIP_4) as KnownChoice;
+      out = decodeChoicePlainPayloadMembers(obj, cx, reserved) as KnownChoice;
       break;
   }
   let m0: string | undefined;

@@ -77,7 +77,8 @@ class Env(WireModel):
     items: dict[str, Item] | None = Field(default=None, alias="items", description="Objects by name.")
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 # --- decoders and encoders ---

@@ -91,6 +91,7 @@ __all__ = [
     "SelectedPermissionOutcome",
     "SessionId",
     "SessionNotification",
+    "SessionReference",
     "SessionUpdate",
     "SessionUpdateToolCall",
     "SessionUpdateToolCallUpdate",
@@ -105,6 +106,7 @@ __all__ = [
     "ToolCallContent",
     "ToolCallContentContent",
     "ToolCallContentDiff",
+    "ToolCallContentSession",
     "ToolCallContentTerminal",
     "ToolCallId",
     "ToolCallLocation",
@@ -144,6 +146,7 @@ __all__ = [
     "parse_selected_permission_outcome",
     "parse_session_id",
     "parse_session_notification",
+    "parse_session_reference",
     "parse_session_update",
     "parse_terminal",
     "parse_terminal_exit_status",
@@ -188,6 +191,7 @@ __all__ = [
     "serialize_selected_permission_outcome",
     "serialize_session_id",
     "serialize_session_notification",
+    "serialize_session_reference",
     "serialize_session_update",
     "serialize_terminal",
     "serialize_terminal_exit_status",
@@ -771,6 +775,23 @@ class SessionNotification(WireModel):
     )
 
 
+class SessionReference(WireModel):
+    """Tool-call content that points at another session (a subagent), sent only to a
+    Client that advertised the `subagents` capability. A display reference only.
+
+    Attributes:
+        session_id: The session referred to.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session referred to.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class Terminal(WireModel):
     """Tool-call content that embeds a terminal the Client created and controls.
 
@@ -894,6 +915,7 @@ class ToolCall(WireModel):
     Attributes:
         tool_call_id: The tool call's ID.
         title: What the tool is doing, for people.
+        name: The tool's programmatic name, when known.
         kind: The sort of tool.
         status: Where the call is in its life.
         content: The output items.
@@ -905,6 +927,7 @@ class ToolCall(WireModel):
 
     tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call's ID.")
     title: str = Field(alias="title", description="What the tool is doing, for people.")
+    name: str | None = Field(default=None, alias="name", description="The tool's programmatic name, when known.")
     kind: ToolKind | None = Field(default=None, alias="kind", description="The sort of tool.")
     status: ToolCallStatus | None = Field(default=None, alias="status", description="Where the call is in its life.")
     content: list[ToolCallContent] | None = Field(default=None, alias="content", description="The output items.")
@@ -949,6 +972,7 @@ class ToolCallUpdate(WireModel):
         kind: The new sort of tool.
         status: The new status.
         title: The new title.
+        name: The tool's programmatic name; omitted and `null` leave it unchanged.
         content: The new output items (the whole collection).
         locations: The new locations (the whole collection).
         raw_input: The new raw input.
@@ -960,6 +984,11 @@ class ToolCallUpdate(WireModel):
     kind: ToolKind | None = Field(default=None, alias="kind", description="The new sort of tool.")
     status: ToolCallStatus | None = Field(default=None, alias="status", description="The new status.")
     title: str | None = Field(default=None, alias="title", description="The new title.")
+    name: str | None = Field(
+        default=None,
+        alias="name",
+        description="The tool's programmatic name; omitted and `null` leave it unchanged.",
+    )
     content: list[ToolCallContent] | None = Field(
         default=None,
         alias="content",
@@ -1015,7 +1044,8 @@ class WaitForTerminalExitResponse(WireModel):
     )
 
 
-# --- unions (after the objects their aliases name) ---
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class ContentBlockText(TextContent):
@@ -1133,11 +1163,18 @@ class ToolCallContentTerminal(Terminal):
     type_: Literal["terminal"] = Field(default="terminal", alias="type")
 
 
-TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal")
+class ToolCallContentSession(SessionReference):
+    """A reference to another session (a subagent)."""
+
+    type_: Literal["session"] = Field(default="session", alias="type")
+
+
+TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", "session")
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
-    | Annotated[ToolCallContentTerminal, Tag("terminal")],
+    | Annotated[ToolCallContentTerminal, Tag("terminal")]
+    | Annotated[ToolCallContentSession, Tag("session")],
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=False)),
     wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
@@ -1465,13 +1502,13 @@ def decode_CreateTerminalRequest_values(
         elif k == "command":
             m1 = cx.required(k, x, decode_string)
         elif k == "args":
-            m2 = cx.maybe(k, x, decode_ArrayOfString, _OPTIONS_0)
+            m2 = cx.optional(k, x, decode_ArrayOfString)
         elif k == "env":
-            m3 = cx.maybe(k, x, decode_ArrayOfEnvVariable, _OPTIONS_0)
+            m3 = cx.optional(k, x, decode_ArrayOfEnvVariable)
         elif k == "cwd":
-            m4 = cx.optional(k, x, decode_string, _OPTIONS_1)
+            m4 = cx.optional(k, x, decode_string)
         elif k == "outputByteLimit":
-            m5 = cx.optional(k, x, decode_uint64, _OPTIONS_1)
+            m5 = cx.optional(k, x, decode_uint64)
         elif k == "_meta":
             m6 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
@@ -2317,6 +2354,50 @@ def encode_SessionNotification(w: Writer, v: SessionNotification) -> None:
     w.end_object()
 
 
+def decode_SessionReference_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SessionReference`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    return {"session_id": m0, "meta": m1}, extra
+
+
+@objects_only
+def decode_SessionReference(v: Json, cx: Cx) -> SessionReference:
+    values, extra = decode_SessionReference_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SessionReference, values, extra)
+
+
+def encode_SessionReference_known(w: Writer, v: SessionReference) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_SessionReference(w: Writer, v: SessionReference) -> None:
+    w.begin_object()
+    encode_SessionReference_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 @tag_first("sessionUpdate")
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
@@ -2661,6 +2742,7 @@ def decode_ToolCall_values(
     m6: Any = None
     m7: Any = None
     m8: Any = None
+    m9: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2669,20 +2751,22 @@ def decode_ToolCall_values(
             m0 = cx.required(k, x, decode_ToolCallId)
         elif k == "title":
             m1 = cx.required(k, x, decode_string)
+        elif k == "name":
+            m2 = cx.optional(k, x, decode_string, _OPTIONS_1)
         elif k == "kind":
-            m2 = cx.maybe(k, x, decode_ToolKind, _OPTIONS_1)
+            m3 = cx.maybe(k, x, decode_ToolKind, _OPTIONS_1)
         elif k == "status":
-            m3 = cx.maybe(k, x, decode_ToolCallStatus, _OPTIONS_1)
+            m4 = cx.maybe(k, x, decode_ToolCallStatus, _OPTIONS_1)
         elif k == "content":
-            m4 = cx.maybe(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+            m5 = cx.maybe(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
         elif k == "locations":
-            m5 = cx.maybe(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+            m6 = cx.maybe(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
         elif k == "rawInput":
-            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
-        elif k == "rawOutput":
             m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m8 = cx.optional(k, x, decode_json, _OPTIONS_1)
         elif k == "_meta":
-            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+            m9 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -2694,13 +2778,14 @@ def decode_ToolCall_values(
     return {
         "tool_call_id": m0,
         "title": m1,
-        "kind": m2,
-        "status": m3,
-        "content": m4,
-        "locations": m5,
-        "raw_input": m6,
-        "raw_output": m7,
-        "meta": m8,
+        "name": m2,
+        "kind": m3,
+        "status": m4,
+        "content": m5,
+        "locations": m6,
+        "raw_input": m7,
+        "raw_output": m8,
+        "meta": m9,
     }, extra
 
 
@@ -2713,6 +2798,7 @@ def decode_ToolCall(v: Json, cx: Cx) -> ToolCall:
 def encode_ToolCall_known(w: Writer, v: ToolCall) -> None:
     w.put("toolCallId", v.tool_call_id, encode_ToolCallId)
     w.put("title", v.title, encode_string)
+    w.put_optional("name", v.name, encode_string)
     w.put_optional("kind", v.kind, encode_ToolKind)
     w.put_optional("status", v.status, encode_ToolCallStatus)
     w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
@@ -2746,6 +2832,10 @@ def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
         values, extra = decode_Terminal_values(obj, cx, _SKIP_0)
         values["type_"] = "terminal"
         return construct(ToolCallContentTerminal, values, extra)
+    elif tag == "session":
+        values, extra = decode_SessionReference_values(obj, cx, _SKIP_0)
+        values["type_"] = "session"
+        return construct(ToolCallContentSession, values, extra)
     return cx.unknown_tag("type", tag, "ToolCallContent", TOOL_CALL_CONTENT_TAGS)
 
 
@@ -2757,6 +2847,8 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
         encode_Content_known(w, v)
     elif isinstance(v, ToolCallContentDiff):
         encode_Diff_known(w, v)
+    elif isinstance(v, ToolCallContentSession):
+        encode_SessionReference_known(w, v)
     elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
     if v.__pydantic_extra__:
@@ -2827,6 +2919,7 @@ def decode_ToolCallUpdate_values(
     m6: Any = None
     m7: Any = None
     m8: Any = None
+    m9: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2839,16 +2932,18 @@ def decode_ToolCallUpdate_values(
             m2 = cx.optional(k, x, decode_ToolCallStatus, _OPTIONS_1)
         elif k == "title":
             m3 = cx.optional(k, x, decode_string, _OPTIONS_1)
+        elif k == "name":
+            m4 = cx.optional(k, x, decode_string, _OPTIONS_1)
         elif k == "content":
-            m4 = cx.optional(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+            m5 = cx.optional(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
         elif k == "locations":
-            m5 = cx.optional(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+            m6 = cx.optional(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
         elif k == "rawInput":
-            m6 = cx.optional(k, x, decode_json, _OPTIONS_1)
-        elif k == "rawOutput":
             m7 = cx.optional(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m8 = cx.optional(k, x, decode_json, _OPTIONS_1)
         elif k == "_meta":
-            m8 = cx.optional(k, x, decode_object, _OPTIONS_1)
+            m9 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -2860,11 +2955,12 @@ def decode_ToolCallUpdate_values(
         "kind": m1,
         "status": m2,
         "title": m3,
-        "content": m4,
-        "locations": m5,
-        "raw_input": m6,
-        "raw_output": m7,
-        "meta": m8,
+        "name": m4,
+        "content": m5,
+        "locations": m6,
+        "raw_input": m7,
+        "raw_output": m8,
+        "meta": m9,
     }, extra
 
 
@@ -2879,6 +2975,7 @@ def encode_ToolCallUpdate_known(w: Writer, v: ToolCallUpdate) -> None:
     w.put_optional("kind", v.kind, encode_ToolKind)
     w.put_optional("status", v.status, encode_ToolCallStatus)
     w.put_optional("title", v.title, encode_string)
+    w.put_optional("name", v.name, encode_string)
     w.put_optional("content", v.content, encode_ArrayOfToolCallContent)
     w.put_optional("locations", v.locations, encode_ArrayOfToolCallLocation)
     w.put_optional("rawInput", v.raw_input, encode_json)
@@ -3422,6 +3519,22 @@ def serialize_session_notification(value: SessionNotification) -> str:
     return encode_text(value, encode_SessionNotification)
 
 
+def parse_session_reference(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionReference]:
+    """Parses JSON text (or an already parsed value) as ``SessionReference``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionReference, max_warnings=max_warnings)
+
+
+def serialize_session_reference(value: SessionReference) -> str:
+    """The canonical JSON text of a ``SessionReference``."""
+    return encode_text(value, encode_SessionReference)
+
+
 def parse_session_update(
     data: str | Json,
     *,
@@ -3723,6 +3836,7 @@ register_decoders(
         ResourceLink: decode_ResourceLink,
         SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
         SessionNotification: decode_SessionNotification,
+        SessionReference: decode_SessionReference,
         SessionUpdateToolCall: decode_SessionUpdate,
         SessionUpdateToolCallUpdate: decode_SessionUpdate,
         Terminal: decode_Terminal,
@@ -3735,6 +3849,7 @@ register_decoders(
         ToolCallContentContent: decode_ToolCallContent,
         ToolCallContentDiff: decode_ToolCallContent,
         ToolCallContentTerminal: decode_ToolCallContent,
+        ToolCallContentSession: decode_ToolCallContent,
         ToolCallLocation: decode_ToolCallLocation,
         ToolCallUpdate: decode_ToolCallUpdate,
         WaitForTerminalExitRequest: decode_WaitForTerminalExitRequest,

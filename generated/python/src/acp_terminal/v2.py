@@ -26,6 +26,7 @@ from ._runtime.decode import (
     decode_string,
     decode_uint16,
     decode_uint32,
+    decode_uint64,
     encode_text,
     objects_only,
     tag_first,
@@ -39,7 +40,6 @@ from ._runtime.model import (
     WireModel,
     construct,
     discriminator,
-    no_payload,
     register_decoders,
     unknown_from,
     unknown_variant,
@@ -60,6 +60,9 @@ __all__ = [
     "Annotations",
     "AudioContent",
     "BlobResourceContents",
+    "CancelTerminalRequest",
+    "CancelTerminalResponse",
+    "CancelledPermissionOutcome",
     "CommandPermissionSubject",
     "Content",
     "ContentBlock",
@@ -109,12 +112,15 @@ __all__ = [
     "Role",
     "SelectedPermissionOutcome",
     "SessionId",
+    "SessionReference",
     "SessionUpdate",
     "SessionUpdateTerminalOutputChunk",
     "SessionUpdateTerminalUpdate",
     "SessionUpdateToolCallContentChunk",
     "SessionUpdateToolCallUpdate",
     "Terminal",
+    "TerminalCancelCapabilities",
+    "TerminalCapabilities",
     "TerminalExitStatus",
     "TerminalId",
     "TerminalOutput",
@@ -123,10 +129,13 @@ __all__ = [
     "TerminalUpdate",
     "TextContent",
     "TextResourceContents",
+    "ToolCallCancelCapabilities",
+    "ToolCallCapabilities",
     "ToolCallContent",
     "ToolCallContentChunk",
     "ToolCallContentContent",
     "ToolCallContentDiff",
+    "ToolCallContentSession",
     "ToolCallContentTerminal",
     "ToolCallId",
     "ToolCallLocation",
@@ -147,6 +156,9 @@ __all__ = [
     "parse_annotations",
     "parse_audio_content",
     "parse_blob_resource_contents",
+    "parse_cancel_terminal_request",
+    "parse_cancel_terminal_response",
+    "parse_cancelled_permission_outcome",
     "parse_command_permission_subject",
     "parse_content",
     "parse_content_block",
@@ -174,8 +186,11 @@ __all__ = [
     "parse_role",
     "parse_selected_permission_outcome",
     "parse_session_id",
+    "parse_session_reference",
     "parse_session_update",
     "parse_terminal",
+    "parse_terminal_cancel_capabilities",
+    "parse_terminal_capabilities",
     "parse_terminal_exit_status",
     "parse_terminal_id",
     "parse_terminal_output",
@@ -184,6 +199,8 @@ __all__ = [
     "parse_terminal_update",
     "parse_text_content",
     "parse_text_resource_contents",
+    "parse_tool_call_cancel_capabilities",
+    "parse_tool_call_capabilities",
     "parse_tool_call_content",
     "parse_tool_call_content_chunk",
     "parse_tool_call_id",
@@ -197,6 +214,9 @@ __all__ = [
     "serialize_annotations",
     "serialize_audio_content",
     "serialize_blob_resource_contents",
+    "serialize_cancel_terminal_request",
+    "serialize_cancel_terminal_response",
+    "serialize_cancelled_permission_outcome",
     "serialize_command_permission_subject",
     "serialize_content",
     "serialize_content_block",
@@ -224,8 +244,11 @@ __all__ = [
     "serialize_role",
     "serialize_selected_permission_outcome",
     "serialize_session_id",
+    "serialize_session_reference",
     "serialize_session_update",
     "serialize_terminal",
+    "serialize_terminal_cancel_capabilities",
+    "serialize_terminal_capabilities",
     "serialize_terminal_exit_status",
     "serialize_terminal_id",
     "serialize_terminal_output",
@@ -234,6 +257,8 @@ __all__ = [
     "serialize_terminal_update",
     "serialize_text_content",
     "serialize_text_resource_contents",
+    "serialize_tool_call_cancel_capabilities",
+    "serialize_tool_call_capabilities",
     "serialize_tool_call_content",
     "serialize_tool_call_content_chunk",
     "serialize_tool_call_id",
@@ -248,10 +273,11 @@ __all__ = [
 _ABSENT: Final[Any] = object()
 _OPTIONS_1: Final = MemberOptions(lenient=True)
 _OPTIONS_2: Final = MemberOptions(lenient=True, range=(0.0, 1.0))
+_OPTIONS_6: Final = MemberOptions(lenient=True, range=(1.0, 4294967295.0))
 _OPTIONS_0: Final = MemberOptions(lenient=True, skip_items=True)
 _OPTIONS_4: Final = MemberOptions(min_items=1)
 _OPTIONS_5: Final = MemberOptions(range=(1.0, 65535.0))
-_OPTIONS_3: Final = MemberOptions(skip_items=True)
+_OPTIONS_3: Final = MemberOptions(skip_items=True, min_items=1)
 _SKIP_1: Final[frozenset[str]] = frozenset(("operation", "fileType", "mimeType", "_meta"))
 _SKIP_2: Final[frozenset[str]] = frozenset(("outcome",))
 _SKIP_3: Final[frozenset[str]] = frozenset(("sessionUpdate",))
@@ -448,8 +474,8 @@ even when an Agent happens to use the same string for both.
 encode_ToolCallId = encode_string
 
 
-TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "completed", "failed", "cancelled")
-KnownToolCallStatus = Literal["pending", "in_progress", "completed", "failed", "cancelled"]
+TOOL_CALL_STATUS_VALUES: Final = ("pending", "in_progress", "paused", "completed", "failed", "cancelled")
+KnownToolCallStatus = Literal["pending", "in_progress", "paused", "completed", "failed", "cancelled"]
 
 
 def is_known_tool_call_status(v: str) -> bool:
@@ -570,6 +596,55 @@ class BlobResourceContents(WireModel):
     )
 
 
+class CancelTerminalRequest(WireModel):
+    """The Client asks the Agent to cancel a terminal's command (`terminal/cancel`), only
+    when the terminal offers `capabilities.cancel` and the user asked for it. The Agent
+    confirms with a `terminal_update` that sets `exitStatus`.
+
+    Attributes:
+        session_id: The session that owns the terminal.
+        terminal_id: The terminal to cancel.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session that owns the terminal.")
+    terminal_id: TerminalId = Field(alias="terminalId", description="The terminal to cancel.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class CancelTerminalResponse(WireModel):
+    """The Agent accepted a `terminal/cancel` (the command may still be stopping).
+
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class CancelledPermissionOutcome(WireModel):
+    """No option was selected: the request was cancelled, dismissed or declined. Never an
+    approval.
+
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class CommandPermissionSubject(WireModel):
     """Permission to run a command, described before it runs. A self-contained
     description, not a terminal patch: selecting an allow option lets the Agent run
@@ -623,12 +698,16 @@ class Diff(WireModel):
     text to render and must agree with it.
 
     Attributes:
-        changes: The files changed and how.
+        changes: The files changed and how: at least one, counted after a malformed item is
+            skipped.
         patch: Renderable patch text; omitted or `null` when there is none.
         meta: Extension data; omitted and `null` mean none.
     """
 
-    changes: list[DiffChange] = Field(alias="changes", description="The files changed and how.")
+    changes: list[DiffChange] = Field(
+        alias="changes",
+        description="The files changed and how: at least one, counted after a malformed item is skipped.",
+    )
     patch: DiffPatch | None = Field(
         default=None,
         alias="patch",
@@ -647,10 +726,16 @@ class DiffPatch(WireModel):
     Attributes:
         format: The notation of `text`.
         text: The patch itself.
+        meta: Extension data; omitted and `null` mean none.
     """
 
     format: DiffPatchFormat = Field(alias="format", description="The notation of `text`.")
     text: str = Field(alias="text", description="The patch itself.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class DiffPathChange(WireModel):
@@ -701,6 +786,7 @@ class Icon(WireModel):
         mime_type: The icon's MIME type.
         sizes: The sizes the icon is available in (such as `48x48`).
         theme: The colour scheme the icon suits.
+        meta: Extension data; omitted and `null` mean none.
     """
 
     src: str = Field(alias="src", description="Where to load the icon from.")
@@ -711,6 +797,11 @@ class Icon(WireModel):
         description="The sizes the icon is available in (such as `48x48`).",
     )
     theme: IconTheme | None = Field(default=None, alias="theme", description="The colour scheme the icon suits.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class ImageContent(WireModel):
@@ -817,7 +908,7 @@ class ResourceLink(WireModel):
         description: Longer text about the resource.
         icons: Icons for the resource.
         mime_type: The resource's MIME type.
-        size: The resource's size in bytes.
+        size: The resource's size in bytes (0 or more).
         annotations: Display hints.
         meta: Extension data; omitted and `null` mean none.
     """
@@ -828,7 +919,7 @@ class ResourceLink(WireModel):
     description: str | None = Field(default=None, alias="description", description="Longer text about the resource.")
     icons: list[Icon] | None = Field(default=None, alias="icons", description="Icons for the resource.")
     mime_type: MediaType | None = Field(default=None, alias="mimeType", description="The resource's MIME type.")
-    size: int | None = Field(default=None, alias="size", description="The resource's size in bytes.")
+    size: int | None = Field(default=None, alias="size", description="The resource's size in bytes (0 or more).")
     annotations: Annotations | None = Field(default=None, alias="annotations", description="Display hints.")
     meta: dict[str, JsonValue] | None = Field(
         default=None,
@@ -853,6 +944,23 @@ class SelectedPermissionOutcome(WireModel):
     )
 
 
+class SessionReference(WireModel):
+    """Tool-call content that points at another session (a subagent the tool call works
+    with). Only a display reference: it gives the Client no control over that session.
+
+    Attributes:
+        session_id: The session referred to.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    session_id: SessionId = Field(alias="sessionId", description="The session referred to.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class Terminal(WireModel):
     """Tool-call content that points at an Agent-owned terminal by its ID. It is only
     a display anchor: it gives the Client no control over the process.
@@ -870,12 +978,51 @@ class Terminal(WireModel):
     )
 
 
+class TerminalCancelCapabilities(WireModel):
+    """That the Client may ask to cancel a terminal (`terminal/cancel`). An object, even
+    `{}`, offers it; omitted or `null` does not.
+
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class TerminalCapabilities(WireModel):
+    """What a Client may ask the Agent to do with a terminal right now. Display-only: a
+    Client offers these to its user and sends nothing unless the user asks.
+
+    Attributes:
+        cancel: Cancelling the command (`terminal/cancel`); omitted and `null` mean not offered.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    cancel: TerminalCancelCapabilities | None = Field(
+        default=None,
+        alias="cancel",
+        description="Cancelling the command (`terminal/cancel`); omitted and `null` mean not offered.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class TerminalExitStatus(WireModel):
     """How the terminal's process ended. Its presence alone means the process exited;
     each detail is optional.
 
     Attributes:
-        exit_code: The exit code, when the process returned one.
+        exit_code: The exit code as the platform reports it, when the process returned one. Signed
+            64-bit: negative codes (a Windows crash code such as -1073741819) are kept. Every
+            binding reads whole numbers from -(2^53 - 1) to 2^53 - 1 exactly; one beyond
+            that is `out_of_range` (dropped with a warning), the same in each language.
         signal: The name of the signal that ended the process (for example `SIGTERM`).
         meta: Extension data for this exit information; omitted and `null` mean none.
     """
@@ -883,7 +1030,7 @@ class TerminalExitStatus(WireModel):
     exit_code: int | None = Field(
         default=None,
         alias="exitCode",
-        description="The exit code, when the process returned one.",
+        description="The exit code as the platform reports it, when the process returned one. Signed 64-bit: negative codes (a Windows crash code such as -1073741819) are kept. Every binding reads whole numbers from -(2^53 - 1) to 2^53 - 1 exactly; one beyond that is `out_of_range` (dropped with a warning), the same in each language.",
     )
     signal: str | None = Field(
         default=None,
@@ -964,6 +1111,8 @@ class TerminalUpdate(WireModel):
         exit_status: The exit status; a value marks the terminal exited, `null` clears that.
         size: The terminal size, in character cells, the command runs with: a Client can
             render the output at this width. Display-only; the Client controls nothing.
+        capabilities: What the Client may ask for this terminal (cancel); a value replaces the whole
+            stored set, `null` clears it. A Client only offers these to its user.
         meta: Terminal-scoped extension data, patched like the other members: a value
             replaces the whole stored object (the RFD's rule; docs/WIRE.md).
     """
@@ -993,6 +1142,11 @@ class TerminalUpdate(WireModel):
         default=MISSING,
         alias="size",
         description="The terminal size, in character cells, the command runs with: a Client can render the output at this width. Display-only; the Client controls nothing.",
+    )
+    capabilities: TerminalCapabilities | MISSING | None = Field(
+        default=MISSING,
+        alias="capabilities",
+        description="What the Client may ask for this terminal (cancel); a value replaces the whole stored set, `null` clears it. A Client only offers these to its user.",
     )
     meta: dict[str, JsonValue] | MISSING | None = Field(
         default=MISSING,
@@ -1039,6 +1193,41 @@ class TextResourceContents(WireModel):
     )
 
 
+class ToolCallCancelCapabilities(WireModel):
+    """That the Client may ask to cancel a tool call (`tool_call/cancel`). An object,
+    even `{}`, offers it; omitted or `null` does not.
+
+    Attributes:
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
+class ToolCallCapabilities(WireModel):
+    """What a Client may ask the Agent to do with a tool call right now.
+
+    Attributes:
+        cancel: Cancelling it (`tool_call/cancel`); omitted and `null` mean not offered.
+        meta: Extension data; omitted and `null` mean none.
+    """
+
+    cancel: ToolCallCancelCapabilities | None = Field(
+        default=None,
+        alias="cancel",
+        description="Cancelling it (`tool_call/cancel`); omitted and `null` mean not offered.",
+    )
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
+
+
 class ToolCallContentChunk(WireModel):
     """Appends one item to a tool call's output collection.
 
@@ -1062,12 +1251,16 @@ class ToolCallLocation(WireModel):
 
     Attributes:
         path: The file's absolute path.
-        line: The line, when known.
+        line: The line, when known: 1 is the first line (0 is out of range, dropped).
         meta: Extension data; omitted and `null` mean none.
     """
 
     path: AbsolutePath = Field(alias="path", description="The file's absolute path.")
-    line: int | None = Field(default=None, alias="line", description="The line, when known.")
+    line: int | None = Field(
+        default=None,
+        alias="line",
+        description="The line, when known: 1 is the first line (0 is out of range, dropped).",
+    )
     meta: dict[str, JsonValue] | None = Field(
         default=None,
         alias="_meta",
@@ -1080,9 +1273,15 @@ class ToolCallPermissionSubject(WireModel):
 
     Attributes:
         tool_call: The tool call asking for permission.
+        meta: Extension data; omitted and `null` mean none.
     """
 
     tool_call: ToolCallUpdate = Field(alias="toolCall", description="The tool call asking for permission.")
+    meta: dict[str, JsonValue] | None = Field(
+        default=None,
+        alias="_meta",
+        description="Extension data; omitted and `null` mean none.",
+    )
 
 
 class ToolCallUpdate(WireModel):
@@ -1092,6 +1291,7 @@ class ToolCallUpdate(WireModel):
 
     Attributes:
         tool_call_id: The tool call being created or patched.
+        name: The tool's programmatic name.
         title: A title saying what the tool is doing.
         kind: The sort of tool.
         status: Where the call is in its life.
@@ -1099,10 +1299,13 @@ class ToolCallUpdate(WireModel):
         locations: The files involved.
         raw_input: The tool's raw input, any JSON.
         raw_output: The tool's raw output, any JSON.
+        capabilities: What the Client may ask for this tool call (cancel); a value replaces the whole
+            stored set. A Client only offers these to its user.
         meta: Extension data, patched like the other members.
     """
 
     tool_call_id: ToolCallId = Field(alias="toolCallId", description="The tool call being created or patched.")
+    name: str | MISSING | None = Field(default=MISSING, alias="name", description="The tool's programmatic name.")
     title: str | MISSING | None = Field(
         default=MISSING,
         alias="title",
@@ -1134,6 +1337,11 @@ class ToolCallUpdate(WireModel):
         alias="rawOutput",
         description="The tool's raw output, any JSON.",
     )
+    capabilities: ToolCallCapabilities | MISSING | None = Field(
+        default=MISSING,
+        alias="capabilities",
+        description="What the Client may ask for this tool call (cancel); a value replaces the whole stored set. A Client only offers these to its user.",
+    )
     meta: dict[str, JsonValue] | MISSING | None = Field(
         default=MISSING,
         alias="_meta",
@@ -1159,51 +1367,8 @@ class UpdateSessionNotification(WireModel):
     )
 
 
-# --- unions (after the objects their aliases name) ---
-
-
-class ContentBlockText(TextContent):
-    """Text."""
-
-    type_: Literal["text"] = Field(default="text", alias="type")
-
-
-class ContentBlockImage(ImageContent):
-    """An image."""
-
-    type_: Literal["image"] = Field(default="image", alias="type")
-
-
-class ContentBlockAudio(AudioContent):
-    """Audio."""
-
-    type_: Literal["audio"] = Field(default="audio", alias="type")
-
-
-class ContentBlockResourceLink(ResourceLink):
-    """A link to a resource."""
-
-    type_: Literal["resource_link"] = Field(default="resource_link", alias="type")
-
-
-class ContentBlockResource(EmbeddedResource):
-    """A resource with its contents."""
-
-    type_: Literal["resource"] = Field(default="resource", alias="type")
-
-
-CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource")
-ContentBlock: TypeAlias = Annotated[
-    Annotated[ContentBlockText, Tag("text")]
-    | Annotated[ContentBlockImage, Tag("image")]
-    | Annotated[ContentBlockAudio, Tag("audio")]
-    | Annotated[ContentBlockResourceLink, Tag("resource_link")]
-    | Annotated[ContentBlockResource, Tag("resource")]
-    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
-    Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=True)),
-    wire_rules("ContentBlock", lambda v, cx: decode_ContentBlock(v, cx)),
-]
-"""Something to show: text, an image, audio, or a resource."""
+# --- unions (after the objects their aliases name; tagged objects first, as a union's
+# variant may extend a tagged object's classes) ---
 
 
 class DiffChangeAdd(DiffPathChange):
@@ -1327,6 +1492,50 @@ DiffChange: TypeAlias = Annotated[
 """One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text."""
 
 
+class ContentBlockText(TextContent):
+    """Text."""
+
+    type_: Literal["text"] = Field(default="text", alias="type")
+
+
+class ContentBlockImage(ImageContent):
+    """An image."""
+
+    type_: Literal["image"] = Field(default="image", alias="type")
+
+
+class ContentBlockAudio(AudioContent):
+    """Audio."""
+
+    type_: Literal["audio"] = Field(default="audio", alias="type")
+
+
+class ContentBlockResourceLink(ResourceLink):
+    """A link to a resource."""
+
+    type_: Literal["resource_link"] = Field(default="resource_link", alias="type")
+
+
+class ContentBlockResource(EmbeddedResource):
+    """A resource with its contents."""
+
+    type_: Literal["resource"] = Field(default="resource", alias="type")
+
+
+CONTENT_BLOCK_TAGS: Final = ("text", "image", "audio", "resource_link", "resource")
+ContentBlock: TypeAlias = Annotated[
+    Annotated[ContentBlockText, Tag("text")]
+    | Annotated[ContentBlockImage, Tag("image")]
+    | Annotated[ContentBlockAudio, Tag("audio")]
+    | Annotated[ContentBlockResourceLink, Tag("resource_link")]
+    | Annotated[ContentBlockResource, Tag("resource")]
+    | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
+    Discriminator(discriminator("type", "type_", CONTENT_BLOCK_TAGS, open_union=True)),
+    wire_rules("ContentBlock", lambda v, cx: decode_ContentBlock(v, cx)),
+]
+"""Something to show: text, an image, audio, or a resource."""
+
+
 EmbeddedResourceResource: TypeAlias = Annotated[
     TextResourceContents | BlobResourceContents,
     wire_rules("EmbeddedResourceResource", lambda v, cx: decode_EmbeddedResourceResource(v, cx)),
@@ -1334,7 +1543,7 @@ EmbeddedResourceResource: TypeAlias = Annotated[
 """A resource's contents: text (with a `text` member) or bytes (with a `blob` member)."""
 
 
-class RequestPermissionOutcomeCancelled(WireModel):
+class RequestPermissionOutcomeCancelled(CancelledPermissionOutcome):
     """The turn was cancelled before the user chose."""
 
     outcome: Literal["cancelled"] = Field(default="cancelled", alias="outcome")
@@ -1438,16 +1647,25 @@ class ToolCallContentTerminal(Terminal):
     type_: Literal["terminal"] = Field(default="terminal", alias="type")
 
 
-TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal")
+class ToolCallContentSession(SessionReference):
+    """A reference to another session (a subagent)."""
+
+    type_: Literal["session"] = Field(default="session", alias="type")
+
+
+TOOL_CALL_CONTENT_TAGS: Final = ("content", "diff", "terminal", "session")
 ToolCallContent: TypeAlias = Annotated[
     Annotated[ToolCallContentContent, Tag("content")]
     | Annotated[ToolCallContentDiff, Tag("diff")]
     | Annotated[ToolCallContentTerminal, Tag("terminal")]
+    | Annotated[ToolCallContentSession, Tag("session")]
     | Annotated[UnknownVariant, BeforeValidator(unknown_from("type")), Tag(UNKNOWN_TAG)],
     Discriminator(discriminator("type", "type_", TOOL_CALL_CONTENT_TAGS, open_union=True)),
     wire_rules("ToolCallContent", lambda v, cx: decode_ToolCallContent(v, cx)),
 ]
-"""One item of a tool call's output: a content block, a diff, or a terminal reference."""
+"""One item of a tool call's output: a content block, a diff, a terminal reference or
+a session reference.
+"""
 
 
 # --- decoders and encoders ---
@@ -1667,6 +1885,132 @@ def encode_BlobResourceContents(w: Writer, v: BlobResourceContents) -> None:
     w.end_object()
 
 
+def decode_CancelTerminalRequest_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``CancelTerminalRequest`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = _ABSENT
+    m2: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "terminalId":
+            m1 = cx.required(k, x, decode_TerminalId)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    if m1 is _ABSENT:
+        cx.missing("terminalId")
+    return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
+
+
+@objects_only
+def decode_CancelTerminalRequest(v: Json, cx: Cx) -> CancelTerminalRequest:
+    values, extra = decode_CancelTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(CancelTerminalRequest, values, extra)
+
+
+def encode_CancelTerminalRequest_known(w: Writer, v: CancelTerminalRequest) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put("terminalId", v.terminal_id, encode_TerminalId)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_CancelTerminalRequest(w: Writer, v: CancelTerminalRequest) -> None:
+    w.begin_object()
+    encode_CancelTerminalRequest_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_CancelTerminalResponse_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``CancelTerminalResponse`` by attribute name, and its unknown members."""
+    m0: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "_meta":
+            m0 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"meta": m0}, extra
+
+
+@objects_only
+def decode_CancelTerminalResponse(v: Json, cx: Cx) -> CancelTerminalResponse:
+    values, extra = decode_CancelTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(CancelTerminalResponse, values, extra)
+
+
+def encode_CancelTerminalResponse_known(w: Writer, v: CancelTerminalResponse) -> None:
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_CancelTerminalResponse(w: Writer, v: CancelTerminalResponse) -> None:
+    w.begin_object()
+    encode_CancelTerminalResponse_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_CancelledPermissionOutcome_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``CancelledPermissionOutcome`` by attribute name, and its unknown members."""
+    m0: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "_meta":
+            m0 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"meta": m0}, extra
+
+
+@objects_only
+def decode_CancelledPermissionOutcome(v: Json, cx: Cx) -> CancelledPermissionOutcome:
+    values, extra = decode_CancelledPermissionOutcome_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(CancelledPermissionOutcome, values, extra)
+
+
+def encode_CancelledPermissionOutcome_known(w: Writer, v: CancelledPermissionOutcome) -> None:
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_CancelledPermissionOutcome(w: Writer, v: CancelledPermissionOutcome) -> None:
+    w.begin_object()
+    encode_CancelledPermissionOutcome_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_CommandPermissionSubject_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -1871,24 +2215,25 @@ def encode_Diff(w: Writer, v: Diff) -> None:
 @tag_first("operation")
 def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     obj = cx.expect_object(v)
+    reserved = _SKIP_1
     tag = cx.read_tag(obj, "operation")
     cls: type[DiffChangeVariant] | None = None
     values: dict[str, Any] = {}
     extra: dict[str, Json] | None = None
     if tag == "add":
-        values, extra = decode_DiffPathChange_values(obj, cx, _SKIP_1)
+        values, extra = decode_DiffPathChange_values(obj, cx, reserved)
         cls = DiffChangeAdd
     elif tag == "delete":
-        values, extra = decode_DiffPathChange_values(obj, cx, _SKIP_1)
+        values, extra = decode_DiffPathChange_values(obj, cx, reserved)
         cls = DiffChangeDelete
     elif tag == "modify":
-        values, extra = decode_DiffPathChange_values(obj, cx, _SKIP_1)
+        values, extra = decode_DiffPathChange_values(obj, cx, reserved)
         cls = DiffChangeModify
     elif tag == "move":
-        values, extra = decode_DiffPathPairChange_values(obj, cx, _SKIP_1)
+        values, extra = decode_DiffPathPairChange_values(obj, cx, reserved)
         cls = DiffChangeMove
     elif tag == "copy":
-        values, extra = decode_DiffPathPairChange_values(obj, cx, _SKIP_1)
+        values, extra = decode_DiffPathPairChange_values(obj, cx, reserved)
         cls = DiffChangeCopy
     # An unknown tag keeps every member as it came; its required common members are still checked.
     values["operation"] = tag
@@ -1936,6 +2281,7 @@ def decode_DiffPatch_values(
     """The checked values of a ``DiffPatch`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
     m1: Any = _ABSENT
+    m2: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -1944,6 +2290,8 @@ def decode_DiffPatch_values(
             m0 = cx.required(k, x, decode_DiffPatchFormat)
         elif k == "text":
             m1 = cx.required(k, x, decode_string)
+        elif k == "_meta":
+            m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -1952,7 +2300,7 @@ def decode_DiffPatch_values(
         cx.missing("format")
     if m1 is _ABSENT:
         cx.missing("text")
-    return {"format": m0, "text": m1}, extra
+    return {"format": m0, "text": m1, "meta": m2}, extra
 
 
 @objects_only
@@ -1964,6 +2312,7 @@ def decode_DiffPatch(v: Json, cx: Cx) -> DiffPatch:
 def encode_DiffPatch_known(w: Writer, v: DiffPatch) -> None:
     w.put("format", v.format, encode_DiffPatchFormat)
     w.put("text", v.text, encode_string)
+    w.put_optional("_meta", v.meta, encode_object)
 
 
 def encode_DiffPatch(w: Writer, v: DiffPatch) -> None:
@@ -2135,6 +2484,7 @@ def decode_Icon_values(
     m1: Any = None
     m2: Any = None
     m3: Any = None
+    m4: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2147,13 +2497,15 @@ def decode_Icon_values(
             m2 = cx.optional(k, x, decode_ArrayOfString, _OPTIONS_0)
         elif k == "theme":
             m3 = cx.optional(k, x, decode_IconTheme, _OPTIONS_1)
+        elif k == "_meta":
+            m4 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("src")
-    return {"src": m0, "mime_type": m1, "sizes": m2, "theme": m3}, extra
+    return {"src": m0, "mime_type": m1, "sizes": m2, "theme": m3, "meta": m4}, extra
 
 
 @objects_only
@@ -2167,6 +2519,7 @@ def encode_Icon_known(w: Writer, v: Icon) -> None:
     w.put_optional("mimeType", v.mime_type, encode_MediaType)
     w.put_optional("sizes", v.sizes, encode_ArrayOfString)
     w.put_optional("theme", v.theme, encode_IconTheme)
+    w.put_optional("_meta", v.meta, encode_object)
 
 
 def encode_Icon(w: Writer, v: Icon) -> None:
@@ -2296,7 +2649,9 @@ def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "outcome")
     if tag == "cancelled":
-        return no_payload(RequestPermissionOutcomeCancelled, obj, "outcome")
+        values, extra = decode_CancelledPermissionOutcome_values(obj, cx, _SKIP_2)
+        values["outcome"] = "cancelled"
+        return construct(RequestPermissionOutcomeCancelled, values, extra)
     elif tag == "selected":
         values, extra = decode_SelectedPermissionOutcome_values(obj, cx, _SKIP_2)
         values["outcome"] = "selected"
@@ -2313,7 +2668,9 @@ def encode_RequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome) -> N
         w.end_object()
         return
     w.string(v.outcome)
-    if isinstance(v, RequestPermissionOutcomeSelected):
+    if isinstance(v, RequestPermissionOutcomeCancelled):
+        encode_CancelledPermissionOutcome_known(w, v)
+    elif isinstance(v, RequestPermissionOutcomeSelected):
         encode_SelectedPermissionOutcome_known(w, v)
     if v.__pydantic_extra__:
         w.members(v.__pydantic_extra__)
@@ -2493,7 +2850,7 @@ def decode_ResourceLink_values(
         elif k == "mimeType":
             m5 = cx.optional(k, x, decode_MediaType, _OPTIONS_1)
         elif k == "size":
-            m6 = cx.optional(k, x, decode_int64, _OPTIONS_1)
+            m6 = cx.optional(k, x, decode_uint64, _OPTIONS_1)
         elif k == "annotations":
             m7 = cx.optional(k, x, decode_Annotations, _OPTIONS_1)
         elif k == "_meta":
@@ -2589,6 +2946,50 @@ def encode_SelectedPermissionOutcome(w: Writer, v: SelectedPermissionOutcome) ->
     w.end_object()
 
 
+def decode_SessionReference_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``SessionReference`` by attribute name, and its unknown members."""
+    m0: Any = _ABSENT
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "sessionId":
+            m0 = cx.required(k, x, decode_SessionId)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    if m0 is _ABSENT:
+        cx.missing("sessionId")
+    return {"session_id": m0, "meta": m1}, extra
+
+
+@objects_only
+def decode_SessionReference(v: Json, cx: Cx) -> SessionReference:
+    values, extra = decode_SessionReference_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(SessionReference, values, extra)
+
+
+def encode_SessionReference_known(w: Writer, v: SessionReference) -> None:
+    w.put("sessionId", v.session_id, encode_SessionId)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_SessionReference(w: Writer, v: SessionReference) -> None:
+    w.begin_object()
+    encode_SessionReference_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 @tag_first("sessionUpdate")
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
@@ -2678,6 +3079,86 @@ def encode_Terminal(w: Writer, v: Terminal) -> None:
     w.end_object()
 
 
+def decode_TerminalCancelCapabilities_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``TerminalCancelCapabilities`` by attribute name, and its unknown members."""
+    m0: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "_meta":
+            m0 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"meta": m0}, extra
+
+
+@objects_only
+def decode_TerminalCancelCapabilities(v: Json, cx: Cx) -> TerminalCancelCapabilities:
+    values, extra = decode_TerminalCancelCapabilities_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(TerminalCancelCapabilities, values, extra)
+
+
+def encode_TerminalCancelCapabilities_known(w: Writer, v: TerminalCancelCapabilities) -> None:
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_TerminalCancelCapabilities(w: Writer, v: TerminalCancelCapabilities) -> None:
+    w.begin_object()
+    encode_TerminalCancelCapabilities_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_TerminalCapabilities_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``TerminalCapabilities`` by attribute name, and its unknown members."""
+    m0: Any = None
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "cancel":
+            m0 = cx.optional(k, x, decode_TerminalCancelCapabilities, _OPTIONS_1)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"cancel": m0, "meta": m1}, extra
+
+
+@objects_only
+def decode_TerminalCapabilities(v: Json, cx: Cx) -> TerminalCapabilities:
+    values, extra = decode_TerminalCapabilities_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(TerminalCapabilities, values, extra)
+
+
+def encode_TerminalCapabilities_known(w: Writer, v: TerminalCapabilities) -> None:
+    w.put_optional("cancel", v.cancel, encode_TerminalCancelCapabilities)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_TerminalCapabilities(w: Writer, v: TerminalCapabilities) -> None:
+    w.begin_object()
+    encode_TerminalCapabilities_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 def decode_TerminalExitStatus_values(
     obj: dict[str, Json],
     cx: Cx,
@@ -2692,7 +3173,7 @@ def decode_TerminalExitStatus_values(
         if k in skip:
             continue
         if k == "exitCode":
-            m0 = cx.optional(k, x, decode_uint32, _OPTIONS_1)
+            m0 = cx.optional(k, x, decode_int64, _OPTIONS_1)
         elif k == "signal":
             m1 = cx.optional(k, x, decode_string, _OPTIONS_1)
         elif k == "_meta":
@@ -2881,6 +3362,7 @@ def decode_TerminalUpdate_values(
     m4: Any = MISSING
     m5: Any = MISSING
     m6: Any = MISSING
+    m7: Any = MISSING
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
@@ -2897,15 +3379,26 @@ def decode_TerminalUpdate_values(
             m4 = cx.patch(k, x, decode_TerminalExitStatus, _OPTIONS_1)
         elif k == "size":
             m5 = cx.patch(k, x, decode_TerminalSize, _OPTIONS_1)
+        elif k == "capabilities":
+            m6 = cx.patch(k, x, decode_TerminalCapabilities, _OPTIONS_1)
         elif k == "_meta":
-            m6 = cx.patch(k, x, decode_object, _OPTIONS_1)
+            m7 = cx.patch(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("terminalId")
-    return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "size": m5, "meta": m6}, extra
+    return {
+        "terminal_id": m0,
+        "command": m1,
+        "cwd": m2,
+        "output": m3,
+        "exit_status": m4,
+        "size": m5,
+        "capabilities": m6,
+        "meta": m7,
+    }, extra
 
 
 @objects_only
@@ -2921,6 +3414,7 @@ def encode_TerminalUpdate_known(w: Writer, v: TerminalUpdate) -> None:
     w.put_patch("output", v.output, encode_TerminalOutput)
     w.put_patch("exitStatus", v.exit_status, encode_TerminalExitStatus)
     w.put_patch("size", v.size, encode_TerminalSize)
+    w.put_patch("capabilities", v.capabilities, encode_TerminalCapabilities)
     w.put_patch("_meta", v.meta, encode_object)
 
 
@@ -3034,6 +3528,86 @@ def encode_TextResourceContents(w: Writer, v: TextResourceContents) -> None:
     w.end_object()
 
 
+def decode_ToolCallCancelCapabilities_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ToolCallCancelCapabilities`` by attribute name, and its unknown members."""
+    m0: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "_meta":
+            m0 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"meta": m0}, extra
+
+
+@objects_only
+def decode_ToolCallCancelCapabilities(v: Json, cx: Cx) -> ToolCallCancelCapabilities:
+    values, extra = decode_ToolCallCancelCapabilities_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ToolCallCancelCapabilities, values, extra)
+
+
+def encode_ToolCallCancelCapabilities_known(w: Writer, v: ToolCallCancelCapabilities) -> None:
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_ToolCallCancelCapabilities(w: Writer, v: ToolCallCancelCapabilities) -> None:
+    w.begin_object()
+    encode_ToolCallCancelCapabilities_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
+def decode_ToolCallCapabilities_values(
+    obj: dict[str, Json],
+    cx: Cx,
+    skip: frozenset[str],
+) -> tuple[dict[str, Any], dict[str, Json] | None]:
+    """The checked values of a ``ToolCallCapabilities`` by attribute name, and its unknown members."""
+    m0: Any = None
+    m1: Any = None
+    extra: dict[str, Json] | None = None
+    for k, x in obj.items():
+        if k in skip:
+            continue
+        if k == "cancel":
+            m0 = cx.optional(k, x, decode_ToolCallCancelCapabilities, _OPTIONS_1)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
+        else:
+            if extra is None:
+                extra = {}
+            extra[k] = x
+    return {"cancel": m0, "meta": m1}, extra
+
+
+@objects_only
+def decode_ToolCallCapabilities(v: Json, cx: Cx) -> ToolCallCapabilities:
+    values, extra = decode_ToolCallCapabilities_values(cx.expect_object(v), cx, _NO_SKIP)
+    return construct(ToolCallCapabilities, values, extra)
+
+
+def encode_ToolCallCapabilities_known(w: Writer, v: ToolCallCapabilities) -> None:
+    w.put_optional("cancel", v.cancel, encode_ToolCallCancelCapabilities)
+    w.put_optional("_meta", v.meta, encode_object)
+
+
+def encode_ToolCallCapabilities(w: Writer, v: ToolCallCapabilities) -> None:
+    w.begin_object()
+    encode_ToolCallCapabilities_known(w, v)
+    if v.__pydantic_extra__:
+        w.members(v.__pydantic_extra__)
+    w.end_object()
+
+
 @tag_first("type")
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
@@ -3050,6 +3624,10 @@ def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
         values, extra = decode_Terminal_values(obj, cx, _SKIP_0)
         values["type_"] = "terminal"
         return construct(ToolCallContentTerminal, values, extra)
+    elif tag == "session":
+        values, extra = decode_SessionReference_values(obj, cx, _SKIP_0)
+        values["type_"] = "session"
+        return construct(ToolCallContentSession, values, extra)
     return unknown_variant(tag, obj, "type")
 
 
@@ -3066,6 +3644,8 @@ def encode_ToolCallContent(w: Writer, v: ToolCallContent) -> None:
         encode_Content_known(w, v)
     elif isinstance(v, ToolCallContentDiff):
         encode_Diff_known(w, v)
+    elif isinstance(v, ToolCallContentSession):
+        encode_SessionReference_known(w, v)
     elif isinstance(v, ToolCallContentTerminal):
         encode_Terminal_known(w, v)
     if v.__pydantic_extra__:
@@ -3139,7 +3719,7 @@ def decode_ToolCallLocation_values(
         if k == "path":
             m0 = cx.required(k, x, decode_AbsolutePath)
         elif k == "line":
-            m1 = cx.optional(k, x, decode_uint32, _OPTIONS_1)
+            m1 = cx.optional(k, x, decode_uint32, _OPTIONS_6)
         elif k == "_meta":
             m2 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
@@ -3178,19 +3758,22 @@ def decode_ToolCallPermissionSubject_values(
 ) -> tuple[dict[str, Any], dict[str, Json] | None]:
     """The checked values of a ``ToolCallPermissionSubject`` by attribute name, and its unknown members."""
     m0: Any = _ABSENT
+    m1: Any = None
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
             continue
         if k == "toolCall":
             m0 = cx.required(k, x, decode_ToolCallUpdate)
+        elif k == "_meta":
+            m1 = cx.optional(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
             extra[k] = x
     if m0 is _ABSENT:
         cx.missing("toolCall")
-    return {"tool_call": m0}, extra
+    return {"tool_call": m0, "meta": m1}, extra
 
 
 @objects_only
@@ -3201,6 +3784,7 @@ def decode_ToolCallPermissionSubject(v: Json, cx: Cx) -> ToolCallPermissionSubje
 
 def encode_ToolCallPermissionSubject_known(w: Writer, v: ToolCallPermissionSubject) -> None:
     w.put("toolCall", v.tool_call, encode_ToolCallUpdate)
+    w.put_optional("_meta", v.meta, encode_object)
 
 
 def encode_ToolCallPermissionSubject(w: Writer, v: ToolCallPermissionSubject) -> None:
@@ -3226,28 +3810,34 @@ def decode_ToolCallUpdate_values(
     m6: Any = MISSING
     m7: Any = MISSING
     m8: Any = MISSING
+    m9: Any = MISSING
+    m10: Any = MISSING
     extra: dict[str, Json] | None = None
     for k, x in obj.items():
         if k in skip:
             continue
         if k == "toolCallId":
             m0 = cx.required(k, x, decode_ToolCallId)
-        elif k == "title":
+        elif k == "name":
             m1 = cx.patch(k, x, decode_string, _OPTIONS_1)
+        elif k == "title":
+            m2 = cx.patch(k, x, decode_string, _OPTIONS_1)
         elif k == "kind":
-            m2 = cx.patch(k, x, decode_ToolKind, _OPTIONS_1)
+            m3 = cx.patch(k, x, decode_ToolKind, _OPTIONS_1)
         elif k == "status":
-            m3 = cx.patch(k, x, decode_ToolCallStatus, _OPTIONS_1)
+            m4 = cx.patch(k, x, decode_ToolCallStatus, _OPTIONS_1)
         elif k == "content":
-            m4 = cx.patch(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
+            m5 = cx.patch(k, x, decode_ArrayOfToolCallContent, _OPTIONS_0)
         elif k == "locations":
-            m5 = cx.patch(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
+            m6 = cx.patch(k, x, decode_ArrayOfToolCallLocation, _OPTIONS_0)
         elif k == "rawInput":
-            m6 = cx.patch(k, x, decode_json, _OPTIONS_1)
-        elif k == "rawOutput":
             m7 = cx.patch(k, x, decode_json, _OPTIONS_1)
+        elif k == "rawOutput":
+            m8 = cx.patch(k, x, decode_json, _OPTIONS_1)
+        elif k == "capabilities":
+            m9 = cx.patch(k, x, decode_ToolCallCapabilities, _OPTIONS_1)
         elif k == "_meta":
-            m8 = cx.patch(k, x, decode_object, _OPTIONS_1)
+            m10 = cx.patch(k, x, decode_object, _OPTIONS_1)
         else:
             if extra is None:
                 extra = {}
@@ -3256,14 +3846,16 @@ def decode_ToolCallUpdate_values(
         cx.missing("toolCallId")
     return {
         "tool_call_id": m0,
-        "title": m1,
-        "kind": m2,
-        "status": m3,
-        "content": m4,
-        "locations": m5,
-        "raw_input": m6,
-        "raw_output": m7,
-        "meta": m8,
+        "name": m1,
+        "title": m2,
+        "kind": m3,
+        "status": m4,
+        "content": m5,
+        "locations": m6,
+        "raw_input": m7,
+        "raw_output": m8,
+        "capabilities": m9,
+        "meta": m10,
     }, extra
 
 
@@ -3275,6 +3867,7 @@ def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
 
 def encode_ToolCallUpdate_known(w: Writer, v: ToolCallUpdate) -> None:
     w.put("toolCallId", v.tool_call_id, encode_ToolCallId)
+    w.put_patch("name", v.name, encode_string)
     w.put_patch("title", v.title, encode_string)
     w.put_patch("kind", v.kind, encode_ToolKind)
     w.put_patch("status", v.status, encode_ToolCallStatus)
@@ -3282,6 +3875,7 @@ def encode_ToolCallUpdate_known(w: Writer, v: ToolCallUpdate) -> None:
     w.put_patch("locations", v.locations, encode_ArrayOfToolCallLocation)
     w.put_patch("rawInput", v.raw_input, encode_json)
     w.put_patch("rawOutput", v.raw_output, encode_json)
+    w.put_patch("capabilities", v.capabilities, encode_ToolCallCapabilities)
     w.put_patch("_meta", v.meta, encode_object)
 
 
@@ -3405,6 +3999,54 @@ def parse_blob_resource_contents(
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
     """The canonical JSON text of a ``BlobResourceContents``."""
     return encode_text(value, encode_BlobResourceContents)
+
+
+def parse_cancel_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CancelTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``CancelTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CancelTerminalRequest, max_warnings=max_warnings)
+
+
+def serialize_cancel_terminal_request(value: CancelTerminalRequest) -> str:
+    """The canonical JSON text of a ``CancelTerminalRequest``."""
+    return encode_text(value, encode_CancelTerminalRequest)
+
+
+def parse_cancel_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CancelTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``CancelTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CancelTerminalResponse, max_warnings=max_warnings)
+
+
+def serialize_cancel_terminal_response(value: CancelTerminalResponse) -> str:
+    """The canonical JSON text of a ``CancelTerminalResponse``."""
+    return encode_text(value, encode_CancelTerminalResponse)
+
+
+def parse_cancelled_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CancelledPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``CancelledPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CancelledPermissionOutcome, max_warnings=max_warnings)
+
+
+def serialize_cancelled_permission_outcome(value: CancelledPermissionOutcome) -> str:
+    """The canonical JSON text of a ``CancelledPermissionOutcome``."""
+    return encode_text(value, encode_CancelledPermissionOutcome)
 
 
 def parse_command_permission_subject(
@@ -3839,6 +4481,22 @@ def serialize_session_id(value: SessionId) -> str:
     return encode_text(value, encode_SessionId)
 
 
+def parse_session_reference(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionReference]:
+    """Parses JSON text (or an already parsed value) as ``SessionReference``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionReference, max_warnings=max_warnings)
+
+
+def serialize_session_reference(value: SessionReference) -> str:
+    """The canonical JSON text of a ``SessionReference``."""
+    return encode_text(value, encode_SessionReference)
+
+
 def parse_session_update(
     data: str | Json,
     *,
@@ -3869,6 +4527,38 @@ def parse_terminal(
 def serialize_terminal(value: Terminal) -> str:
     """The canonical JSON text of a ``Terminal``."""
     return encode_text(value, encode_Terminal)
+
+
+def parse_terminal_cancel_capabilities(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalCancelCapabilities]:
+    """Parses JSON text (or an already parsed value) as ``TerminalCancelCapabilities``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalCancelCapabilities, max_warnings=max_warnings)
+
+
+def serialize_terminal_cancel_capabilities(value: TerminalCancelCapabilities) -> str:
+    """The canonical JSON text of a ``TerminalCancelCapabilities``."""
+    return encode_text(value, encode_TerminalCancelCapabilities)
+
+
+def parse_terminal_capabilities(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalCapabilities]:
+    """Parses JSON text (or an already parsed value) as ``TerminalCapabilities``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalCapabilities, max_warnings=max_warnings)
+
+
+def serialize_terminal_capabilities(value: TerminalCapabilities) -> str:
+    """The canonical JSON text of a ``TerminalCapabilities``."""
+    return encode_text(value, encode_TerminalCapabilities)
 
 
 def parse_terminal_exit_status(
@@ -3997,6 +4687,38 @@ def parse_text_resource_contents(
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
     """The canonical JSON text of a ``TextResourceContents``."""
     return encode_text(value, encode_TextResourceContents)
+
+
+def parse_tool_call_cancel_capabilities(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallCancelCapabilities]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallCancelCapabilities``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallCancelCapabilities, max_warnings=max_warnings)
+
+
+def serialize_tool_call_cancel_capabilities(value: ToolCallCancelCapabilities) -> str:
+    """The canonical JSON text of a ``ToolCallCancelCapabilities``."""
+    return encode_text(value, encode_ToolCallCancelCapabilities)
+
+
+def parse_tool_call_capabilities(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallCapabilities]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallCapabilities``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallCapabilities, max_warnings=max_warnings)
+
+
+def serialize_tool_call_capabilities(value: ToolCallCapabilities) -> str:
+    """The canonical JSON text of a ``ToolCallCapabilities``."""
+    return encode_text(value, encode_ToolCallCapabilities)
 
 
 def parse_tool_call_content(
@@ -4148,6 +4870,9 @@ register_decoders(
         Annotations: decode_Annotations,
         AudioContent: decode_AudioContent,
         BlobResourceContents: decode_BlobResourceContents,
+        CancelTerminalRequest: decode_CancelTerminalRequest,
+        CancelTerminalResponse: decode_CancelTerminalResponse,
+        CancelledPermissionOutcome: decode_CancelledPermissionOutcome,
         CommandPermissionSubject: decode_CommandPermissionSubject,
         Content: decode_Content,
         ContentBlockText: decode_ContentBlock,
@@ -4176,11 +4901,14 @@ register_decoders(
         RequestPermissionSubjectCommand: decode_RequestPermissionSubject,
         ResourceLink: decode_ResourceLink,
         SelectedPermissionOutcome: decode_SelectedPermissionOutcome,
+        SessionReference: decode_SessionReference,
         SessionUpdateToolCallContentChunk: decode_SessionUpdate,
         SessionUpdateToolCallUpdate: decode_SessionUpdate,
         SessionUpdateTerminalUpdate: decode_SessionUpdate,
         SessionUpdateTerminalOutputChunk: decode_SessionUpdate,
         Terminal: decode_Terminal,
+        TerminalCancelCapabilities: decode_TerminalCancelCapabilities,
+        TerminalCapabilities: decode_TerminalCapabilities,
         TerminalExitStatus: decode_TerminalExitStatus,
         TerminalOutput: decode_TerminalOutput,
         TerminalOutputChunk: decode_TerminalOutputChunk,
@@ -4188,9 +4916,12 @@ register_decoders(
         TerminalUpdate: decode_TerminalUpdate,
         TextContent: decode_TextContent,
         TextResourceContents: decode_TextResourceContents,
+        ToolCallCancelCapabilities: decode_ToolCallCancelCapabilities,
+        ToolCallCapabilities: decode_ToolCallCapabilities,
         ToolCallContentContent: decode_ToolCallContent,
         ToolCallContentDiff: decode_ToolCallContent,
         ToolCallContentTerminal: decode_ToolCallContent,
+        ToolCallContentSession: decode_ToolCallContent,
         ToolCallContentChunk: decode_ToolCallContentChunk,
         ToolCallLocation: decode_ToolCallLocation,
         ToolCallPermissionSubject: decode_ToolCallPermissionSubject,

@@ -67,6 +67,12 @@ pub enum Check {
     MinItems(usize),
     /// A string member must match a schema `pattern` (else `pattern_mismatch`).
     Pattern(&'static super::Pattern),
+    /// A string member's length in code points must lie in `[min, max]` (`minLength`,
+    /// `maxLength`; else `out_of_range`).
+    Length(usize, usize),
+    /// A required array member reads `null` as an empty array
+    /// (`x-deserialize-default-on-null`).
+    NullAsEmpty,
     /// A `format` annotation for the schema only (`uri`, `date-time`): not checked,
     /// as upstream does not check it either.
     Format(&'static str),
@@ -240,6 +246,23 @@ impl Cx {
             self.warnings.push(e.into());
         } else {
             self.dropped += 1;
+        }
+    }
+
+    /// Runs `f` on its own, for a union that falls back to raw JSON when a branch
+    /// rejects the value: `Some` (with the warnings `f` recorded) when `f` records no
+    /// problem, else `None` with nothing recorded.
+    pub fn attempt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let pending = self.pending.take();
+        let warnings = self.warnings.len();
+        let got = f(self);
+        let failed = self.pending.is_some();
+        self.pending = pending;
+        if failed {
+            self.warnings.truncate(warnings);
+            None
+        } else {
+            got
         }
     }
 
@@ -447,7 +470,16 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
         }
         cx.range_next = self.checks.iter().find_map(|c| if let Check::Range(min, max) = *c { Some((min, max)) } else { None });
         let absorbing = if lenient { cx.begin_absorbing() } else { cx.absorbing };
-        let got = d.deserialize_any(Slot::<T> { cx: &mut *cx, nullable: self.nullable, t: PhantomData });
+        let null_as_empty = self.checks.iter().any(|c| matches!(c, Check::NullAsEmpty));
+        let got = d.deserialize_any(Slot::<T> { cx: &mut *cx, nullable: self.nullable || null_as_empty, t: PhantomData });
+        // `null` for a member that reads it as an empty array: decode `[]`.
+        let got = match got {
+            Ok(Got::Null) if null_as_empty && !self.nullable => {
+                let empty = serde::de::value::SeqDeserializer::<_, serde::de::value::Error>::new(std::iter::empty::<u8>());
+                Ok(T::from_seq(empty, cx).ok().flatten().into())
+            }
+            other => other,
+        };
         cx.skip_items_next = false;
         cx.range_next = None;
         let got = got.inspect_err(|_| cx.end_absorbing(absorbing));
@@ -471,6 +503,16 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                             break;
                         }
                     }
+                    Check::Length(min, max) => {
+                        if let Some(s) = v.text() {
+                            let n = s.chars().count();
+                            if !(min..=max).contains(&n) {
+                                let e = cx.error(ErrorKind::OutOfRange, length_message(n, min, max));
+                                got = cx.fail(e).into();
+                                break;
+                            }
+                        }
+                    }
                     Check::MinItems(min) => {
                         let n = cx.last_seq_len;
                         if n < min {
@@ -492,6 +534,12 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
         cx.path.truncate(len);
         Ok(got)
     }
+}
+
+/// The `out_of_range` message of a string `n` code points long, outside `[min, max]`.
+#[must_use]
+pub fn length_message(n: usize, min: usize, max: usize) -> String {
+    if max == usize::MAX { format!("the string has {n} characters; at least {min} required") } else { format!("the string has {n} characters; {min} to {max} allowed") }
 }
 
 /// A member name, borrowed from the input when possible.
@@ -849,7 +897,9 @@ impl<T: Decode> Decode for Vec<T> {
             }
             i += 1;
         }
-        cx.last_seq_len = i;
+        // What `minItems` counts: the items kept (with `SkipItems`, the ones not skipped),
+        // so a written array always reads back.
+        cx.last_seq_len = out.len();
         Ok(if failed { None } else { Some(out) })
     }
 }

@@ -199,7 +199,8 @@ macro_rules! __wire_new {
 ///
 /// Each field is `name: MODE Type = "wireName" [Checks]` where MODE is `req`
 /// (required), `opt` (optional; `null` equals omitted), `maybe` (optional, but `null`
-/// is not allowed) or `patch` (three-state).
+/// is not allowed) or `patch` (three-state). `forbid ["name", ...]` lists member names
+/// the object must not have (`forbidden_member`).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! acp_struct {
@@ -212,6 +213,7 @@ macro_rules! acp_struct {
             ),* $(,)?
         }
         $(extend $ext:tt)?
+        $(forbid [$($forbidden:literal),* $(,)?])?
     ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
@@ -262,6 +264,17 @@ macro_rules! acp_struct {
                             }
                         )*
                         other => {
+                            $($(
+                                if other == $forbidden {
+                                    let e = cx.at(other, |cx| cx.error(
+                                        $crate::wire::ErrorKind::ForbiddenMember,
+                                        format!("member `{other}` is not allowed in {}; remove it", stringify!($name)),
+                                    ));
+                                    let _: ::core::option::Option<()> = cx.fail(e);
+                                    $crate::wire::skip_value(map, cx)?;
+                                    continue;
+                                }
+                            )*)?
                             if consumed == Some(other) || names.seen(&extra, other) {
                                 cx.duplicate(other);
                                 $crate::wire::skip_value(map, cx)?;
@@ -335,7 +348,7 @@ macro_rules! acp_struct {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! acp_string_newtype {
-    ($(#[doc = $doc:literal])* pub struct $name:ident;) => {
+    ($(#[doc = $doc:literal])* pub struct $name:ident; $(length($min:expr, $max:expr);)?) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         pub struct $name(pub String);
@@ -374,11 +387,23 @@ macro_rules! acp_string_newtype {
 
         impl $crate::wire::Decode for $name {
             const EXPECTED: &'static str = "a string";
-            fn from_str(s: &str, _: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
-                Some(Self(s.to_owned()))
+            fn from_str(s: &str, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                Self::from_string(s.to_owned(), cx)
             }
-            fn from_string(s: String, _: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+            #[allow(unused_variables)]
+            fn from_string(s: String, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
+                $(
+                    // `minLength`/`maxLength`, in code points.
+                    let n = s.chars().count();
+                    if !($min..=$max).contains(&n) {
+                        let e = cx.error($crate::wire::ErrorKind::OutOfRange, $crate::wire::length_message(n, $min, $max));
+                        return cx.fail(e);
+                    }
+                )?
                 Some(Self(s))
+            }
+            fn text(&self) -> ::core::option::Option<&str> {
+                Some(&self.0)
             }
         }
 
@@ -819,9 +844,31 @@ macro_rules! acp_tagged_struct {
     (@absent [$tmode:ident $dv:ident $dp:ty] $openum:ident, $m:ident, $cx:ident, $t:expr, $reserved:expr) => {
         $openum::$dv($crate::wire::payload_from_tree::<$dp>($m, $cx, $reserved)?)
     };
+    // How the tag is read: `tag "t"` (a string when present), or `tag "t" optional
+    // strict|lenient` (`null` is the same as absent; `lenient`: a tag that is not a
+    // string is dropped with a warning).
+    (@tag [] $m:ident, $cx:ident, $t:expr) => {
+        if $m.contains_key($t) { Some($crate::wire::read_tag($m, $t, $cx)?) } else { None }
+    };
+    (@tag [optional $how:ident] $m:ident, $cx:ident, $t:expr) => {
+        match $m.get($t) {
+            None | Some($crate::wire::Json::Null) => None,
+            Some($crate::wire::Json::String(s)) => Some(s.as_str()),
+            Some(other) => {
+                let lenient = stringify!($how) == "lenient";
+                let e = $cx.at($t, |cx| cx.error($crate::wire::ErrorKind::WrongType, format!("expected a string tag, got {}", other.describe())));
+                if lenient {
+                    $cx.warn(e);
+                    None
+                } else {
+                    return $cx.fail(e);
+                }
+            }
+        }
+    };
     (
         $(#[doc = $doc:literal])*
-        pub struct $name:ident : tag $t:literal => $opf:ident : $openum:ident, $openness:ident ($odoc:literal) {
+        pub struct $name:ident : tag $t:literal $(optional $how:ident)? => $opf:ident : $openum:ident, $openness:ident ($odoc:literal) {
             variants {
                 $( $(#[doc = $vdoc:literal])* $variant:ident($payload:ty) = $wire:literal ),* $(,)?
             }
@@ -874,7 +921,7 @@ macro_rules! acp_tagged_struct {
 
             #[allow(unused_mut)]
             fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
-                let tag = if m.contains_key($t) { Some($crate::wire::read_tag(m, $t, cx)?) } else { None };
+                let tag: ::core::option::Option<&str> = $crate::acp_tagged_struct!(@tag [$(optional $how)?] m, cx, $t);
                 let $opf = match tag {
                     $( Some($wire) => $openum::$variant($crate::wire::payload_from_tree::<$payload>(m, cx, Self::RESERVED)?), )*
                     // Unknown: every member is kept as it came (and written back so); the
@@ -965,6 +1012,70 @@ macro_rules! acp_tagged_struct {
                         }
                     )?
                     $openum::Unknown(u) => u.ser_with_tag($t, s),
+                }
+            }
+        }
+
+        /// As the payload of a union's variant (upstream v2 `StateUpdate`'s `idle`, an
+        /// `IdleStateUpdate`): this object's tag, variant and common members are read from
+        /// the same object as the union's tag.
+        impl $crate::wire::Payload for $name {
+            fn decode_fields<'de, A: ::serde::de::MapAccess<'de>>(
+                map: &mut A,
+                cx: &mut $crate::wire::Cx,
+                skip: &[&str],
+                consumed: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<::core::option::Option<Self>, A::Error> {
+                let mut all = $crate::wire::Members::new();
+                $crate::wire::collect_members(map, cx, &mut all, consumed)?;
+                if cx.failed() {
+                    return Ok(None);
+                }
+                let m: $crate::wire::Members = all.iter().filter(|(k, _)| !skip.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+                Ok(Self::from_tree(&m, cx))
+            }
+
+            fn encode_known(&self, w: &mut $crate::wire::Writer) {
+                match &self.$opf {
+                    $( $openum::$variant(p) => {
+                        w.key($t);
+                        w.string($wire);
+                        <$payload as $crate::wire::Payload>::encode_known(p, w);
+                    } )*
+                    $( $openum::$dv(p) => {
+                        let _ = $dtitle;
+                        <$dp as $crate::wire::Payload>::encode_known(p, w);
+                    } )?
+                    // Every other member is among the unknown variant's, written as extra.
+                    $openum::Unknown(u) => {
+                        w.key($t);
+                        w.string(&u.tag);
+                        return;
+                    }
+                }
+                $( $crate::__wire_put!($mode, w, $fwire, self.$f); )*
+            }
+
+            fn serialize_known<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> ::core::result::Result<(), M::Error> {
+                match &self.$opf {
+                    $( $openum::$variant(p) => {
+                        m.serialize_entry($t, $wire)?;
+                        <$payload as $crate::wire::Payload>::serialize_known(p, m)?;
+                    } )*
+                    $( $openum::$dv(p) => {
+                        let _ = $dtitle;
+                        <$dp as $crate::wire::Payload>::serialize_known(p, m)?;
+                    } )?
+                    $openum::Unknown(u) => return m.serialize_entry($t, &u.tag),
+                }
+                self.ser_common(m)
+            }
+
+            fn extra(&self) -> &$crate::wire::Members {
+                match &self.$opf {
+                    $( $openum::$variant(p) => $crate::wire::Payload::extra(p), )*
+                    $( $openum::$dv(p) => { let _ = $dtitle; $crate::wire::Payload::extra(p) } )?
+                    $openum::Unknown(u) => &u.members,
                 }
             }
         }

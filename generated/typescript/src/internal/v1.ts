@@ -8,14 +8,14 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const OPTIONS_1 = { lenient: true } as const;
 const OPTIONS_0 = { lenient: true, skipItems: true } as const;
@@ -464,19 +464,19 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
         break;
       case "args":
         if (skip.includes(k)) break;
-        m2 = cx.maybe(k, x, decodeArrayOfString, OPTIONS_0);
+        m2 = cx.optional(k, x, decodeArrayOfString);
         break;
       case "env":
         if (skip.includes(k)) break;
-        m3 = cx.maybe(k, x, decodeArrayOfEnvVariable, OPTIONS_0);
+        m3 = cx.optional(k, x, decodeArrayOfEnvVariable);
         break;
       case "cwd":
         if (skip.includes(k)) break;
-        m4 = cx.optional(k, x, decodeString, OPTIONS_1);
+        m4 = cx.optional(k, x, decodeString);
         break;
       case "outputByteLimit":
         if (skip.includes(k)) break;
-        m5 = cx.optional(k, x, decodeUint64, OPTIONS_1);
+        m5 = cx.optional(k, x, decodeUint64);
         break;
       case "_meta":
         if (skip.includes(k)) break;
@@ -1685,6 +1685,66 @@ export function encodeSessionNotification(w: Writer, v: SessionNotification): vo
   w.endObject();
 }
 
+/**
+ * Tool-call content that points at another session (a subagent), sent only to a
+ * Client that advertised the `subagents` capability. A display reference only.
+ */
+export interface SessionReference extends WithExtra {
+  /** The session referred to. */
+  sessionId: SessionId;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `SessionReference`, skipping those named in `skip`. */
+export function decodeSessionReferenceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SessionReference {
+  let m0: SessionId | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeSessionId);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  const out: SessionReference = { sessionId: m0, };
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SessionReference`. */
+export function decodeSessionReference(v: Json, cx: Cx): SessionReference {
+  return decodeSessionReferenceMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeSessionReference);
+
+/** Writes the known members of a `SessionReference`, in schema order. */
+export function encodeSessionReferenceKnown(w: Writer, v: SessionReference): void {
+  w.put("sessionId", v.sessionId, encodeSessionId);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `SessionReference` canonically. */
+export function encodeSessionReference(w: Writer, v: SessionReference): void {
+  w.beginObject();
+  encodeSessionReferenceKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** Creates a tool call. */
 export type SessionUpdateToolCall = { sessionUpdate: "tool_call" } & ToolCall;
 /** Changes a tool call. */
@@ -2174,6 +2234,8 @@ export interface ToolCall extends WithExtra {
   toolCallId: ToolCallId;
   /** What the tool is doing, for people. */
   title: string;
+  /** The tool's programmatic name, when known. */
+  name?: string;
   /** The sort of tool. */
   kind?: ToolKind;
   /** Where the call is in its life. */
@@ -2194,13 +2256,14 @@ export interface ToolCall extends WithExtra {
 export function decodeToolCallMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCall {
   let m0: ToolCallId | undefined;
   let m1: string | undefined;
-  let m2: ToolKind | undefined;
-  let m3: ToolCallStatus | undefined;
-  let m4: ToolCallContent[] | undefined;
-  let m5: ToolCallLocation[] | undefined;
-  let m6: Json | undefined;
+  let m2: string | undefined;
+  let m3: ToolKind | undefined;
+  let m4: ToolCallStatus | undefined;
+  let m5: ToolCallContent[] | undefined;
+  let m6: ToolCallLocation[] | undefined;
   let m7: Json | undefined;
-  let m8: JsonObject | undefined;
+  let m8: Json | undefined;
+  let m9: JsonObject | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -2214,33 +2277,37 @@ export function decodeToolCallMembers(obj: JsonObject, cx: Cx, skip: readonly st
         if (skip.includes(k)) break;
         m1 = cx.required(k, x, decodeString);
         break;
+      case "name":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeString, OPTIONS_1);
+        break;
       case "kind":
         if (skip.includes(k)) break;
-        m2 = cx.maybe(k, x, decodeToolKind, OPTIONS_1);
+        m3 = cx.maybe(k, x, decodeToolKind, OPTIONS_1);
         break;
       case "status":
         if (skip.includes(k)) break;
-        m3 = cx.maybe(k, x, decodeToolCallStatus, OPTIONS_1);
+        m4 = cx.maybe(k, x, decodeToolCallStatus, OPTIONS_1);
         break;
       case "content":
         if (skip.includes(k)) break;
-        m4 = cx.maybe(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
+        m5 = cx.maybe(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
         break;
       case "locations":
         if (skip.includes(k)) break;
-        m5 = cx.maybe(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
+        m6 = cx.maybe(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
         break;
       case "rawInput":
         if (skip.includes(k)) break;
-        m6 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
         break;
       case "rawOutput":
         if (skip.includes(k)) break;
-        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        m8 = cx.optional(k, x, decodeJson, OPTIONS_1);
         break;
       case "_meta":
         if (skip.includes(k)) break;
-        m8 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        m9 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
@@ -2249,13 +2316,14 @@ export function decodeToolCallMembers(obj: JsonObject, cx: Cx, skip: readonly st
   if (m0 === undefined) return cx.missing("toolCallId");
   if (m1 === undefined) return cx.missing("title");
   const out: ToolCall = { toolCallId: m0, title: m1, };
-  if (m2 !== undefined) out.kind = m2;
-  if (m3 !== undefined) out.status = m3;
-  if (m4 !== undefined) out.content = m4;
-  if (m5 !== undefined) out.locations = m5;
-  if (m6 !== undefined) out.rawInput = m6;
-  if (m7 !== undefined) out.rawOutput = m7;
-  if (m8 !== undefined) out._meta = m8;
+  if (m2 !== undefined) out.name = m2;
+  if (m3 !== undefined) out.kind = m3;
+  if (m4 !== undefined) out.status = m4;
+  if (m5 !== undefined) out.content = m5;
+  if (m6 !== undefined) out.locations = m6;
+  if (m7 !== undefined) out.rawInput = m7;
+  if (m8 !== undefined) out.rawOutput = m8;
+  if (m9 !== undefined) out._meta = m9;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -2270,6 +2338,7 @@ objectsOnly(decodeToolCall);
 export function encodeToolCallKnown(w: Writer, v: ToolCall): void {
   w.put("toolCallId", v.toolCallId, encodeToolCallId);
   w.put("title", v.title, encodeString);
+  w.putOptional("name", v.name, encodeString);
   w.putOptional("kind", v.kind, encodeToolKind);
   w.putOptional("status", v.status, encodeToolCallStatus);
   w.putOptional("content", v.content, encodeArrayOfToolCallContent);
@@ -2294,15 +2363,17 @@ export type ToolCallContentContent = { type: "content" } & Content;
 export type ToolCallContentDiff = { type: "diff" } & Diff;
 /** A Client-owned terminal. */
 export type ToolCallContentTerminal = { type: "terminal" } & Terminal;
+/** A reference to another session (a subagent). */
+export type ToolCallContentSession = { type: "session" } & SessionReference;
 
 /** The variants of `ToolCallContent` this version knows. */
-export type KnownToolCallContent = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal;
+export type KnownToolCallContent = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal | ToolCallContentSession;
 
 /** One item of a tool call's output. Closed in v1. */
 export type ToolCallContent = KnownToolCallContent;
 
 /** The tags of `ToolCallContent` this version knows, in schema order. */
-export const TOOL_CALL_CONTENT_TAGS = ["content", "diff", "terminal"] as const;
+export const TOOL_CALL_CONTENT_TAGS = ["content", "diff", "terminal", "session"] as const;
 
 /** Checks a JSON value as a `ToolCallContent`: the tag first, then that variant's members. */
 export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
@@ -2315,6 +2386,8 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
       return Object.assign(decodeDiffMembers(obj, cx, SKIP_1), { type: "diff" as const });
     case "terminal":
       return Object.assign(decodeTerminalMembers(obj, cx, SKIP_1), { type: "terminal" as const });
+    case "session":
+      return Object.assign(decodeSessionReferenceMembers(obj, cx, SKIP_1), { type: "session" as const });
     default:
       return cx.unknownTag("type", tag, "ToolCallContent", TOOL_CALL_CONTENT_TAGS);
   }
@@ -2335,6 +2408,9 @@ export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
       break;
     case "terminal":
       encodeTerminalKnown(w, v);
+      break;
+    case "session":
+      encodeSessionReferenceKnown(w, v);
       break;
   }
   const extra = v[EXTRA];
@@ -2461,6 +2537,8 @@ export interface ToolCallUpdate extends WithExtra {
   status?: ToolCallStatus;
   /** The new title. */
   title?: string;
+  /** The tool's programmatic name; omitted and `null` leave it unchanged. */
+  name?: string;
   /** The new output items (the whole collection). */
   content?: ToolCallContent[];
   /** The new locations (the whole collection). */
@@ -2479,11 +2557,12 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m1: ToolKind | undefined;
   let m2: ToolCallStatus | undefined;
   let m3: string | undefined;
-  let m4: ToolCallContent[] | undefined;
-  let m5: ToolCallLocation[] | undefined;
-  let m6: Json | undefined;
+  let m4: string | undefined;
+  let m5: ToolCallContent[] | undefined;
+  let m6: ToolCallLocation[] | undefined;
   let m7: Json | undefined;
-  let m8: JsonObject | undefined;
+  let m8: Json | undefined;
+  let m9: JsonObject | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -2505,25 +2584,29 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         if (skip.includes(k)) break;
         m3 = cx.optional(k, x, decodeString, OPTIONS_1);
         break;
+      case "name":
+        if (skip.includes(k)) break;
+        m4 = cx.optional(k, x, decodeString, OPTIONS_1);
+        break;
       case "content":
         if (skip.includes(k)) break;
-        m4 = cx.optional(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
+        m5 = cx.optional(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
         break;
       case "locations":
         if (skip.includes(k)) break;
-        m5 = cx.optional(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
+        m6 = cx.optional(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
         break;
       case "rawInput":
         if (skip.includes(k)) break;
-        m6 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
         break;
       case "rawOutput":
         if (skip.includes(k)) break;
-        m7 = cx.optional(k, x, decodeJson, OPTIONS_1);
+        m8 = cx.optional(k, x, decodeJson, OPTIONS_1);
         break;
       case "_meta":
         if (skip.includes(k)) break;
-        m8 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        m9 = cx.optional(k, x, decodeObject, OPTIONS_1);
         break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
@@ -2534,11 +2617,12 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m1 !== undefined) out.kind = m1;
   if (m2 !== undefined) out.status = m2;
   if (m3 !== undefined) out.title = m3;
-  if (m4 !== undefined) out.content = m4;
-  if (m5 !== undefined) out.locations = m5;
-  if (m6 !== undefined) out.rawInput = m6;
-  if (m7 !== undefined) out.rawOutput = m7;
-  if (m8 !== undefined) out._meta = m8;
+  if (m4 !== undefined) out.name = m4;
+  if (m5 !== undefined) out.content = m5;
+  if (m6 !== undefined) out.locations = m6;
+  if (m7 !== undefined) out.rawInput = m7;
+  if (m8 !== undefined) out.rawOutput = m8;
+  if (m9 !== undefined) out._meta = m9;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -2555,6 +2639,7 @@ export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
   w.putOptional("kind", v.kind, encodeToolKind);
   w.putOptional("status", v.status, encodeToolCallStatus);
   w.putOptional("title", v.title, encodeString);
+  w.putOptional("name", v.name, encodeString);
   w.putOptional("content", v.content, encodeArrayOfToolCallContent);
   w.putOptional("locations", v.locations, encodeArrayOfToolCallLocation);
   w.putOptional("rawInput", v.rawInput, encodeJson);
@@ -3102,6 +3187,20 @@ export function parseSessionNotification(input: unknown, options?: ParseOptions)
 /** The canonical JSON text of a `SessionNotification`. */
 export function serializeSessionNotification(value: SessionNotification): string {
   return encodeText(value, encodeSessionNotification);
+}
+
+/**
+ * Parses a `SessionReference`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseSessionReference(input: unknown, options?: ParseOptions): ParseResult<SessionReference> {
+  return decodeInput(input, decodeSessionReference, options);
+}
+
+/** The canonical JSON text of a `SessionReference`. */
+export function serializeSessionReference(value: SessionReference): string {
+  return encodeText(value, encodeSessionReference);
 }
 
 /**

@@ -8,21 +8,22 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import { addExtra, codePoints, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, lengthMessage, objectsOnly } from "../runtime/decode.js";
 import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
-import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
+import { EXTRA, isRawValue, isUnknownVariant, noPayload, noPayloadExcept, type RawValue, rawValue, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
 import { type Encoder, encodeBoolean, encodeBytes, encodeJson, encodeNumber, encodeObject, encodeString, Writer } from "../runtime/writer.js";
 
-export { EXTRA, isUnknownVariant, type UnknownVariant, type WithExtra };
+export { EXTRA, isRawValue, isUnknownVariant, type RawValue, type UnknownVariant, type WithExtra };
 
 const OPTIONS_1 = { lenient: true } as const;
 const OPTIONS_2 = { lenient: true, range: [0, 1] } as const;
+const OPTIONS_6 = { lenient: true, range: [1, 4294967295] } as const;
 const OPTIONS_0 = { lenient: true, skipItems: true } as const;
 const OPTIONS_4 = { minItems: 1 } as const;
 const OPTIONS_5 = { range: [1, 65535] } as const;
-const OPTIONS_3 = { skipItems: true } as const;
+const OPTIONS_3 = { skipItems: true, minItems: 1 } as const;
 const SKIP_2: readonly string[] = ["operation", "fileType", "mimeType", "_meta"];
 const SKIP_3: readonly string[] = ["outcome"];
 const SKIP_4: readonly string[] = ["sessionUpdate"];
@@ -329,6 +330,175 @@ export function encodeBlobResourceContents(w: Writer, v: BlobResourceContents): 
 }
 
 /**
+ * The Client asks the Agent to cancel a terminal's command (`terminal/cancel`), only
+ * when the terminal offers `capabilities.cancel` and the user asked for it. The Agent
+ * confirms with a `terminal_update` that sets `exitStatus`.
+ */
+export interface CancelTerminalRequest extends WithExtra {
+  /** The session that owns the terminal. */
+  sessionId: SessionId;
+  /** The terminal to cancel. */
+  terminalId: TerminalId;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `CancelTerminalRequest`, skipping those named in `skip`. */
+export function decodeCancelTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): CancelTerminalRequest {
+  let m0: SessionId | undefined;
+  let m1: TerminalId | undefined;
+  let m2: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeSessionId);
+        break;
+      case "terminalId":
+        if (skip.includes(k)) break;
+        m1 = cx.required(k, x, decodeTerminalId);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  if (m1 === undefined) return cx.missing("terminalId");
+  const out: CancelTerminalRequest = { sessionId: m0, terminalId: m1, };
+  if (m2 !== undefined) out._meta = m2;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `CancelTerminalRequest`. */
+export function decodeCancelTerminalRequest(v: Json, cx: Cx): CancelTerminalRequest {
+  return decodeCancelTerminalRequestMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeCancelTerminalRequest);
+
+/** Writes the known members of a `CancelTerminalRequest`, in schema order. */
+export function encodeCancelTerminalRequestKnown(w: Writer, v: CancelTerminalRequest): void {
+  w.put("sessionId", v.sessionId, encodeSessionId);
+  w.put("terminalId", v.terminalId, encodeTerminalId);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `CancelTerminalRequest` canonically. */
+export function encodeCancelTerminalRequest(w: Writer, v: CancelTerminalRequest): void {
+  w.beginObject();
+  encodeCancelTerminalRequestKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** The Agent accepted a `terminal/cancel` (the command may still be stopping). */
+export interface CancelTerminalResponse extends WithExtra {
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `CancelTerminalResponse`, skipping those named in `skip`. */
+export function decodeCancelTerminalResponseMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): CancelTerminalResponse {
+  let m0: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "_meta":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: CancelTerminalResponse = { };
+  if (m0 !== undefined) out._meta = m0;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `CancelTerminalResponse`. */
+export function decodeCancelTerminalResponse(v: Json, cx: Cx): CancelTerminalResponse {
+  return decodeCancelTerminalResponseMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeCancelTerminalResponse);
+
+/** Writes the known members of a `CancelTerminalResponse`, in schema order. */
+export function encodeCancelTerminalResponseKnown(w: Writer, v: CancelTerminalResponse): void {
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `CancelTerminalResponse` canonically. */
+export function encodeCancelTerminalResponse(w: Writer, v: CancelTerminalResponse): void {
+  w.beginObject();
+  encodeCancelTerminalResponseKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/**
+ * No option was selected: the request was cancelled, dismissed or declined. Never an
+ * approval.
+ */
+export interface CancelledPermissionOutcome extends WithExtra {
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `CancelledPermissionOutcome`, skipping those named in `skip`. */
+export function decodeCancelledPermissionOutcomeMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): CancelledPermissionOutcome {
+  let m0: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "_meta":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: CancelledPermissionOutcome = { };
+  if (m0 !== undefined) out._meta = m0;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `CancelledPermissionOutcome`. */
+export function decodeCancelledPermissionOutcome(v: Json, cx: Cx): CancelledPermissionOutcome {
+  return decodeCancelledPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeCancelledPermissionOutcome);
+
+/** Writes the known members of a `CancelledPermissionOutcome`, in schema order. */
+export function encodeCancelledPermissionOutcomeKnown(w: Writer, v: CancelledPermissionOutcome): void {
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `CancelledPermissionOutcome` canonically. */
+export function encodeCancelledPermissionOutcome(w: Writer, v: CancelledPermissionOutcome): void {
+  w.beginObject();
+  encodeCancelledPermissionOutcomeKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/**
  * Permission to run a command, described before it runs. A self-contained
  * description, not a terminal patch: selecting an allow option lets the Agent run
  * it; the Client never runs it.
@@ -557,7 +727,10 @@ export function encodeContentBlock(w: Writer, v: ContentBlock): void {
  * text to render and must agree with it.
  */
 export interface Diff extends WithExtra {
-  /** The files changed and how. */
+  /**
+   * The files changed and how: at least one, counted after a malformed item is
+   * skipped.
+   */
   changes: DiffChange[];
   /** Renderable patch text; omitted or `null` when there is none. */
   patch?: DiffPatch;
@@ -662,28 +835,29 @@ export function isKnownDiffChange(v: DiffChange): v is KnownDiffChange {
  */
 export function decodeDiffChange(v: Json, cx: Cx): DiffChange {
   const obj = cx.expectObject(v);
+  const reserved = SKIP_2;
   const tag = cx.readTag(obj, "operation");
   let out: KnownDiffChange | undefined;
   switch (tag) {
     case "add":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "add" as const }) as KnownDiffChange;
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, reserved), { operation: "add" as const }) as KnownDiffChange;
       break;
     case "delete":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "delete" as const }) as KnownDiffChange;
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, reserved), { operation: "delete" as const }) as KnownDiffChange;
       break;
     case "modify":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, SKIP_2), { operation: "modify" as const }) as KnownDiffChange;
+      out = Object.assign(decodeDiffPathChangeMembers(obj, cx, reserved), { operation: "modify" as const }) as KnownDiffChange;
       break;
     case "move":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "move" as const }) as KnownDiffChange;
+      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, reserved), { operation: "move" as const }) as KnownDiffChange;
       break;
     case "copy":
       // The common members are set below, before `out` is returned.
-      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, SKIP_2), { operation: "copy" as const }) as KnownDiffChange;
+      out = Object.assign(decodeDiffPathPairChangeMembers(obj, cx, reserved), { operation: "copy" as const }) as KnownDiffChange;
       break;
   }
   let m0: DiffFileType | undefined;
@@ -777,12 +951,15 @@ export interface DiffPatch extends WithExtra {
   format: DiffPatchFormat;
   /** The patch itself. */
   text: string;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
 }
 
 /** Decodes the members of `obj` as a `DiffPatch`, skipping those named in `skip`. */
 export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): DiffPatch {
   let m0: DiffPatchFormat | undefined;
   let m1: string | undefined;
+  let m2: JsonObject | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -796,6 +973,10 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
         if (skip.includes(k)) break;
         m1 = cx.required(k, x, decodeString);
         break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m2 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
@@ -803,6 +984,7 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
   if (m0 === undefined) return cx.missing("format");
   if (m1 === undefined) return cx.missing("text");
   const out: DiffPatch = { format: m0, text: m1, };
+  if (m2 !== undefined) out._meta = m2;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -817,6 +999,7 @@ objectsOnly(decodeDiffPatch);
 export function encodeDiffPatchKnown(w: Writer, v: DiffPatch): void {
   w.put("format", v.format, encodeDiffPatchFormat);
   w.put("text", v.text, encodeString);
+  w.putOptional("_meta", v._meta, encodeObject);
 }
 
 /** Writes a `DiffPatch` canonically. */
@@ -1050,6 +1233,8 @@ export interface Icon extends WithExtra {
   sizes?: string[];
   /** The colour scheme the icon suits. */
   theme?: IconTheme;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
 }
 
 /** Decodes the members of `obj` as a `Icon`, skipping those named in `skip`. */
@@ -1058,6 +1243,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
   let m1: MediaType | undefined;
   let m2: string[] | undefined;
   let m3: IconTheme | undefined;
+  let m4: JsonObject | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -1079,6 +1265,10 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
         if (skip.includes(k)) break;
         m3 = cx.optional(k, x, decodeIconTheme, OPTIONS_1);
         break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m4 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
@@ -1088,6 +1278,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
   if (m1 !== undefined) out.mimeType = m1;
   if (m2 !== undefined) out.sizes = m2;
   if (m3 !== undefined) out.theme = m3;
+  if (m4 !== undefined) out._meta = m4;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -1104,6 +1295,7 @@ export function encodeIconKnown(w: Writer, v: Icon): void {
   w.putOptional("mimeType", v.mimeType, encodeMediaType);
   w.putOptional("sizes", v.sizes, encodeArrayOfString);
   w.putOptional("theme", v.theme, encodeIconTheme);
+  w.putOptional("_meta", v._meta, encodeObject);
 }
 
 /** Writes a `Icon` canonically. */
@@ -1355,7 +1547,7 @@ export function decodePermissionOptionKind(v: Json, cx: Cx): PermissionOptionKin
 export const encodePermissionOptionKind: Encoder<PermissionOptionKind> = encodeString;
 
 /** The turn was cancelled before the user chose. */
-export type RequestPermissionOutcomeCancelled = { outcome: "cancelled" } & WithExtra;
+export type RequestPermissionOutcomeCancelled = { outcome: "cancelled" } & CancelledPermissionOutcome;
 /** The user chose an option. */
 export type RequestPermissionOutcomeSelected = { outcome: "selected" } & SelectedPermissionOutcome;
 
@@ -1379,7 +1571,7 @@ export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissi
   const tag = cx.readTag(obj, "outcome");
   switch (tag) {
     case "cancelled":
-      return Object.assign(noPayload(obj, "outcome", cx), { outcome: "cancelled" as const });
+      return Object.assign(decodeCancelledPermissionOutcomeMembers(obj, cx, SKIP_3), { outcome: "cancelled" as const });
     case "selected":
       return Object.assign(decodeSelectedPermissionOutcomeMembers(obj, cx, SKIP_3), { outcome: "selected" as const });
     default:
@@ -1401,6 +1593,7 @@ export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOu
   w.string(v.outcome);
   switch (v.outcome) {
     case "cancelled":
+      encodeCancelledPermissionOutcomeKnown(w, v);
       break;
     case "selected":
       encodeSelectedPermissionOutcomeKnown(w, v);
@@ -1636,7 +1829,7 @@ export interface ResourceLink extends WithExtra {
   icons?: Icon[];
   /** The resource's MIME type. */
   mimeType?: MediaType;
-  /** The resource's size in bytes. */
+  /** The resource's size in bytes (0 or more). */
   size?: number;
   /** Display hints. */
   annotations?: Annotations;
@@ -1686,7 +1879,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
         break;
       case "size":
         if (skip.includes(k)) break;
-        m6 = cx.optional(k, x, decodeInt64, OPTIONS_1);
+        m6 = cx.optional(k, x, decodeUint64, OPTIONS_1);
         break;
       case "annotations":
         if (skip.includes(k)) break;
@@ -1839,6 +2032,66 @@ export function decodeSessionId(v: Json, cx: Cx): SessionId {
 /** Writes a `SessionId`. */
 export const encodeSessionId: Encoder<SessionId> = encodeString;
 
+/**
+ * Tool-call content that points at another session (a subagent the tool call works
+ * with). Only a display reference: it gives the Client no control over that session.
+ */
+export interface SessionReference extends WithExtra {
+  /** The session referred to. */
+  sessionId: SessionId;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `SessionReference`, skipping those named in `skip`. */
+export function decodeSessionReferenceMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): SessionReference {
+  let m0: SessionId | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "sessionId":
+        if (skip.includes(k)) break;
+        m0 = cx.required(k, x, decodeSessionId);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  if (m0 === undefined) return cx.missing("sessionId");
+  const out: SessionReference = { sessionId: m0, };
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `SessionReference`. */
+export function decodeSessionReference(v: Json, cx: Cx): SessionReference {
+  return decodeSessionReferenceMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeSessionReference);
+
+/** Writes the known members of a `SessionReference`, in schema order. */
+export function encodeSessionReferenceKnown(w: Writer, v: SessionReference): void {
+  w.put("sessionId", v.sessionId, encodeSessionId);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `SessionReference` canonically. */
+export function encodeSessionReference(w: Writer, v: SessionReference): void {
+  w.beginObject();
+  encodeSessionReferenceKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** Appends one item to a tool call's output. */
 export type SessionUpdateToolCallContentChunk = { sessionUpdate: "tool_call_content_chunk" } & ToolCallContentChunk;
 /** Creates or patches a tool call. */
@@ -1976,11 +2229,127 @@ export function encodeTerminal(w: Writer, v: Terminal): void {
 }
 
 /**
+ * That the Client may ask to cancel a terminal (`terminal/cancel`). An object, even
+ * `{}`, offers it; omitted or `null` does not.
+ */
+export interface TerminalCancelCapabilities extends WithExtra {
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `TerminalCancelCapabilities`, skipping those named in `skip`. */
+export function decodeTerminalCancelCapabilitiesMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): TerminalCancelCapabilities {
+  let m0: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "_meta":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: TerminalCancelCapabilities = { };
+  if (m0 !== undefined) out._meta = m0;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `TerminalCancelCapabilities`. */
+export function decodeTerminalCancelCapabilities(v: Json, cx: Cx): TerminalCancelCapabilities {
+  return decodeTerminalCancelCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeTerminalCancelCapabilities);
+
+/** Writes the known members of a `TerminalCancelCapabilities`, in schema order. */
+export function encodeTerminalCancelCapabilitiesKnown(w: Writer, v: TerminalCancelCapabilities): void {
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `TerminalCancelCapabilities` canonically. */
+export function encodeTerminalCancelCapabilities(w: Writer, v: TerminalCancelCapabilities): void {
+  w.beginObject();
+  encodeTerminalCancelCapabilitiesKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/**
+ * What a Client may ask the Agent to do with a terminal right now. Display-only: a
+ * Client offers these to its user and sends nothing unless the user asks.
+ */
+export interface TerminalCapabilities extends WithExtra {
+  /** Cancelling the command (`terminal/cancel`); omitted and `null` mean not offered. */
+  cancel?: TerminalCancelCapabilities;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `TerminalCapabilities`, skipping those named in `skip`. */
+export function decodeTerminalCapabilitiesMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): TerminalCapabilities {
+  let m0: TerminalCancelCapabilities | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "cancel":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeTerminalCancelCapabilities, OPTIONS_1);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: TerminalCapabilities = { };
+  if (m0 !== undefined) out.cancel = m0;
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `TerminalCapabilities`. */
+export function decodeTerminalCapabilities(v: Json, cx: Cx): TerminalCapabilities {
+  return decodeTerminalCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeTerminalCapabilities);
+
+/** Writes the known members of a `TerminalCapabilities`, in schema order. */
+export function encodeTerminalCapabilitiesKnown(w: Writer, v: TerminalCapabilities): void {
+  w.putOptional("cancel", v.cancel, encodeTerminalCancelCapabilities);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `TerminalCapabilities` canonically. */
+export function encodeTerminalCapabilities(w: Writer, v: TerminalCapabilities): void {
+  w.beginObject();
+  encodeTerminalCapabilitiesKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/**
  * How the terminal's process ended. Its presence alone means the process exited;
  * each detail is optional.
  */
 export interface TerminalExitStatus extends WithExtra {
-  /** The exit code, when the process returned one. */
+  /**
+   * The exit code as the platform reports it, when the process returned one. Signed
+   * 64-bit: negative codes (a Windows crash code such as -1073741819) are kept. Every
+   * binding reads whole numbers from -(2^53 - 1) to 2^53 - 1 exactly; one beyond
+   * that is `out_of_range` (dropped with a warning), the same in each language.
+   */
   exitCode?: number;
   /** The name of the signal that ended the process (for example `SIGTERM`). */
   signal?: string;
@@ -2000,7 +2369,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
     switch (k) {
       case "exitCode":
         if (skip.includes(k)) break;
-        m0 = cx.optional(k, x, decodeUint32, OPTIONS_1);
+        m0 = cx.optional(k, x, decodeInt64, OPTIONS_1);
         break;
       case "signal":
         if (skip.includes(k)) break;
@@ -2281,6 +2650,11 @@ export interface TerminalUpdate extends WithExtra {
    */
   size?: TerminalSize | null;
   /**
+   * What the Client may ask for this terminal (cancel); a value replaces the whole
+   * stored set, `null` clears it. A Client only offers these to its user.
+   */
+  capabilities?: TerminalCapabilities | null;
+  /**
    * Terminal-scoped extension data, patched like the other members: a value
    * replaces the whole stored object (the RFD's rule; docs/WIRE.md).
    */
@@ -2295,7 +2669,8 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   let m3: TerminalOutput | null | undefined;
   let m4: TerminalExitStatus | null | undefined;
   let m5: TerminalSize | null | undefined;
-  let m6: JsonObject | null | undefined;
+  let m6: TerminalCapabilities | null | undefined;
+  let m7: JsonObject | null | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -2325,9 +2700,13 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         if (skip.includes(k)) break;
         m5 = cx.patch(k, x, decodeTerminalSize, OPTIONS_1);
         break;
+      case "capabilities":
+        if (skip.includes(k)) break;
+        m6 = cx.patch(k, x, decodeTerminalCapabilities, OPTIONS_1);
+        break;
       case "_meta":
         if (skip.includes(k)) break;
-        m6 = cx.patch(k, x, decodeObject, OPTIONS_1);
+        m7 = cx.patch(k, x, decodeObject, OPTIONS_1);
         break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
@@ -2340,7 +2719,8 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   if (m3 !== undefined) out.output = m3;
   if (m4 !== undefined) out.exitStatus = m4;
   if (m5 !== undefined) out.size = m5;
-  if (m6 !== undefined) out._meta = m6;
+  if (m6 !== undefined) out.capabilities = m6;
+  if (m7 !== undefined) out._meta = m7;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -2359,6 +2739,7 @@ export function encodeTerminalUpdateKnown(w: Writer, v: TerminalUpdate): void {
   w.putPatch("output", v.output, encodeTerminalOutput);
   w.putPatch("exitStatus", v.exitStatus, encodeTerminalExitStatus);
   w.putPatch("size", v.size, encodeTerminalSize);
+  w.putPatch("capabilities", v.capabilities, encodeTerminalCapabilities);
   w.putPatch("_meta", v._meta, encodeObject);
 }
 
@@ -2512,21 +2893,134 @@ export function encodeTextResourceContents(w: Writer, v: TextResourceContents): 
   w.endObject();
 }
 
+/**
+ * That the Client may ask to cancel a tool call (`tool_call/cancel`). An object,
+ * even `{}`, offers it; omitted or `null` does not.
+ */
+export interface ToolCallCancelCapabilities extends WithExtra {
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `ToolCallCancelCapabilities`, skipping those named in `skip`. */
+export function decodeToolCallCancelCapabilitiesMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallCancelCapabilities {
+  let m0: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "_meta":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: ToolCallCancelCapabilities = { };
+  if (m0 !== undefined) out._meta = m0;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ToolCallCancelCapabilities`. */
+export function decodeToolCallCancelCapabilities(v: Json, cx: Cx): ToolCallCancelCapabilities {
+  return decodeToolCallCancelCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeToolCallCancelCapabilities);
+
+/** Writes the known members of a `ToolCallCancelCapabilities`, in schema order. */
+export function encodeToolCallCancelCapabilitiesKnown(w: Writer, v: ToolCallCancelCapabilities): void {
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `ToolCallCancelCapabilities` canonically. */
+export function encodeToolCallCancelCapabilities(w: Writer, v: ToolCallCancelCapabilities): void {
+  w.beginObject();
+  encodeToolCallCancelCapabilitiesKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
+/** What a Client may ask the Agent to do with a tool call right now. */
+export interface ToolCallCapabilities extends WithExtra {
+  /** Cancelling it (`tool_call/cancel`); omitted and `null` mean not offered. */
+  cancel?: ToolCallCancelCapabilities;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
+}
+
+/** Decodes the members of `obj` as a `ToolCallCapabilities`, skipping those named in `skip`. */
+export function decodeToolCallCapabilitiesMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallCapabilities {
+  let m0: ToolCallCancelCapabilities | undefined;
+  let m1: JsonObject | undefined;
+  let extra: ObjectBuilder | undefined;
+  for (const k of keysOf(obj)) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    switch (k) {
+      case "cancel":
+        if (skip.includes(k)) break;
+        m0 = cx.optional(k, x, decodeToolCallCancelCapabilities, OPTIONS_1);
+        break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
+      default:
+        if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
+    }
+  }
+  const out: ToolCallCapabilities = { };
+  if (m0 !== undefined) out.cancel = m0;
+  if (m1 !== undefined) out._meta = m1;
+  if (extra !== undefined) out[EXTRA] = extra.finish();
+  return out;
+}
+
+/** Checks a JSON value as a `ToolCallCapabilities`. */
+export function decodeToolCallCapabilities(v: Json, cx: Cx): ToolCallCapabilities {
+  return decodeToolCallCapabilitiesMembers(cx.expectObject(v), cx, SKIP_0);
+}
+objectsOnly(decodeToolCallCapabilities);
+
+/** Writes the known members of a `ToolCallCapabilities`, in schema order. */
+export function encodeToolCallCapabilitiesKnown(w: Writer, v: ToolCallCapabilities): void {
+  w.putOptional("cancel", v.cancel, encodeToolCallCancelCapabilities);
+  w.putOptional("_meta", v._meta, encodeObject);
+}
+
+/** Writes a `ToolCallCapabilities` canonically. */
+export function encodeToolCallCapabilities(w: Writer, v: ToolCallCapabilities): void {
+  w.beginObject();
+  encodeToolCallCapabilitiesKnown(w, v);
+  const extra = v[EXTRA];
+  if (extra !== undefined) w.members(extra);
+  w.endObject();
+}
+
 /** A content block. */
 export type ToolCallContentContent = { type: "content" } & Content;
 /** File changes. */
 export type ToolCallContentDiff = { type: "diff" } & Diff;
 /** A reference to an Agent-owned display terminal. */
 export type ToolCallContentTerminal = { type: "terminal" } & Terminal;
+/** A reference to another session (a subagent). */
+export type ToolCallContentSession = { type: "session" } & SessionReference;
 
 /** The variants of `ToolCallContent` this version knows. */
-export type KnownToolCallContent = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal;
+export type KnownToolCallContent = ToolCallContentContent | ToolCallContentDiff | ToolCallContentTerminal | ToolCallContentSession;
 
-/** One item of a tool call's output: a content block, a diff, or a terminal reference. */
+/**
+ * One item of a tool call's output: a content block, a diff, a terminal reference or
+ * a session reference.
+ */
 export type ToolCallContent = KnownToolCallContent | UnknownVariant;
 
 /** The tags of `ToolCallContent` this version knows, in schema order. */
-export const TOOL_CALL_CONTENT_TAGS = ["content", "diff", "terminal"] as const;
+export const TOOL_CALL_CONTENT_TAGS = ["content", "diff", "terminal", "session"] as const;
 
 /** Whether `v` is a variant this version knows (then `switch` on `type` narrows). */
 export function isKnownToolCallContent(v: ToolCallContent): v is KnownToolCallContent {
@@ -2544,6 +3038,8 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
       return Object.assign(decodeDiffMembers(obj, cx, SKIP_1), { type: "diff" as const });
     case "terminal":
       return Object.assign(decodeTerminalMembers(obj, cx, SKIP_1), { type: "terminal" as const });
+    case "session":
+      return Object.assign(decodeSessionReferenceMembers(obj, cx, SKIP_1), { type: "session" as const });
     default:
       return unknownVariant(tag, obj, "type", cx);
   }
@@ -2570,6 +3066,9 @@ export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
       break;
     case "terminal":
       encodeTerminalKnown(w, v);
+      break;
+    case "session":
+      encodeSessionReferenceKnown(w, v);
       break;
   }
   const extra = v[EXTRA];
@@ -2667,7 +3166,7 @@ export const encodeToolCallId: Encoder<ToolCallId> = encodeString;
 export interface ToolCallLocation extends WithExtra {
   /** The file's absolute path. */
   path: AbsolutePath;
-  /** The line, when known. */
+  /** The line, when known: 1 is the first line (0 is out of range, dropped). */
   line?: number;
   /** Extension data; omitted and `null` mean none. */
   _meta?: JsonObject;
@@ -2689,7 +3188,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
         break;
       case "line":
         if (skip.includes(k)) break;
-        m1 = cx.optional(k, x, decodeUint32, OPTIONS_1);
+        m1 = cx.optional(k, x, decodeUint32, OPTIONS_6);
         break;
       case "_meta":
         if (skip.includes(k)) break;
@@ -2733,11 +3232,14 @@ export function encodeToolCallLocation(w: Writer, v: ToolCallLocation): void {
 export interface ToolCallPermissionSubject extends WithExtra {
   /** The tool call asking for permission. */
   toolCall: ToolCallUpdate;
+  /** Extension data; omitted and `null` mean none. */
+  _meta?: JsonObject;
 }
 
 /** Decodes the members of `obj` as a `ToolCallPermissionSubject`, skipping those named in `skip`. */
 export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallPermissionSubject {
   let m0: ToolCallUpdate | undefined;
+  let m1: JsonObject | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -2747,12 +3249,17 @@ export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, 
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeToolCallUpdate);
         break;
+      case "_meta":
+        if (skip.includes(k)) break;
+        m1 = cx.optional(k, x, decodeObject, OPTIONS_1);
+        break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
     }
   }
   if (m0 === undefined) return cx.missing("toolCall");
   const out: ToolCallPermissionSubject = { toolCall: m0, };
+  if (m1 !== undefined) out._meta = m1;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -2766,6 +3273,7 @@ objectsOnly(decodeToolCallPermissionSubject);
 /** Writes the known members of a `ToolCallPermissionSubject`, in schema order. */
 export function encodeToolCallPermissionSubjectKnown(w: Writer, v: ToolCallPermissionSubject): void {
   w.put("toolCall", v.toolCall, encodeToolCallUpdate);
+  w.putOptional("_meta", v._meta, encodeObject);
 }
 
 /** Writes a `ToolCallPermissionSubject` canonically. */
@@ -2778,7 +3286,7 @@ export function encodeToolCallPermissionSubject(w: Writer, v: ToolCallPermission
 }
 
 /** The values of `ToolCallStatus` this version knows, in schema order. */
-export const TOOL_CALL_STATUS_VALUES = ["pending", "in_progress", "completed", "failed", "cancelled"] as const;
+export const TOOL_CALL_STATUS_VALUES = ["pending", "in_progress", "paused", "completed", "failed", "cancelled"] as const;
 
 /** A `ToolCallStatus` value this version knows. */
 export type KnownToolCallStatus = (typeof TOOL_CALL_STATUS_VALUES)[number];
@@ -2808,6 +3316,8 @@ export const encodeToolCallStatus: Encoder<ToolCallStatus> = encodeString;
 export interface ToolCallUpdate extends WithExtra {
   /** The tool call being created or patched. */
   toolCallId: ToolCallId;
+  /** The tool's programmatic name. */
+  name?: string | null;
   /** A title saying what the tool is doing. */
   title?: string | null;
   /** The sort of tool. */
@@ -2822,6 +3332,11 @@ export interface ToolCallUpdate extends WithExtra {
   rawInput?: Json | null;
   /** The tool's raw output, any JSON. */
   rawOutput?: Json | null;
+  /**
+   * What the Client may ask for this tool call (cancel); a value replaces the whole
+   * stored set. A Client only offers these to its user.
+   */
+  capabilities?: ToolCallCapabilities | null;
   /** Extension data, patched like the other members. */
   _meta?: JsonObject | null;
 }
@@ -2830,13 +3345,15 @@ export interface ToolCallUpdate extends WithExtra {
 export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: readonly string[]): ToolCallUpdate {
   let m0: ToolCallId | undefined;
   let m1: string | null | undefined;
-  let m2: ToolKind | null | undefined;
-  let m3: ToolCallStatus | null | undefined;
-  let m4: ToolCallContent[] | null | undefined;
-  let m5: ToolCallLocation[] | null | undefined;
-  let m6: Json | null | undefined;
+  let m2: string | null | undefined;
+  let m3: ToolKind | null | undefined;
+  let m4: ToolCallStatus | null | undefined;
+  let m5: ToolCallContent[] | null | undefined;
+  let m6: ToolCallLocation[] | null | undefined;
   let m7: Json | null | undefined;
-  let m8: JsonObject | null | undefined;
+  let m8: Json | null | undefined;
+  let m9: ToolCallCapabilities | null | undefined;
+  let m10: JsonObject | null | undefined;
   let extra: ObjectBuilder | undefined;
   for (const k of keysOf(obj)) {
     const x = obj[k];
@@ -2846,37 +3363,45 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
         if (skip.includes(k)) break;
         m0 = cx.required(k, x, decodeToolCallId);
         break;
-      case "title":
+      case "name":
         if (skip.includes(k)) break;
         m1 = cx.patch(k, x, decodeString, OPTIONS_1);
         break;
+      case "title":
+        if (skip.includes(k)) break;
+        m2 = cx.patch(k, x, decodeString, OPTIONS_1);
+        break;
       case "kind":
         if (skip.includes(k)) break;
-        m2 = cx.patch(k, x, decodeToolKind, OPTIONS_1);
+        m3 = cx.patch(k, x, decodeToolKind, OPTIONS_1);
         break;
       case "status":
         if (skip.includes(k)) break;
-        m3 = cx.patch(k, x, decodeToolCallStatus, OPTIONS_1);
+        m4 = cx.patch(k, x, decodeToolCallStatus, OPTIONS_1);
         break;
       case "content":
         if (skip.includes(k)) break;
-        m4 = cx.patch(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
+        m5 = cx.patch(k, x, decodeArrayOfToolCallContent, OPTIONS_0);
         break;
       case "locations":
         if (skip.includes(k)) break;
-        m5 = cx.patch(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
+        m6 = cx.patch(k, x, decodeArrayOfToolCallLocation, OPTIONS_0);
         break;
       case "rawInput":
         if (skip.includes(k)) break;
-        m6 = cx.patch(k, x, decodeJson, OPTIONS_1);
+        m7 = cx.patch(k, x, decodeJson, OPTIONS_1);
         break;
       case "rawOutput":
         if (skip.includes(k)) break;
-        m7 = cx.patch(k, x, decodeJson, OPTIONS_1);
+        m8 = cx.patch(k, x, decodeJson, OPTIONS_1);
+        break;
+      case "capabilities":
+        if (skip.includes(k)) break;
+        m9 = cx.patch(k, x, decodeToolCallCapabilities, OPTIONS_1);
         break;
       case "_meta":
         if (skip.includes(k)) break;
-        m8 = cx.patch(k, x, decodeObject, OPTIONS_1);
+        m10 = cx.patch(k, x, decodeObject, OPTIONS_1);
         break;
       default:
         if (!skip.includes(k)) extra = addExtra(extra, k, x, cx);
@@ -2884,14 +3409,16 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
   }
   if (m0 === undefined) return cx.missing("toolCallId");
   const out: ToolCallUpdate = { toolCallId: m0, };
-  if (m1 !== undefined) out.title = m1;
-  if (m2 !== undefined) out.kind = m2;
-  if (m3 !== undefined) out.status = m3;
-  if (m4 !== undefined) out.content = m4;
-  if (m5 !== undefined) out.locations = m5;
-  if (m6 !== undefined) out.rawInput = m6;
-  if (m7 !== undefined) out.rawOutput = m7;
-  if (m8 !== undefined) out._meta = m8;
+  if (m1 !== undefined) out.name = m1;
+  if (m2 !== undefined) out.title = m2;
+  if (m3 !== undefined) out.kind = m3;
+  if (m4 !== undefined) out.status = m4;
+  if (m5 !== undefined) out.content = m5;
+  if (m6 !== undefined) out.locations = m6;
+  if (m7 !== undefined) out.rawInput = m7;
+  if (m8 !== undefined) out.rawOutput = m8;
+  if (m9 !== undefined) out.capabilities = m9;
+  if (m10 !== undefined) out._meta = m10;
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
@@ -2905,6 +3432,7 @@ objectsOnly(decodeToolCallUpdate);
 /** Writes the known members of a `ToolCallUpdate`, in schema order. */
 export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
   w.put("toolCallId", v.toolCallId, encodeToolCallId);
+  w.putPatch("name", v.name, encodeString);
   w.putPatch("title", v.title, encodeString);
   w.putPatch("kind", v.kind, encodeToolKind);
   w.putPatch("status", v.status, encodeToolCallStatus);
@@ -2912,6 +3440,7 @@ export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
   w.putPatch("locations", v.locations, encodeArrayOfToolCallLocation);
   w.putPatch("rawInput", v.rawInput, encodeJson);
   w.putPatch("rawOutput", v.rawOutput, encodeJson);
+  w.putPatch("capabilities", v.capabilities, encodeToolCallCapabilities);
   w.putPatch("_meta", v._meta, encodeObject);
 }
 
@@ -3067,6 +3596,48 @@ export function parseBlobResourceContents(input: unknown, options?: ParseOptions
 /** The canonical JSON text of a `BlobResourceContents`. */
 export function serializeBlobResourceContents(value: BlobResourceContents): string {
   return encodeText(value, encodeBlobResourceContents);
+}
+
+/**
+ * Parses a `CancelTerminalRequest`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseCancelTerminalRequest(input: unknown, options?: ParseOptions): ParseResult<CancelTerminalRequest> {
+  return decodeInput(input, decodeCancelTerminalRequest, options);
+}
+
+/** The canonical JSON text of a `CancelTerminalRequest`. */
+export function serializeCancelTerminalRequest(value: CancelTerminalRequest): string {
+  return encodeText(value, encodeCancelTerminalRequest);
+}
+
+/**
+ * Parses a `CancelTerminalResponse`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseCancelTerminalResponse(input: unknown, options?: ParseOptions): ParseResult<CancelTerminalResponse> {
+  return decodeInput(input, decodeCancelTerminalResponse, options);
+}
+
+/** The canonical JSON text of a `CancelTerminalResponse`. */
+export function serializeCancelTerminalResponse(value: CancelTerminalResponse): string {
+  return encodeText(value, encodeCancelTerminalResponse);
+}
+
+/**
+ * Parses a `CancelledPermissionOutcome`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseCancelledPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<CancelledPermissionOutcome> {
+  return decodeInput(input, decodeCancelledPermissionOutcome, options);
+}
+
+/** The canonical JSON text of a `CancelledPermissionOutcome`. */
+export function serializeCancelledPermissionOutcome(value: CancelledPermissionOutcome): string {
+  return encodeText(value, encodeCancelledPermissionOutcome);
 }
 
 /**
@@ -3448,6 +4019,20 @@ export function serializeSessionId(value: SessionId): string {
 }
 
 /**
+ * Parses a `SessionReference`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseSessionReference(input: unknown, options?: ParseOptions): ParseResult<SessionReference> {
+  return decodeInput(input, decodeSessionReference, options);
+}
+
+/** The canonical JSON text of a `SessionReference`. */
+export function serializeSessionReference(value: SessionReference): string {
+  return encodeText(value, encodeSessionReference);
+}
+
+/**
  * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
  * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
  * bounds the warnings kept; the rest are counted in `warningsDropped`.
@@ -3473,6 +4058,34 @@ export function parseTerminal(input: unknown, options?: ParseOptions): ParseResu
 /** The canonical JSON text of a `Terminal`. */
 export function serializeTerminal(value: Terminal): string {
   return encodeText(value, encodeTerminal);
+}
+
+/**
+ * Parses a `TerminalCancelCapabilities`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseTerminalCancelCapabilities(input: unknown, options?: ParseOptions): ParseResult<TerminalCancelCapabilities> {
+  return decodeInput(input, decodeTerminalCancelCapabilities, options);
+}
+
+/** The canonical JSON text of a `TerminalCancelCapabilities`. */
+export function serializeTerminalCancelCapabilities(value: TerminalCancelCapabilities): string {
+  return encodeText(value, encodeTerminalCancelCapabilities);
+}
+
+/**
+ * Parses a `TerminalCapabilities`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseTerminalCapabilities(input: unknown, options?: ParseOptions): ParseResult<TerminalCapabilities> {
+  return decodeInput(input, decodeTerminalCapabilities, options);
+}
+
+/** The canonical JSON text of a `TerminalCapabilities`. */
+export function serializeTerminalCapabilities(value: TerminalCapabilities): string {
+  return encodeText(value, encodeTerminalCapabilities);
 }
 
 /**
@@ -3585,6 +4198,34 @@ export function parseTextResourceContents(input: unknown, options?: ParseOptions
 /** The canonical JSON text of a `TextResourceContents`. */
 export function serializeTextResourceContents(value: TextResourceContents): string {
   return encodeText(value, encodeTextResourceContents);
+}
+
+/**
+ * Parses a `ToolCallCancelCapabilities`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseToolCallCancelCapabilities(input: unknown, options?: ParseOptions): ParseResult<ToolCallCancelCapabilities> {
+  return decodeInput(input, decodeToolCallCancelCapabilities, options);
+}
+
+/** The canonical JSON text of a `ToolCallCancelCapabilities`. */
+export function serializeToolCallCancelCapabilities(value: ToolCallCancelCapabilities): string {
+  return encodeText(value, encodeToolCallCancelCapabilities);
+}
+
+/**
+ * Parses a `ToolCallCapabilities`: from JSON text (a string), or from a value already parsed
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
+ */
+export function parseToolCallCapabilities(input: unknown, options?: ParseOptions): ParseResult<ToolCallCapabilities> {
+  return decodeInput(input, decodeToolCallCapabilities, options);
+}
+
+/** The canonical JSON text of a `ToolCallCapabilities`. */
+export function serializeToolCallCapabilities(value: ToolCallCapabilities): string {
+  return encodeText(value, encodeToolCallCapabilities);
 }
 
 /**

@@ -23,6 +23,29 @@ export interface MemberOptions {
   readonly minItems?: number;
   /** `pattern`: a string member must match it (else `pattern_mismatch`). */
   readonly pattern?: Pattern;
+  /** `minLength`/`maxLength`: a string member's length in code points (else `out_of_range`). */
+  readonly length?: readonly [min: number, max: number];
+  /** `x-deserialize-default-on-null` on a required array member: `null` reads as `[]`. */
+  readonly nullAsEmpty?: boolean;
+}
+
+/** The number of Unicode code points of `s` (JSON Schema's string length). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** The `out_of_range` message of a string `n` code points long, outside `[min, max]`. */
+export function lengthMessage(n: number, min: number, max: number): string {
+  return max === Infinity ? `the string has ${n} characters; at least ${min} required` : `the string has ${n} characters; ${min} to ${max} allowed`;
 }
 
 /** The largest integer every binding reads exactly (2^53 - 1); the bound of the 64-bit formats. */
@@ -317,6 +340,59 @@ export class Cx {
     return tag;
   }
 
+  /**
+   * Reads an optional tag (a tagged object whose tag may be absent): absent or `null`
+   * is `undefined`; a tag that is not a string is `wrong_type`, or, when `lenient`,
+   * dropped with that warning.
+   */
+  optionalTag(obj: JsonObject, tagName: string, lenient: boolean): string | undefined {
+    const tag = getMember(obj, tagName);
+    if (tag === undefined || tag === null) return undefined;
+    if (typeof tag !== "string") {
+      const problem: Problem = { kind: "wrong_type", path: pushToken(this.path, tagName), message: `expected a string tag, got ${describe(tag)}` };
+      if (!lenient) throw new DecodeError(problem);
+      this.warnings.push(problem);
+      return undefined;
+    }
+    if (this.fromValue) this.at(tagName, (cx) => cx.checkString(tag));
+    return tag;
+  }
+
+  /**
+   * Runs `fn` on its own, for a union that falls back to raw JSON when a branch rejects
+   * the value: its result (with the warnings it recorded) when it records no problem,
+   * else `undefined` with nothing recorded. `fn` never returns `undefined` itself.
+   */
+  attempt<T>(fn: (cx: Cx) => T): T | undefined {
+    const depth = this.tokens.length;
+    const warnings = this.warnings.length;
+    try {
+      return fn(this);
+    } catch (e) {
+      if (!(e instanceof DecodeError) || e.problem.kind === "invalid_json") throw e;
+      this.tokens.length = depth;
+      this.skipItemsNext = false;
+      this.warnings.length = warnings;
+      return undefined;
+    }
+  }
+
+  /** Fails with `forbidden_member` for member `name` of the object at the current pointer. */
+  forbidden(name: string, owner: string): never {
+    throw new DecodeError({
+      kind: "forbidden_member",
+      path: pushToken(this.path, name),
+      message: `member \`${name}\` is not allowed in ${owner}; remove it`,
+    });
+  }
+
+  /** Fails with `out_of_range` when `s` is not `min` to `max` code points long. */
+  length(s: string, min: number, max: number): string {
+    const n = codePoints(s);
+    if (n < min || n > max) this.fail("out_of_range", lengthMessage(n, min, max));
+    return s;
+  }
+
   /** Expects a string. */
   str(v: Json): string {
     if (typeof v !== "string") return this.wrongType("a string", v);
@@ -565,6 +641,7 @@ export class Cx {
 
   private checked<T>(v: Json, decode: Decoder<T>, opts: MemberOptions | undefined): T {
     if (opts === undefined) return decode(v, this);
+    if (opts.nullAsEmpty === true && v === null) v = [];
     const range = opts.range;
     if (range !== undefined && typeof v === "number" && (v < range[0] || v > range[1])) {
       this.fail("out_of_range", `${v} is outside the allowed range ${range[0]} to ${range[1]}`);
@@ -574,20 +651,31 @@ export class Cx {
       this.fail("out_of_range", `the array has ${v.length} items; at least ${minItems} required`);
     }
     const pattern = opts.pattern;
-    if (pattern !== undefined) {
+    const length = opts.length;
+    if (pattern !== undefined || length !== undefined) {
       const out = decode(v, this);
-      if (typeof out === "string" && !matchesPattern(pattern, out)) {
+      if (typeof out === "string" && pattern !== undefined && !matchesPattern(pattern, out)) {
         this.fail("pattern_mismatch", `the string does not match the pattern \`${pattern.source}\``);
       }
+      if (typeof out === "string" && length !== undefined) this.length(out, length[0], length[1]);
       return out;
     }
     if (opts.skipItems !== true) return decode(v, this);
     this.skipItemsNext = true;
+    const warnings = this.warnings.length;
+    let out: T;
     try {
-      return decode(v, this);
+      out = decode(v, this);
     } finally {
       this.skipItemsNext = false;
     }
+    // `minItems` counts the items kept, so a written array always reads back; when too
+    // few are left, the skipped items' warnings do not count.
+    if (minItems !== undefined && Array.isArray(out) && out.length < minItems) {
+      this.warnings.length = warnings;
+      this.fail("out_of_range", `the array has ${out.length} items; at least ${minItems} required`);
+    }
+    return out;
   }
 }
 

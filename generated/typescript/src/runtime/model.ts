@@ -2,13 +2,37 @@
 // What generated types share: the symbols that hold unknown members and mark unknown variants.
 
 import { addExtra, type Cx, membersExcept } from "./decode.js";
-import { type JsonObject, keysOf, type ObjectBuilder } from "./json.js";
+import { type Json, type JsonObject, keysOf, type ObjectBuilder } from "./json.js";
 
 /** The key of a known object's unknown members (kept in input order, written after the known ones). */
 export const EXTRA: unique symbol = Symbol.for("acp-terminal.extra");
 
 /** Marks a variant this version does not know. */
 export const UNKNOWN_VARIANT: unique symbol = Symbol.for("acp-terminal.unknown-variant");
+
+/** Marks a value a union with an unconstrained branch kept as it came. */
+export const RAW_VALUE: unique symbol = Symbol.for("acp-terminal.raw-value");
+
+/**
+ * A value of a union with an unconstrained branch (upstream's `ErrorData`) that none of
+ * its typed alternatives took, or that its alternative rejected: kept as it came and
+ * written back unchanged.
+ */
+export interface RawValue {
+  readonly [RAW_VALUE]: true;
+  /** The value as it came. */
+  readonly value: Json;
+}
+
+/** Wraps a value a union keeps as it came. */
+export function rawValue(value: Json): RawValue {
+  return { [RAW_VALUE]: true, value };
+}
+
+/** Whether a union value was kept as it came. */
+export function isRawValue(v: unknown): v is RawValue {
+  return typeof v === "object" && v !== null && (v as Partial<RawValue>)[RAW_VALUE] === true;
+}
 
 /** Unknown members of a known object, if any. */
 export interface WithExtra {

@@ -38,6 +38,8 @@ ErrorKind = Literal[
     "out_of_range",
     # A string does not match its `pattern`.
     "pattern_mismatch",
+    # An object has a member its schema forbids there (`propertyNames`).
+    "forbidden_member",
     # An object repeats a member name.
     "duplicate_key",
     # A value cannot be represented in the other protocol version.
@@ -56,6 +58,7 @@ ERROR_KINDS: Final[tuple[ErrorKind, ...]] = (
     "unknown_variant",
     "out_of_range",
     "pattern_mismatch",
+    "forbidden_member",
     "duplicate_key",
     "not_representable",
     "session_mismatch",

@@ -304,14 +304,22 @@ absent, and for an unknown tag when the union has no catch-all)."""
 
 
 def discriminator(
-    tag_name: str, attr: str, known: tuple[str, ...], *, open_union: bool, tagless: bool = False
+    tag_name: str,
+    attr: str,
+    known: tuple[str, ...],
+    *,
+    open_union: bool,
+    tagless: bool = False,
+    optional_tag: str | None = None,
 ) -> Callable[[Any], str | None]:
     """A callable discriminator for pydantic validation of a tagged union: the variant
     named by the tag member (``tag_name`` in a dict, ``attr`` on a model); for an open
     union, any other string tag selects the fallback branch, so a known tag with a bad
     payload is still an error, never unknown. With a ``tagless`` variant, an object
     without the tag member selects it (and so does an unknown tag when the union is not
-    open). ``None`` (no branch) when the tag is missing or not a string."""
+    open); with an ``optional_tag`` (``"strict"`` or ``"lenient"``), so does a ``null``
+    tag, and, when lenient, a tag that is not a string. ``None`` (no branch) when the tag
+    is missing or not a string."""
 
     absent = object()
 
@@ -324,10 +332,10 @@ def discriminator(
             tag = getattr(v, attr, absent)
         else:
             return None
-        if tag is absent:
+        if tag is absent or (optional_tag is not None and tag is None):
             return TAGLESS_TAG if tagless else None
         if not isinstance(tag, str):
-            return None
+            return TAGLESS_TAG if tagless and optional_tag == "lenient" else None
         if tag in known:
             return tag
         if open_union:
