@@ -18,6 +18,7 @@ mod pattern;
 mod pyenv;
 mod python;
 mod rust;
+mod transcript_table;
 mod typescript;
 
 use clap::{Parser, Subcommand};

@@ -19,6 +19,7 @@ mod text;
 mod untagged;
 /// The safe transcript renderer of docs/TRANSCRIPT.md.
 pub mod transcript;
+mod transcript_table;
 
 pub use bytes::{Bytes, decode_base64, encode_base64};
 pub use display::safe_display;
