@@ -91,7 +91,7 @@ fn decode(b: &[u8]) -> Step {
 /// The length of the whole character at `b[0]` (a byte of 0xC2 or more) when it is
 /// printed as it is: valid, complete, not a C1 control and not a bidi control. Otherwise
 /// 0, and the parser decodes it and looks it up.
-#[inline]
+#[inline(always)]
 fn printable_len(b: &[u8]) -> usize {
     let cont = |k: usize| b.get(k).is_some_and(|&x| x & 0xC0 == 0x80);
     let second = |lo: u8, hi: u8| b.get(1).is_some_and(|&x| (lo..=hi).contains(&x));
@@ -121,11 +121,10 @@ fn printable_len(b: &[u8]) -> usize {
 /// For eight bytes, the top bit of each byte position that may not be printable ASCII
 /// (U+0020..U+007E); the lowest set bit is exactly at the first such byte.
 #[inline]
-fn special8(b: &[u8]) -> u64 {
+fn special8(w: u64) -> u64 {
     const LOW: u64 = 0x2020_2020_2020_2020;
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let w = u64::from_le_bytes(b.try_into().expect("eight bytes"));
     // A byte below 0x20 borrows; a byte of 0x7F or more has or gets its top bit. Borrows
     // and carries only move upwards, so the lowest flag is exact.
     (w.wrapping_sub(LOW) & !w | w.wrapping_add(ONES) | w) & HIGH
@@ -171,15 +170,6 @@ fn count_chars_and_lines(bytes: &[u8]) -> (usize, usize) {
     (bytes.len() - continuation, lines)
 }
 
-/// Appends the UTF-8 of `cells` without trailing spaces; returns how many cells that is.
-fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) -> usize {
-    let end = cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
-    for c in &cells[..end] {
-        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-    }
-    end
-}
-
 /// The incremental safe transcript renderer of docs/TRANSCRIPT.md.
 ///
 /// Push the terminal's bytes in chunks of any size; [`Transcript::text`] is the same
@@ -214,9 +204,11 @@ pub struct Transcript {
     dropped_lines: u64,
     dropped_chars: u64,
     /// Finished lines, each followed by `\n`, then (from `line_start`) the current line's
-    /// cells when it is narrow. Only whole characters are ever written here, so every
+    /// cells when it is narrow, up to `end`; past `end` scratch space that printing writes
+    /// whole words into. Only whole characters are ever written before `end`, so every
     /// read checks as UTF-8 (a read checks only what it returns).
     buf: Vec<u8>,
+    end: usize,
     /// Where the current line starts in `buf`.
     line_start: usize,
     /// Number of cells of the narrow current line.
@@ -268,6 +260,7 @@ impl Transcript {
             dropped_lines: 0,
             dropped_chars: 0,
             buf: Vec::new(),
+            end: 0,
             line_start: 0,
             n: 0,
             cells: Vec::new(),
@@ -309,6 +302,7 @@ impl Transcript {
         self.dropped_lines = 0;
         self.dropped_chars = 0;
         self.buf.clear();
+        self.end = 0;
         self.line_start = 0;
         self.clear_line();
         self.col = 0;
@@ -324,8 +318,8 @@ impl Transcript {
     /// Never: only whole characters are ever written to the buffer it reads.
     #[must_use]
     pub fn text(&self) -> String {
-        let line = &self.buf[self.line_start..];
-        let mut s = String::with_capacity(self.buf.len() - self.head + self.cells.len() * 4);
+        let line = &self.buf[self.line_start..self.end];
+        let mut s = String::with_capacity(self.end - self.head + self.cells.len() * 4);
         s.push_str(std::str::from_utf8(&self.buf[self.head..self.line_start]).expect("whole characters"));
         if self.wide {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
@@ -369,18 +363,15 @@ impl Transcript {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
             self.cells[..end].iter().collect()
         } else {
-            let line = std::str::from_utf8(&self.buf[self.line_start..]).expect("whole characters");
+            let line = std::str::from_utf8(&self.buf[self.line_start..self.end]).expect("whole characters");
             line.trim_end_matches(' ').to_owned()
         }
     }
 
     /// Continues the transcript with the next chunk of terminal bytes.
     pub fn push(&mut self, bytes: &[u8]) {
-        let n = bytes.len();
-        let mut i = if self.pend_len > 0 { self.resume(bytes) } else { 0 };
-        while i < n {
-            i = if self.state == GROUND { self.ground(bytes, i) } else { self.sequence(bytes, i) };
-        }
+        let i = if self.pend_len > 0 { self.resume(bytes) } else { 0 };
+        self.run(bytes, i);
         if self.chars > self.max_chars {
             self.drop_oldest();
         }
@@ -395,11 +386,29 @@ impl Transcript {
 
     /// Narrow and pure ASCII: a cell index is a byte index.
     fn ascii(&self) -> bool {
-        !self.wide && self.buf.len() - self.line_start == self.n
+        !self.wide && self.end - self.line_start == self.n
+    }
+
+    /// Makes `buf` hold at least `extra` bytes of scratch past `end` (doubling, so the
+    /// copies are amortized).
+    #[inline]
+    fn room(&mut self, extra: usize) {
+        if self.end + extra > self.buf.len() {
+            let want = (self.end + extra).max(self.end * 2).max(256);
+            self.buf.resize(want, 0);
+        }
+    }
+
+    /// Appends bytes of whole characters at `end`.
+    #[inline]
+    fn append(&mut self, bytes: &[u8]) {
+        self.room(bytes.len());
+        self.buf[self.end..self.end + bytes.len()].copy_from_slice(bytes);
+        self.end += bytes.len();
     }
 
     fn clear_line(&mut self) {
-        self.buf.truncate(self.line_start);
+        self.end = self.line_start;
         self.cells.clear();
         self.n = 0;
         self.wide = false;
@@ -407,10 +416,10 @@ impl Transcript {
 
     fn make_wide(&mut self) {
         if !self.wide {
-            let line = std::str::from_utf8(&self.buf[self.line_start..]).expect("whole characters");
+            let line = std::str::from_utf8(&self.buf[self.line_start..self.end]).expect("whole characters");
             self.cells.clear();
             self.cells.extend(line.chars());
-            self.buf.truncate(self.line_start);
+            self.end = self.line_start;
             self.n = 0;
             self.wide = true;
         }
@@ -419,7 +428,13 @@ impl Transcript {
     /// Prints `run`: whole UTF-8 characters, `cells` of them, none of them a control.
     #[inline]
     fn put_run(&mut self, run: &[u8], cells: usize, ascii: bool) {
-        if self.col + cells <= self.max_line {
+        let col = self.col;
+        if col == self.n && !self.wide && col + cells <= self.max_line {
+            // The usual case: the cursor at the end of the line.
+            self.append(run);
+            self.n = col + cells;
+            self.col = self.n;
+        } else if col + cells <= self.max_line {
             self.put_in_line(run, cells, ascii);
         } else {
             self.put_wrapping(run, ascii);
@@ -454,8 +469,11 @@ impl Transcript {
         let col = self.col;
         if !self.wide {
             if col >= self.n {
-                self.buf.resize(self.buf.len() + (col - self.n), b' ');
-                self.buf.extend_from_slice(run);
+                let pad = col - self.n;
+                self.room(pad);
+                self.buf[self.end..self.end + pad].fill(b' ');
+                self.end += pad;
+                self.append(run);
                 self.n = col + cells;
                 self.col = self.n;
                 return;
@@ -467,8 +485,8 @@ impl Transcript {
                     self.buf[at..at + run.len()].copy_from_slice(run);
                 } else {
                     let (inside, beyond) = run.split_at(self.n - col);
-                    self.buf[at..].copy_from_slice(inside);
-                    self.buf.extend_from_slice(beyond);
+                    self.buf[at..self.end].copy_from_slice(inside);
+                    self.append(beyond);
                     self.n = end;
                 }
                 self.col = end;
@@ -505,7 +523,7 @@ impl Transcript {
             0 if col == 0 => self.clear_line(),
             0 if col < len => {
                 if self.ascii() {
-                    self.buf.truncate(self.line_start + col);
+                    self.end = self.line_start + col;
                     self.n = col;
                 } else {
                     self.make_wide();
@@ -530,17 +548,24 @@ impl Transcript {
     #[inline]
     fn finish_line(&mut self) {
         let cells = if self.wide {
-            encode_trimmed(&self.cells, &mut self.buf)
+            let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
+            self.room(end * 4);
+            for k in 0..end {
+                let c = self.cells[k];
+                let len = c.encode_utf8(&mut self.buf[self.end..self.end + 4]).len();
+                self.end += len;
+            }
+            end
         } else {
-            let line = &self.buf[self.line_start..];
+            let line = &self.buf[self.line_start..self.end];
             let end = line.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
             let trimmed = line.len() - end;
-            self.buf.truncate(self.line_start + end);
+            self.end = self.line_start + end;
             self.n - trimmed
         };
         self.chars += cells + 1;
-        self.buf.push(b'\n');
-        self.line_start = self.buf.len();
+        self.append(b"\n");
+        self.line_start = self.end;
         self.cells.clear();
         self.n = 0;
         self.wide = false;
@@ -566,113 +591,161 @@ impl Transcript {
             self.dropped_lines += lines as u64;
             self.dropped_chars += chars as u64;
         }
-        if self.head > self.buf.len() / 2 {
+        if self.head > self.end / 2 {
             self.buf.drain(..self.head);
             self.base += self.head as u64;
             self.line_start -= self.head;
+            self.end -= self.head;
             self.head = 0;
         }
     }
 
     // ---- the parser
 
-    /// The ground state: runs of printable cells without the table, every other input
-    /// through it, without leaving this loop while the state stays the ground state.
-    /// Returns where another state starts, or the end.
-    #[inline]
-    fn ground(&mut self, bytes: &[u8], mut i: usize) -> usize {
-        let n = bytes.len();
-        loop {
-            // One run of printable cells: ASCII (eight bytes at a time when it can) and
-            // whole non-ASCII characters other than C1 and bidi controls.
-            let start = i;
-            let mut extra = 0; // bytes after the first of each multi-byte character
-            loop {
-                if i + 8 <= n {
-                    let special = special8(&bytes[i..i + 8]);
-                    if special == 0 {
-                        i += 8;
-                        continue;
-                    }
-                    i += special.trailing_zeros() as usize / 8;
-                }
-                let Some(&b) = bytes.get(i) else { break };
-                if b < 0x80 {
-                    if TABLE[usize::from(b)] != PLAIN {
-                        break;
-                    }
-                    i += 1;
-                } else {
-                    let len = if b >= 0xC2 { printable_len(&bytes[i..]) } else { 0 };
-                    if len == 0 {
-                        break;
-                    }
-                    i += len;
-                    extra += len - 1;
-                }
-            }
-            if i > start {
-                self.put_run(&bytes[start..i], i - start - extra, extra == 0);
-            }
-            let Some(&b) = bytes.get(i) else { return n };
-            if b < 0x80 {
-                let e = TABLE[usize::from(b)];
-                i += 1;
-                if e >> 4 != IGNORE {
-                    self.act(e >> 4, u32::from(b));
-                }
-                self.state = e & 15;
-            } else {
-                i = self.code_point_at(bytes, i);
-            }
-            if self.state != GROUND {
-                return i;
-            }
-        }
-    }
-
-    /// Any other state: the table for each ASCII byte until the ground state is back, the
-    /// decoder for the rest. Returns where the ground state resumes, or the end.
-    ///
-    /// Most steps inside a sequence keep the state (parameter digits, string payload), so
-    /// the row is kept in a register and such a step is one load and one well-predicted
-    /// comparison: the next load does not wait for the previous one.
-    #[inline]
-    fn sequence(&mut self, bytes: &[u8], mut i: usize) -> usize {
+    /// Runs the parser over `bytes[i..]` in one loop. In the ground state, runs of
+    /// printable cells go to the line without the table (eight ASCII bytes at a time,
+    /// whole UTF-8 characters), and every other input goes through it. In any other state
+    /// the table is looked up for each ASCII byte: most steps inside a sequence keep the
+    /// state (parameter digits, string payload), so the row stays in a register and such a
+    /// step is one load and one well-predicted comparison (the next load does not wait for
+    /// the previous one). Non-ASCII bytes outside a run are decoded and looked up.
+    fn run(&mut self, bytes: &[u8], mut i: usize) {
         let n = bytes.len();
         let mut state = self.state;
-        let mut row = usize::from(state) * CLASSES;
-        let mut stay = IGNORE << 4 | state;
         while i < n {
-            let b = bytes[i];
-            if b >= 0x80 {
-                self.state = state;
-                return self.code_point_at(bytes, i);
+            if state == GROUND && !self.wide && self.col == self.n && self.col < self.max_line {
+                // The usual case, the cursor at the end of the line: copy while scanning,
+                // a whole word at a time into the scratch space past `end` (only the bytes
+                // of printable cells count), up to the line length limit (a character at
+                // the limit is printed, and wraps, below).
+                let stop = n.min(i + (self.max_line - self.col));
+                self.room(stop - i + 8);
+                let start = self.end;
+                let mut end = start;
+                let mut extra = 0;
+                loop {
+                    if i + 8 <= stop {
+                        let w: [u8; 8] = bytes[i..i + 8].try_into().expect("eight bytes");
+                        self.buf[end..end + 8].copy_from_slice(&w);
+                        let special = special8(u64::from_le_bytes(w));
+                        if special == 0 {
+                            i += 8;
+                            end += 8;
+                            continue;
+                        }
+                        let k = special.trailing_zeros() as usize / 8;
+                        i += k;
+                        end += k;
+                    }
+                    let Some(&b) = bytes[..stop].get(i) else { break };
+                    if b < 0x80 {
+                        if TABLE[usize::from(b)] != PLAIN {
+                            break;
+                        }
+                        self.buf[end] = b;
+                        end += 1;
+                        i += 1;
+                    } else {
+                        let len = if b >= 0xC2 { printable_len(&bytes[i..]) } else { 0 };
+                        if len == 0 || i + len > stop {
+                            break;
+                        }
+                        self.buf[end..end + len].copy_from_slice(&bytes[i..i + len]);
+                        i += len;
+                        end += len;
+                        extra += len - 1;
+                    }
+                }
+                self.n += end - start - extra;
+                self.col = self.n;
+                self.end = end;
+            } else if state == GROUND {
+                // One run of printable cells: ASCII (eight bytes at a time when it can) and
+                // whole non-ASCII characters other than C1 and bidi controls.
+                let start = i;
+                let mut extra = 0; // bytes after the first of each multi-byte character
+                loop {
+                    if i + 8 <= n {
+                        let special = special8(u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes")));
+                        if special == 0 {
+                            i += 8;
+                            continue;
+                        }
+                        i += special.trailing_zeros() as usize / 8;
+                    }
+                    let Some(&b) = bytes.get(i) else { break };
+                    if b < 0x80 {
+                        if TABLE[usize::from(b)] != PLAIN {
+                            break;
+                        }
+                        i += 1;
+                    } else {
+                        let len = if b >= 0xC2 { printable_len(&bytes[i..]) } else { 0 };
+                        if len == 0 {
+                            break;
+                        }
+                        i += len;
+                        extra += len - 1;
+                    }
+                }
+                if i > start {
+                    self.put_run(&bytes[start..i], i - start - extra, extra == 0);
+                }
             }
-            let e = TABLE[row + usize::from(b)];
-            i += 1;
-            if e == stay {
+            if state == GROUND {
+                let Some(&b) = bytes.get(i) else { break };
+                if b >= 0x80 {
+                    self.state = state;
+                    i = self.code_point_at(bytes, i);
+                    state = self.state;
+                    continue;
+                }
+                let e = TABLE[usize::from(b)];
+                i += 1;
+                // The usual controls first, then the rest through `act`.
+                match e >> 4 {
+                    IGNORE => {}
+                    table::LINE_FEED => self.finish_line(),
+                    table::CARRIAGE_RETURN => self.col = 0,
+                    action => self.act(action, u32::from(b)),
+                }
+                state = e & 15;
                 continue;
             }
-            let (action, next) = (e >> 4, e & 15);
-            if action == table::PARAM {
-                // The generator allows `param` only on the digits 0-9.
-                self.param = (self.param * 10 + u32::from(b - b'0')).min(table::MAX_PARAM);
-            } else if action != IGNORE {
-                self.act(action, u32::from(b));
-            }
-            if next != state {
-                if next == GROUND {
-                    self.state = GROUND;
-                    return i;
+            let mut row = usize::from(state) * CLASSES;
+            let mut stay = IGNORE << 4 | state;
+            while i < n {
+                let b = bytes[i];
+                if b >= 0x80 {
+                    self.state = state;
+                    i = self.code_point_at(bytes, i);
+                    state = self.state;
+                    break;
                 }
-                state = next;
-                row = usize::from(state) * CLASSES;
-                stay = IGNORE << 4 | state;
+                let e = TABLE[row + usize::from(b)];
+                i += 1;
+                if e == stay {
+                    continue;
+                }
+                let (action, next) = (e >> 4, e & 15);
+                match action {
+                    IGNORE => {}
+                    // The generator allows `param` only on the digits 0-9.
+                    table::PARAM => self.param = (self.param * 10 + u32::from(b - b'0')).min(table::MAX_PARAM),
+                    table::CSI_START => self.param = 0,
+                    _ => self.act(action, u32::from(b)),
+                }
+                if next != state {
+                    state = next;
+                    if state == GROUND {
+                        break;
+                    }
+                    row = usize::from(state) * CLASSES;
+                    stay = IGNORE << 4 | state;
+                }
             }
         }
         self.state = state;
-        i
     }
 
     /// Decodes the code point at `bytes[i]` (a byte of 0x80 or more) and runs it through
