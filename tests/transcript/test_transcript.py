@@ -7,7 +7,7 @@ Run with ``python -m pytest tests/transcript`` from the repository root.
 from __future__ import annotations
 
 import base64
-import importlib.util
+import importlib
 import json
 import random
 import re
@@ -24,13 +24,13 @@ VECTORS = ROOT / "tests" / "vectors" / "transcript"
 
 
 def _load() -> ModuleType:
-    path = ROOT / "templates" / "python" / "runtime" / "transcript.py"
-    spec = importlib.util.spec_from_file_location("acp_transcript_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """templates/python/runtime as the package ``runtime`` (its modules import each other
+    relatively, as in the generated package), without writing bytecode into the template."""
+    sys.dont_write_bytecode = True
+    templates = str(ROOT / "templates" / "python")
+    if templates not in sys.path:
+        sys.path.insert(0, templates)
+    return importlib.import_module("runtime.transcript")
 
 
 _MODULE = _load()

@@ -41,7 +41,10 @@ pub const ACTIONS: [&str; 11] = [
     "erase_in_line",
 ];
 const IGNORE: u8 = 0;
+const PRINT: u8 = 1;
+const BACKSPACE: u8 = 2;
 const CARRIAGE_RETURN: u8 = 3;
+const LINE_FEED: u8 = 4;
 const CSI_START: u8 = 5;
 const PARAM: u8 = 6;
 
@@ -286,8 +289,8 @@ enum Flavor {
     /// Python `re` on the UTF-8 bytes of a chunk that holds no C1 control (such chunks take
     /// the interpreter): possessive quantifiers, `\Z`.
     PyBytes,
-    /// JavaScript on UTF-16 strings (no `u` flag): no possessive quantifiers, `$`.
-    Js,
+    /// Python `re` on `str` (code points): the interpreter's runs.
+    PyStr,
 }
 
 /// One input's part in a derived expression, from a given state.
@@ -333,8 +336,14 @@ impl Syntax {
         format!("\\x{b:02x}")
     }
 
-    fn unit(u: u32) -> String {
-        if u < 0x100 { Self::byte(u) } else { format!("\\u{u:04x}") }
+    fn code_point(u: u32) -> String {
+        if u < 0x100 {
+            Self::byte(u)
+        } else if u < 0x10000 {
+            format!("\\u{u:04x}")
+        } else {
+            format!("\\U{u:08x}")
+        }
     }
 
     /// `[...]` of the ranges, or `None` when empty.
@@ -380,35 +389,29 @@ impl Syntax {
     fn one_of(&self, set: &[bool], whole_bytes: bool) -> Vec<String> {
         let mut alts = Vec::new();
         match self.0 {
-            Flavor::Js => {
-                let mut units: Vec<u32> = (0..0xA0u32).filter(|&c| set[c as usize]).collect();
+            Flavor::PyStr => {
+                let mut ranges: Vec<(u32, u32)> = Self::ranges((0..0xA0u32).filter(|&c| set[c as usize]));
                 if set[BIDI] {
-                    for (lo, hi) in BIDI_RANGES {
-                        units.extend(lo..=hi);
-                    }
+                    ranges.extend(BIDI_RANGES);
                 }
                 if set[TEXT] {
-                    // Every UTF-16 unit from U+00A0 up that is not a bidi control. Inside a
-                    // loop or a look-ahead the two units of a surrogate pair are each in the
-                    // class (the whole character is taken, or seen); a single step takes the
-                    // pair as one alternative.
                     let mut lo = 0xA0;
                     for (b0, b1) in BIDI_RANGES {
-                        units.extend(lo..b0);
+                        ranges.push((lo, b0 - 1));
                         lo = b1 + 1;
                     }
-                    units.extend(lo..0xD800);
-                    if whole_bytes {
-                        units.extend(0xD800..0xE000);
+                    ranges.push((lo, 0x10_FFFF));
+                }
+                ranges.sort_unstable();
+                let mut merged: Vec<(u32, u32)> = Vec::new();
+                for (lo, hi) in ranges {
+                    match merged.last_mut() {
+                        Some((_, h)) if *h + 1 >= lo => *h = (*h).max(hi),
+                        _ => merged.push((lo, hi)),
                     }
-                    units.extend(0xE000..=0xFFFF);
                 }
-                units.sort_unstable();
-                if let Some(c) = Self::class(&Self::ranges(units.into_iter()), Self::unit) {
+                if let Some(c) = Self::class(&merged, Self::code_point) {
                     alts.push(c);
-                }
-                if set[TEXT] && !whole_bytes {
-                    alts.push("[\\ud800-\\udbff][\\udc00-\\udfff]".to_owned());
                 }
             }
             Flavor::PyBytes => {
@@ -437,21 +440,17 @@ impl Syntax {
     }
 
     fn star(&self) -> &'static str {
-        match self.0 {
-            Flavor::PyBytes => "*+",
-            Flavor::Js => "*",
-        }
+        "*+"
     }
 
     fn end(&self) -> &'static str {
-        match self.0 {
-            Flavor::PyBytes => "\\Z",
-            Flavor::Js => "$",
-        }
+        "\\Z"
     }
 }
 
-/// Derives regular expressions from a machine for one runtime's syntax.
+/// Derives regular expressions from a machine for one runtime's syntax. C1 controls are
+/// left out of every expression (a bulk path hands text that holds one to the interpreter),
+/// so a C1 control matches nothing and ends what a sequence's expression matched.
 struct Derive<'a> {
     m: &'a Machine,
     syntax: Syntax,
@@ -469,16 +468,18 @@ impl Derive<'_> {
             ));
         }
         stack.push(state);
+        let rep = self.quotient(mode);
         let mut by_role: BTreeMap<(u8, usize), Vec<bool>> = BTreeMap::new();
         for i in 0..CLASSES {
-            if self.syntax.0 == Flavor::PyBytes && (0x80..0xA0).contains(&i) {
+            if (0x80..0xA0).contains(&i) {
                 continue;
             }
             let key = match role(self.m, state, i) {
                 Role::Interrupt => (0, 0),
                 Role::Loop => (1, 0),
+                Role::To(n) if rep[n] == rep[state] => (1, 0),
                 Role::Ground => (2, 0),
-                Role::To(n) => (3, n),
+                Role::To(n) => (3, rep[n]),
                 Role::Effect => (4, 0),
                 Role::Fail => continue,
             };
@@ -490,22 +491,26 @@ impl Derive<'_> {
             out.push_str(&Syntax::group(&self.syntax.one_of(set, true)));
             out.push_str(star);
         }
-        // Steps to other states first (the longer sequences: CSI before OSC), then the last
-        // step, then the look-ahead: the order only matters for speed, the sets are disjoint.
+        // The last step first, then the steps to other states (fewest inputs first), then the
+        // look-ahead: the order only matters for speed (the sets are disjoint), and a
+        // backtracking engine tries the alternatives in order.
         let mut alts = Vec::new();
-        for (&(kind, next), set) in &by_role {
-            if kind == 3
-                && let Some(rest) = self.from(next, mode, stack)?
-            {
-                alts.push(format!("{}{rest}", Syntax::group(&self.syntax.one_of(set, false))));
-            }
-        }
         for (&(kind, _), set) in &by_role {
             match (kind, mode) {
                 (2, Mode::Silent) | (4, Mode::Effect) => alts.push(Syntax::group(&self.syntax.one_of(set, false))),
                 _ => {}
             }
         }
+        let mut steps: Vec<(usize, String)> = Vec::new();
+        for (&(kind, next), set) in &by_role {
+            if kind == 3
+                && let Some(rest) = self.from(next, mode, stack)?
+            {
+                steps.push((set.iter().filter(|&&x| x).count(), format!("{}{rest}", Syntax::group(&self.syntax.one_of(set, false)))));
+            }
+        }
+        steps.sort_by_key(|(n, _)| *n);
+        alts.extend(steps.into_iter().map(|(_, a)| a));
         if mode == Mode::Silent
             && let Some(set) = by_role.get(&(0, 0))
         {
@@ -522,21 +527,84 @@ impl Derive<'_> {
         })
     }
 
-    /// Every sequence `mode` matches from the ground state: the inputs that leave the ground
-    /// state silently, each followed by what `mode` matches from there.
-    fn sequences(&self, mode: Mode) -> Result<String, String> {
+    /// For each state, the first state it cannot be told apart from by what `mode` matches
+    /// from there (partition refinement over the inputs' parts): the derived expressions are
+    /// written over these classes, so states that only keep a parameter apart (CSI entry,
+    /// first parameter, later parameters) are one loop, not a tree of copies.
+    fn quotient(&self, mode: Mode) -> Vec<usize> {
+        let n = self.m.states.len();
+        // The part an input plays, as far as `mode` can tell: accepted as the end, a look-ahead
+        // end, a step to some class, or no match.
+        let kind = |state: usize, i: usize| -> (u8, Option<usize>) {
+            match (role(self.m, state, i), mode) {
+                (Role::Loop, _) => (1, Some(state)),
+                (Role::To(next), _) => (1, Some(next)),
+                (Role::Interrupt, Mode::Silent) => (2, None),
+                (Role::Ground, Mode::Silent) | (Role::Effect, Mode::Effect) => (3, None),
+                _ => (0, None),
+            }
+        };
+        let mut block: Vec<usize> = (0..n).map(|s| usize::from(s != 0)).collect();
+        loop {
+            let signature = |s: usize| -> Vec<(u8, usize)> {
+                (0..CLASSES)
+                    .filter(|&i| !(0x80..0xA0).contains(&i))
+                    .map(|i| {
+                        let (k, to) = kind(s, i);
+                        (k, to.map_or(usize::MAX, |t| block[t]))
+                    })
+                    .collect()
+            };
+            let mut seen: Vec<(usize, Vec<(u8, usize)>)> = Vec::new();
+            let mut next = vec![0; n];
+            for s in 0..n {
+                let key = (block[s], signature(s));
+                next[s] = seen.iter().position(|k| *k == key).unwrap_or_else(|| {
+                    seen.push(key);
+                    seen.len() - 1
+                });
+            }
+            let stable = (0..n).all(|a| (0..n).all(|b| (block[a] == block[b]) == (next[a] == next[b])));
+            block = next;
+            if stable {
+                break;
+            }
+        }
+        (0..n).map(|s| if s == 0 { 0 } else { (0..n).find(|&r| block[r] == block[s]).unwrap_or(s) }).collect()
+    }
+
+    /// An input that leaves the ground state and does not start a whole sequence `mode`
+    /// matches (a negative look-ahead after each opener).
+    fn not_sequences(&self, mode: Mode) -> Result<String, String> {
         let mut alts = Vec::new();
+        for (next, set) in self.openers() {
+            let next = self.quotient(mode)[next];
+            let rest = self.from(next, mode, &mut Vec::new())?.unwrap_or_else(|| "(?:)".into());
+            alts.push(format!("{}(?!{rest})", Syntax::group(&self.syntax.one_of(&set, false))));
+        }
+        Ok(alts.join("|"))
+    }
+
+    /// The inputs that leave the ground state silently, by the state they go to.
+    fn openers(&self) -> BTreeMap<usize, Vec<bool>> {
         let mut by_next: BTreeMap<usize, Vec<bool>> = BTreeMap::new();
         for i in 0..CLASSES {
-            if self.syntax.0 == Flavor::PyBytes && (0x80..0xA0).contains(&i) {
+            if (0x80..0xA0).contains(&i) {
                 continue;
             }
             if let Role::To(n) = role(self.m, 0, i) {
                 by_next.entry(n).or_insert_with(|| vec![false; CLASSES])[i] = true;
             }
         }
-        for (next, set) in &by_next {
-            if let Some(rest) = self.from(*next, mode, &mut Vec::new())? {
+        by_next
+    }
+
+    /// Every sequence `mode` matches from the ground state: the inputs that leave the ground
+    /// state silently, each followed by what `mode` matches from there.
+    fn sequences(&self, mode: Mode) -> Result<String, String> {
+        let mut alts = Vec::new();
+        for (next, set) in &self.openers() {
+            if let Some(rest) = self.from(self.quotient(mode)[*next], mode, &mut Vec::new())? {
                 alts.push(format!("{}{rest}", Syntax::group(&self.syntax.one_of(set, false))));
             }
         }
@@ -581,7 +649,7 @@ fn strings(m: &Machine, d: &Derive<'_>) -> Result<Vec<(u8, String)>, String> {
         if let Role::To(n) = role(m, esc, usize::from(b))
             && m.is_string(n)
         {
-            if let Some(re) = d.from(n, Mode::Silent, &mut vec![esc])? {
+            if let Some(re) = d.from(d.quotient(Mode::Silent)[n], Mode::Silent, &mut vec![esc])? {
                 out.push((b, re));
             }
         }
@@ -655,13 +723,10 @@ pub fn rust(m: &Machine) -> Result<String, String> {
 
 /// `templates/typescript/runtime/transcript_table.ts`.
 pub fn typescript(m: &Machine) -> Result<String, String> {
-    let d = Derive { m, syntax: Syntax(Flavor::Js) };
     let mut s = format!("// {HEADER}\n\n");
     s.push_str("/*\n * The transcript's escape-sequence state machine as data: each state's row gives, for every\n");
     s.push_str(" * input (a code point U+0000..U+009F, then CLASS_BIDI and CLASS_TEXT), the action to take and\n");
-    s.push_str(" * the next state, as `action << 4 | next`. The regular expressions of the bulk path are\n");
-    s.push_str(" * derived from the same table (xtask/src/transcript_table.rs says how). transcript.ts\n");
-    s.push_str(" * interprets them.\n */\n\n");
+    s.push_str(" * the next state, as `action << 4 | next`. transcript.ts interprets it.\n */\n\n");
     for (name, v) in &m.constants {
         writeln!(s, "export const {} = {v};", state_const(name)).ok();
     }
@@ -681,29 +746,6 @@ pub fn typescript(m: &Machine) -> Result<String, String> {
         writeln!(s, "  // {name}\n  \"{row}\",").ok();
     }
     s.push_str("]);\n\n");
-    let silent = d.sequences(Mode::Silent)?;
-    let effect = d.sequences(Mode::Effect)?;
-    let open = d.sequences(Mode::Open)?;
-    s.push_str("/** Every sequence without a visible effect, from the ground state, or its silent start up to an input that acts as in the ground state. */\n");
-    writeln!(s, "export const SILENT = /{}/g;", silent).ok();
-    s.push_str("/** A sequence whose last step acts on the line (CSI G, D, C, K). */\n");
-    writeln!(s, "export const EFFECT = /{}/y;", effect).ok();
-    s.push_str("/** A sequence still open at the end of the text. */\n");
-    writeln!(s, "export const OPEN = /{open}/y;").ok();
-    let del = Syntax::group(&d.syntax.one_of(&{
-        let mut set = vec![false; CLASSES];
-        for b in deletable(m) {
-            set[usize::from(b)] = true;
-        }
-        for i in 0x80..CLASSES {
-            if m.at(0, i) == (IGNORE, 0) {
-                set[i] = true;
-            }
-        }
-        set
-    }, false));
-    s.push_str("/** Inputs without any effect in the ground state (C0 controls, DEL, C1 controls, bidi controls), left once the sequences are gone. */\n");
-    writeln!(s, "export const DELETE = /{del}/g;").ok();
     Ok(s)
 }
 
@@ -721,7 +763,7 @@ pub fn python(m: &Machine) -> Result<String, String> {
         writeln!(s, "{}: Final = {v}", state_const(name)).ok();
     }
     writeln!(s, "CLASSES: Final = {CLASSES}\nCLASS_BIDI: Final = {BIDI}\nCLASS_TEXT: Final = {TEXT}").ok();
-    writeln!(s, "BIDI: Final = ({},)", BIDI_RANGES.iter().map(|(a, b)| format!("(0x{a:04X}, 0x{b:04X})")).collect::<Vec<_>>().join(", ")).ok();
+    writeln!(s, "BIDI: Final = ({})", BIDI_RANGES.iter().map(|(a, b)| format!("(0x{a:04X}, 0x{b:04X})")).collect::<Vec<_>>().join(", ")).ok();
     s.push_str("\n# States.\n");
     for (i, name) in m.states.iter().enumerate() {
         writeln!(s, "{}: Final = {i}", state_const(name)).ok();
@@ -738,18 +780,50 @@ pub fn python(m: &Machine) -> Result<String, String> {
         }
     }
     s.push_str(")\n\"\"\"``action << 4 | next`` for ``state * CLASSES + input``.\"\"\"\n\n");
-    let lit = |re: &str| format!("re.compile(\n    rb\"{re}\"\n)");
+    // As `ruff format` writes them: on one line when it fits in 120 columns.
+    let lit = |re: &str| {
+        if re.len() + 40 <= 120 { format!("re.compile(rb\"{re}\")") } else { format!("re.compile(\n    rb\"{re}\"\n)") }
+    };
     writeln!(s, "SILENT: Final = {}\n\"\"\"Every sequence without a visible effect, or its silent start up to an input that acts as in the ground state.\"\"\"\n", lit(&d.sequences(Mode::Silent)?)).ok();
-    writeln!(s, "EFFECT: Final = {}\n\"\"\"A sequence whose last step acts on the line (CSI G, D, C, K).\"\"\"\n", lit(&d.sequences(Mode::Effect)?)).ok();
+    let cr_bs: Vec<u8> = [ground_ascii(m, CARRIAGE_RETURN), ground_ascii(m, BACKSPACE)].concat();
+    let token = format!("[{}]|{}", cr_bs.iter().map(|b| format!("\\x{b:02x}")).collect::<String>(), d.sequences(Mode::Effect)?);
+    writeln!(s, "TOKEN: Final = {}\n\"\"\"What acts on the line once the silent sequences are gone: CR, BS, or a sequence whose last step acts (CSI G, D, C, K).\"\"\"\n", lit(&token)).ok();
+    writeln!(s, "BAD: Final = {}\n\"\"\"Once the silent sequences are gone, an ESC that does not start one acting on the line: the chunk takes the interpreter.\"\"\"\n", lit(&d.not_sequences(Mode::Effect)?)).ok();
     writeln!(s, "OPEN: Final = {}\n\"\"\"A sequence still open at the end of the bytes.\"\"\"\n", lit(&d.sequences(Mode::Open)?)).ok();
     s.push_str("STRINGS: Final = (\n");
     for (opener, re) in strings(m, &d)? {
         writeln!(s, "    (b\"\\x1b\\x{opener:02x}\", re.compile(rb\"\\x1b\\x{opener:02x}{re}\")),").ok();
     }
     s.push_str(")\n\"\"\"For each string opener after ESC, the string and its payload up to what ends it.\"\"\"\n\n");
-    writeln!(s, "DELETE: Final = {}\n\"\"\"C0 controls and DEL without any effect once the sequences are gone (for ``bytes.translate``).\"\"\"\n", py_bytes_literal(&deletable(m))).ok();
-    writeln!(s, "CARRIAGE_RETURNS: Final = {}\nBACKSPACES: Final = {}\nLINE_FEEDS: Final = {}", py_bytes_literal(&ground_ascii(m, CARRIAGE_RETURN)), py_bytes_literal(&ground_ascii(m, 2)), py_bytes_literal(&ground_ascii(m, 4))).ok();
-    s.push_str("\"\"\"The ASCII controls that move the cursor or end the line in the ground state.\"\"\"\n");
+    let abort = (0u8..0x80).find(|&b| (0..m.states.len()).all(|st| m.at(st, usize::from(b)) == (IGNORE, 0)));
+    match abort {
+        Some(b) => writeln!(s, "ABORT: Final = {}\n\"\"\"An input that ends whatever is open, without effect (what a removed string leaves, so a sequence it interrupted stays interrupted).\"\"\"\n", py_bytes_literal(&[b])).ok(),
+        None => writeln!(s, "ABORT: Final = None\n\"\"\"No input ends every sequence without effect.\"\"\"\n").ok(),
+    };
+    writeln!(s, "DELETE: Final = (\n    {}\n)\n\"\"\"C0 controls and DEL without any effect once the sequences are gone (for ``bytes.translate``).\"\"\"\n", py_bytes_literal(&deletable(m))).ok();
+    let no_effect_bidi = m.at(0, BIDI) == (IGNORE, 0);
+    if no_effect_bidi {
+        writeln!(s, "BIDI_BYTES: Final = {}\n\"\"\"The bidi controls, which the ground state removes, in UTF-8.\"\"\"\n", lit(&Syntax::group(&d.syntax.one_of(&(0..CLASSES).map(|i| i == BIDI).collect::<Vec<_>>(), false)))).ok();
+    } else {
+        s.push_str("BIDI_BYTES: Final = None\n\"\"\"The ground state does not remove the bidi controls.\"\"\"\n\n");
+    }
+    writeln!(s, "CARRIAGE_RETURNS: Final = {}\nLINE_FEEDS: Final = {}", py_bytes_literal(&ground_ascii(m, CARRIAGE_RETURN)), py_bytes_literal(&ground_ascii(m, LINE_FEED))).ok();
+    s.push_str("\"\"\"The ASCII inputs that move the cursor to column 0, and that end the line, in the ground state.\"\"\"\n\n");
+    let text = Derive { m, syntax: Syntax(Flavor::PyStr) };
+    let plain: Vec<bool> = (0..CLASSES).map(|i| !(0x80..0xA0).contains(&i) && m.at(0, i) == (PRINT, 0)).collect();
+    writeln!(s, "PLAIN: Final = re.compile(r\"{}*\")\n\"\"\"A run of code points the ground state prints (and stays), for the interpreter.\"\"\"\n", Syntax::group(&text.syntax.one_of(&plain, true))).ok();
+    s.push_str("STAY: Final = (\n");
+    for (st, name) in m.states.iter().enumerate() {
+        let stay: Vec<bool> = (0..CLASSES).map(|i| m.at(st, i) == (IGNORE, u8::try_from(st).unwrap_or(0))).collect();
+        let class = if stay.iter().any(|&x| x) { format!("{}*", Syntax::group(&text.syntax.one_of(&stay, true))) } else { String::new() };
+        let entry = format!("re.compile(r\"{class}\"),");
+        if entry.len() + 4 <= 120 {
+            writeln!(s, "    # {name}\n    {entry}").ok();
+        } else {
+            writeln!(s, "    # {name}\n    re.compile(\n        r\"{class}\"\n    ),").ok();
+        }
+    }
+    s.push_str(")\n\"\"\"For each state, a run of code points that do nothing there and stay, for the interpreter.\"\"\"\n");
     let _ = m.constant("max_param")?;
     Ok(s)
 }
