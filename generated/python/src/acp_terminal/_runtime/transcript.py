@@ -27,9 +27,10 @@ import codecs
 import re
 from typing import Final
 
+from . import native as _native
 from . import transcript_table as _T
 
-__all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "Transcript"]
+__all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "PureTranscript", "Transcript"]
 
 MAX_LINE_LENGTH: Final = _T.MAX_LINE_LENGTH
 """The default longest line, in cells: a longer line wraps (see ``Transcript``)."""
@@ -594,3 +595,11 @@ def _token(t: bytes) -> list[tuple[int, int]]:
             _TOKENS.clear()
         _TOKENS[t] = a
     return a
+
+
+PureTranscript: Final = Transcript
+"""The pure-Python renderer, whichever ``Transcript`` is in use: ``Transcript`` is the native one
+(the same API, in Rust) when the optional ``acp-terminal-native`` wheel is installed."""
+
+if _native.MODULE is not None:
+    Transcript = _native.MODULE.Transcript  # type: ignore[misc, unused-ignore]
