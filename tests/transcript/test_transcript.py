@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import importlib
 import json
+import os
 import random
 import re
 import sys
@@ -35,6 +36,8 @@ def _load() -> ModuleType:
 
 _MODULE = _load()
 Transcript: Any = _MODULE.Transcript
+if os.environ.get("ACP_TERMINAL_EXPECT_NATIVE") and Transcript is _MODULE.PureTranscript:
+    raise RuntimeError("ACP_TERMINAL_EXPECT_NATIVE is set but the native path is not in use")
 MAX_LINE_LENGTH: int = _MODULE.MAX_LINE_LENGTH
 MAX_TEXT_LENGTH: int = _MODULE.MAX_TEXT_LENGTH
 

@@ -578,7 +578,8 @@ fn properties_scaled(runs: u64, seed: u64, hostile_scale: usize) -> Result<(), S
         .env("FC_RUNS", runs.to_string())
         .env("FC_SEED", seed.to_string())
         .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))?;
-    crate::pyenv::install()?;
+    // The native wheel too, so the properties run on both Python paths and compare them.
+    crate::native::install()?;
     let py = crate::pyenv::python();
     let marker = root().join(".venv/.properties-requirements-installed");
     let wanted = std::fs::read_to_string(root().join(PROPERTY_REQUIREMENTS)).map_err(|e| format!("{PROPERTY_REQUIREMENTS}: {e}"))?;

@@ -13,6 +13,7 @@ mod fuzz;
 #[cfg(test)]
 mod golden;
 mod ir;
+mod native;
 mod node;
 mod pattern;
 mod pyenv;
@@ -64,7 +65,7 @@ enum Cmd {
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
-        /// Start at this step (goldens, cargo, typescript, python, conformance, fuzz,
+        /// Start at this step (goldens, cargo, typescript, python, native, conformance, fuzz,
         /// packages, bench, e2e), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
@@ -200,6 +201,7 @@ const STEPS: &[Step] = &[
     ("cargo", cargo_test),
     ("typescript", typescript_tests),
     ("python", pyenv::test),
+    ("native", native::test),
     ("conformance", || conformance::conformance(&[])),
     ("fuzz", fuzz::quick),
     ("packages", packages),
