@@ -48,7 +48,7 @@ def decode_base64(text: str) -> bytes:
         out = _decode(text)
     except ValueError:  # binascii.Error, a character outside ASCII, or the native decoder's error
         raise Base64Error(_explain(text)) from None
-    if _checked:
+    if _decode is _native_decode:
         return out
     if len(text) != (len(out) + 2) // 3 * 4:
         raise Base64Error(_explain(text))
@@ -96,8 +96,6 @@ _decode: Callable[[str], bytes] = (
 )
 """The bulk decoder ``decode_base64`` checks around (each rejects anything outside the
 alphabet and misplaced padding; the native one is strict and canonical on its own)."""
-_checked: Final = _native_decode is not None
-"""Whether ``_decode`` already checks everything (the native decoder)."""
 _ZERO4: Final = frozenset(c for c, v in _VALUE.items() if v & 0x0F == 0)
 _ZERO2: Final = frozenset(c for c, v in _VALUE.items() if v & 0x03 == 0)
 _encode: Callable[[bytes | bytearray | memoryview], str] = (
