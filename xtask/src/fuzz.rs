@@ -501,7 +501,8 @@ pub fn write_transcript_differential(dir: &Path, seed: u64, count: usize) -> Res
         let mut chunks = Vec::new();
         let mut at = 0;
         while at < stream.len() {
-            let end = (at + 1 + rng.below(if rng.one_in(3) { 4 } else { 64 })).min(stream.len());
+            let span = if rng.one_in(3) { 4 } else { 64 };
+            let end = (at + 1 + rng.below(span)).min(stream.len());
             chunks.push(&stream[at..end]);
             at = end;
         }
