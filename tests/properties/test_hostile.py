@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_terminal import TerminalStore, Transcript
+from acp_terminal._runtime.transcript import PureTranscript
 
 MIN_SECONDS = 0.02
 """How long a measurement runs at least: short inputs are run again and again."""
@@ -37,7 +38,7 @@ def _piece(p: dict[str, Any], n: int) -> str:
 def _expand(e: dict[str, Any], n: int) -> tuple[str, Any]:
     if e["target"] == "transcript":
         data = "".join(_piece(p, n) for p in e["parts"]).encode()
-        return "bytes", (data, max(1, int(e.get("chunk", 4096))), bool(e.get("readEachChunk", False)))
+        return "bytes", (data, max(1, int(e.get("chunk", 4096))), bool(e.get("readEachChunk", False)), e.get("renderer", Transcript))
     lines: list[str] = []
     for line in e["lines"]:
         text = "".join(_piece(p, n) for p in line["pieces"])
@@ -46,11 +47,16 @@ def _expand(e: dict[str, Any], n: int) -> tuple[str, Any]:
     return "lines", lines
 
 
+# Every transcript entry runs on each renderer in use: the native one (when its wheel is
+# installed, `Transcript`) and the pure-Python one.
+RENDERERS: list[Any] = [Transcript] if Transcript is PureTranscript else [Transcript, PureTranscript]
+
+
 def _run(kind: str, payload: Any) -> float:
     start = time.perf_counter()
     if kind == "bytes":
-        data, chunk, read_each = payload
-        t = Transcript()
+        data, chunk, read_each, renderer = payload
+        t = renderer()
         shown = 0
         for at in range(0, len(data), chunk):
             t.push(data[at : at + chunk])
@@ -87,7 +93,12 @@ def _per_run(kind: str, payload: Any) -> float:
 
 def test_every_hostile_input_is_survived_in_linear_time() -> None:
     failures = []
-    for e in CORPUS["entries"]:
+    entries = [
+        {**e, "renderer": r, "name": f"{e['name']} ({r.__module__})"} if e["target"] == "transcript" else e
+        for e in CORPUS["entries"]
+        for r in (RENDERERS if e["target"] == "transcript" else [None])
+    ]
+    for e in entries:
         n = e["n"] * SCALE
         small, large = _expand(e, n), _expand(e, 8 * n)
         t1 = min(_per_run(*small) for _ in range(3))
