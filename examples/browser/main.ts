@@ -1,7 +1,13 @@
-// The browser Client: replays a recorded ACP session (JSON lines, as the example Agent
-// wrote them) through the TypeScript binding's TerminalStore into xterm.js, with the
-// safe transcript beside each terminal. Compiled by tsc with the DOM library only (no
-// Node types), loaded as plain ES modules through the page's import map.
+// The browser Client: replays a recorded ACP session through the TypeScript binding's
+// TerminalStore into xterm.js, with the safe transcript beside each terminal. Compiled by
+// tsc with the DOM library only (no Node types), loaded as plain ES modules through the
+// page's import map.
+//
+// A recording is JSON lines. The terminal Client's `--record` writes both directions,
+// `{"from": "agent"|"client", "line": "<JSON-RPC text>"}`; a file of bare JSON-RPC
+// lines is read as what the Agent sent. The protocol version is the one the Agent's
+// `initialize` answer names (2 when there is none): v2 `session/update`s go to
+// `applyNotificationText`, v1 ones to `ingestV1` (the `_meta` terminal convention).
 //
 // Query parameters: `session` (a JSON-lines file next to the page, default
 // `session.jsonl`), `delay` (milliseconds between messages, default 15; 0 replays at once).
@@ -9,7 +15,7 @@
 // For tests the page publishes `window.acpReplay`: `done`, `error`, and per terminal its
 // command, exit status, transcript and the rendered buffer's lines.
 
-import { TerminalStore, safeDisplay } from "acp-terminal";
+import { TerminalStore, ingestV1, safeDisplay } from "acp-terminal";
 import { Terminal } from "@xterm/xterm";
 
 interface TerminalReport {
@@ -25,6 +31,8 @@ interface TerminalReport {
 interface ReplayReport {
   done: boolean;
   error: string | null;
+  /** The protocol version of the recorded session. */
+  version: number;
   messages: number;
   terminals: TerminalReport[];
   /** The foreground colour of a cell: palette index (0-255), or -1 for the default. */
@@ -85,6 +93,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const report: ReplayReport = {
   done: false,
   error: null,
+  version: 2,
   messages: 0,
   terminals: [],
   cellColour(terminal, row, col) {
@@ -98,6 +107,18 @@ window.acpReplay = report;
 const views = new Map<string, View>();
 const status = document.getElementById("status");
 
+/** v1: the command of each tool call, from its `rawInput.command` (the v1 `_meta`
+ * terminal convention does not carry the command; many v1 Agents put it there). */
+const commands = new Map<string, string>();
+
+function commandOf(toolCalls: readonly string[]): string | null {
+  for (const c of toolCalls) {
+    const command = commands.get(c);
+    if (command !== undefined) return command;
+  }
+  return null;
+}
+
 function describe(store: TerminalStore): void {
   report.terminals = [];
   for (const [id, t] of store.terminals()) {
@@ -105,11 +126,12 @@ function describe(store: TerminalStore): void {
     if (!view) continue;
     const e = t.exitStatus;
     const exit = e === null ? "running" : e.signal ? `killed by ${safeDisplay(e.signal)}` : `exit code ${e.exitCode ?? "?"}`;
-    view.heading.textContent = `${safeDisplay(id)}: $ ${t.command === null ? "(unknown command)" : safeDisplay(t.command)} — ${exit}`; // one safe line
+    const command = t.command ?? commandOf(t.sortedToolCalls());
+    view.heading.textContent = `${safeDisplay(id)}: $ ${command === null ? "(unknown command)" : safeDisplay(command)} — ${exit}`; // one safe line
     view.transcript.textContent = t.transcript;
     report.terminals.push({
       id,
-      command: t.command,
+      command,
       exitStatus: e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null },
       transcript: t.transcript,
       cols: view.term.cols,
@@ -119,37 +141,65 @@ function describe(store: TerminalStore): void {
   }
 }
 
-/** Applies every `session/update` of the recording, mirroring each terminal's bytes into
- * its xterm: chunks are appended, a replacement snapshot resets the emulator first. */
-async function replay(text: string, delay: number): Promise<void> {
-  const store = new TerminalStore();
-  const lines = text.split("\n").filter((l) => l.trim() !== "");
-  for (const [index, line] of lines.entries()) {
-    let message: unknown;
+/** One recorded JSON-RPC message and who sent it. */
+interface Recorded {
+  from: "agent" | "client";
+  message: unknown;
+  line: number;
+}
+
+function parseRecording(text: string): Recorded[] {
+  const out: Recorded[] = [];
+  for (const [index, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    let value: unknown;
     try {
-      message = JSON.parse(line);
+      value = JSON.parse(line);
     } catch {
       throw new Error(`line ${index + 1} is not JSON`);
     }
-    if (!isObject(message) || message.method !== "session/update" || "id" in message) continue; // requests and answers
+    if (isObject(value) && (value.from === "agent" || value.from === "client") && typeof value.line === "string") {
+      let message: unknown;
+      try {
+        message = JSON.parse(value.line);
+      } catch {
+        throw new Error(`line ${index + 1}: the recorded message is not JSON`);
+      }
+      out.push({ from: value.from, message, line: index + 1 });
+    } else {
+      out.push({ from: "agent", message: value, line: index + 1 }); // a recording of the Agent's lines only
+    }
+  }
+  return out;
+}
+
+/** Applies every `session/update` the Agent sent, mirroring each terminal's bytes into
+ * its xterm: chunks are appended, a replacement snapshot resets the emulator first. */
+async function replay(text: string, delay: number): Promise<void> {
+  const store = new TerminalStore();
+  commands.clear();
+  report.version = 2;
+  for (const { from, message, line } of parseRecording(text)) {
+    if (from !== "agent" || !isObject(message)) continue;
+    const result = message.result;
+    if (isObject(result) && typeof result.protocolVersion === "number" && !("method" in message)) report.version = result.protocolVersion;
+    if (message.method !== "session/update" || "id" in message) continue; // requests and answers
     const params = message.params;
-    const r = store.applyNotificationText(JSON.stringify(params));
-    if (!r.ok) throw new Error(`line ${index + 1}: ${r.error.kind} at ${r.error.path}: ${r.error.message}`);
-    report.messages++;
     const update = isObject(params) && isObject(params.update) ? params.update : {};
-    const id = typeof update.terminalId === "string" ? update.terminalId : null;
-    const state = id === null ? undefined : store.terminal(id);
-    if (id !== null && state) {
+    const r = report.version === 1 ? ingestV1(store, JSON.stringify(update)) : store.applyNotificationText(JSON.stringify(params));
+    if (!r.ok) throw new Error(`line ${line}: ${r.error.kind} at ${r.error.path}: ${r.error.message}`);
+    report.messages++;
+    if (report.version === 1 && typeof update.toolCallId === "string" && isObject(update.rawInput) && typeof update.rawInput.command === "string") {
+      commands.set(update.toolCallId, update.rawInput.command);
+    }
+    for (const [id, state] of store.terminals()) {
       let view = views.get(id);
       if (!view) {
-        const size = isObject(update.size) ? update.size : {};
-        const cols = typeof size.cols === "number" ? size.cols : 80;
-        const rows = typeof size.rows === "number" ? size.rows : 24;
-        view = new View(id, cols, rows);
+        view = new View(id, state.size?.cols ?? 80, state.size?.rows ?? 24);
         views.set(id, view);
       }
       const bytes = state.output.toBytes();
-      if (update.sessionUpdate === "terminal_update" && "output" in update) {
+      if (update.sessionUpdate === "terminal_update" && update.terminalId === id && "output" in update) {
         view.term.reset(); // a snapshot replaces everything shown so far
         view.written = 0;
       }

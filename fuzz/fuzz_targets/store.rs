@@ -51,11 +51,7 @@ fn serde_escape(s: &str) -> String {
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
-    let lines: Vec<String> = if mode % 2 == 0 {
-        String::from_utf8_lossy(rest).lines().map(str::to_owned).collect()
-    } else {
-        program(rest)
-    };
+    let lines: Vec<String> = if mode % 2 == 0 { String::from_utf8_lossy(rest).lines().map(str::to_owned).collect() } else { program(rest) };
     let mut store = TerminalStore::new();
     for l in &lines {
         let _ = store.apply_text(l);

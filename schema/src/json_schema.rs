@@ -114,10 +114,7 @@ pub fn string(description: &str) -> Schema {
 /// A string enum: `anyOf` of consts plus a catch-all string (open), or `oneOf` (closed).
 #[must_use]
 pub fn string_enum(description: &str, values: &[(&str, String)], other: Option<(&str, &str)>) -> Schema {
-    let mut branches: Vec<Value> = values
-        .iter()
-        .map(|(v, d)| Value::Object(with_description(d, json!({ "type": "string", "const": v }))))
-        .collect();
+    let mut branches: Vec<Value> = values.iter().map(|(v, d)| Value::Object(with_description(d, json!({ "type": "string", "const": v })))).collect();
     let key = if let Some((title, d)) = other {
         let mut m = Map::new();
         m.insert("title".into(), title.into());

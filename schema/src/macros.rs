@@ -76,10 +76,18 @@ macro_rules! wire_struct {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __schema_sub {
-    (req $t:ty, $g:ident) => { $g.subschema_for::<$t>() };
-    (opt $t:ty, $g:ident) => { $g.subschema_for::<::core::option::Option<$t>>() };
-    (maybe $t:ty, $g:ident) => { $g.subschema_for::<$t>() };
-    (patch $t:ty, $g:ident) => { $g.subschema_for::<$crate::wire::Patch<$t>>() };
+    (req $t:ty, $g:ident) => {
+        $g.subschema_for::<$t>()
+    };
+    (opt $t:ty, $g:ident) => {
+        $g.subschema_for::<::core::option::Option<$t>>()
+    };
+    (maybe $t:ty, $g:ident) => {
+        $g.subschema_for::<$t>()
+    };
+    (patch $t:ty, $g:ident) => {
+        $g.subschema_for::<$crate::wire::Patch<$t>>()
+    };
 }
 
 /// A named string with its schema.

@@ -32,12 +32,7 @@ impl Entry {
     /// An entry for the definition `name` declared in `module` (its `module_path!()`).
     #[doc(hidden)]
     #[must_use]
-    pub const fn new(
-        module: &'static str,
-        name: &'static str,
-        decode: fn(&str) -> Result<Decoded, Error>,
-        schema: fn(&mut schemars::SchemaGenerator),
-    ) -> Self {
+    pub const fn new(module: &'static str, name: &'static str, decode: fn(&str) -> Result<Decoded, Error>, schema: fn(&mut schemars::SchemaGenerator)) -> Self {
         Self { module, name, decode, schema }
     }
 
@@ -116,17 +111,10 @@ struct Table {
 /// When two definitions of the version have the same name (the schema could hold only
 /// one of them), or one is declared outside the version modules.
 fn build(version: Version) -> Table {
-    let mut entries: Vec<&'static Entry> =
-        inventory::iter::<Entry>.into_iter().filter(|e| version_of(e) == Some(version)).collect();
+    let mut entries: Vec<&'static Entry> = inventory::iter::<Entry>.into_iter().filter(|e| version_of(e) == Some(version)).collect();
     entries.sort_by(|a, b| a.name.cmp(b.name).then(a.module.cmp(b.module)));
     if let Some(w) = entries.windows(2).find(|w| w[0].name == w[1].name) {
-        panic!(
-            "two {} definitions are named `{}`: one in `{}`, one in `{}`",
-            version.as_str(),
-            w[0].name,
-            w[0].module,
-            w[1].module
-        );
+        panic!("two {} definitions are named `{}`: one in `{}`, one in `{}`", version.as_str(), w[0].name, w[0].module, w[1].module);
     }
     Table { names: entries.iter().map(|e| e.name).collect(), entries }
 }

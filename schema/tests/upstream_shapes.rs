@@ -89,8 +89,7 @@ fn check_registered(version: Version, ours: &Map<String, Value>) {
 /// emitted schema and the registry together.
 fn check_committed(version: Version) {
     let path = format!("{}/json/{}/schema.json", env!("CARGO_MANIFEST_DIR"), version.as_str());
-    let committed: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("committed schema")).expect("committed JSON");
+    let committed: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("committed schema")).expect("committed JSON");
     let committed: Vec<&str> = defs(&committed).keys().map(String::as_str).collect();
     let (missing, unregistered) = differences(registry::names(version), &committed);
     let v = version.as_str();
@@ -208,13 +207,7 @@ fn the_five_base64_fields_carry_format_byte_and_content_encoding() {
     found.sort();
     assert_eq!(
         found,
-        [
-            "/AudioContent/properties/data",
-            "/BlobResourceContents/properties/blob",
-            "/ImageContent/properties/data",
-            "/TerminalOutput/properties/data",
-            "/TerminalOutputChunk/properties/data",
-        ]
+        ["/AudioContent/properties/data", "/BlobResourceContents/properties/blob", "/ImageContent/properties/data", "/TerminalOutput/properties/data", "/TerminalOutputChunk/properties/data",]
     );
     for p in &found {
         let ptr = p.clone();

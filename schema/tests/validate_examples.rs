@@ -28,10 +28,7 @@ fn the_rfd_examples_validate() {
     ));
     assert!(valid("SessionUpdate", &json!({"sessionUpdate": "terminal_output_chunk", "terminalId": "term_001", "data": "cGFzc2VkDQo="})));
     assert!(valid("TerminalExitStatus", &json!({"signal": "SIGTERM"})));
-    assert!(valid(
-        "RequestPermissionSubject",
-        &json!({"type": "command", "command": "cargo test", "cwd": "/workspace/project", "toolCallId": "call_001", "terminalId": "term_001"})
-    ));
+    assert!(valid("RequestPermissionSubject", &json!({"type": "command", "command": "cargo test", "cwd": "/workspace/project", "toolCallId": "call_001", "terminalId": "term_001"})));
 }
 
 #[test]

@@ -98,9 +98,7 @@ fn exit_status_details_are_optional_and_null_equals_omitted() {
 
 #[test]
 fn chunk_data_is_decoded_to_bytes() {
-    let p = wire::from_str::<SessionUpdate>(r#"{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"cGFzc2VkDQo="}"#)
-        .unwrap()
-        .value;
+    let p = wire::from_str::<SessionUpdate>(r#"{"sessionUpdate":"terminal_output_chunk","terminalId":"t","data":"cGFzc2VkDQo="}"#).unwrap().value;
     let SessionUpdate::TerminalOutputChunk(c) = p else { panic!("not a chunk") };
     assert_eq!(&c.data[..], b"passed\r\n");
 }
@@ -205,9 +203,7 @@ fn a_known_tag_with_a_bad_payload_is_an_error_never_unknown() {
 
 #[test]
 fn an_unknown_permission_outcome_is_never_treated_as_approval() {
-    let p = wire::from_str::<v2::RequestPermissionResponse>(r#"{"outcome":{"outcome":"_approved_by_policy","optionId":"allow"}}"#)
-        .unwrap()
-        .value;
+    let p = wire::from_str::<v2::RequestPermissionResponse>(r#"{"outcome":{"outcome":"_approved_by_policy","optionId":"allow"}}"#).unwrap().value;
     assert!(matches!(p.outcome, v2::RequestPermissionOutcome::Unknown(_)));
     assert_eq!(p.outcome.selected_option(), None);
     let p = wire::from_str::<v2::RequestPermissionOutcome>(r#"{"outcome":"selected","optionId":"allow"}"#).unwrap().value;
@@ -218,7 +214,15 @@ fn an_unknown_permission_outcome_is_never_treated_as_approval() {
 
 #[test]
 fn unknown_enum_values_keep_their_string() {
-    for (name, value) in [("ToolKind", "_deploy"), ("ToolCallStatus", "paused"), ("Role", "system"), ("PermissionOptionKind", "allow_session"), ("DiffFileType", "socket"), ("DiffPatchFormat", "unified"), ("IconTheme", "high_contrast")] {
+    for (name, value) in [
+        ("ToolKind", "_deploy"),
+        ("ToolCallStatus", "paused"),
+        ("Role", "system"),
+        ("PermissionOptionKind", "allow_session"),
+        ("DiffFileType", "socket"),
+        ("DiffPatchFormat", "unified"),
+        ("IconTheme", "high_contrast"),
+    ] {
         roundtrip(name, &format!("\"{value}\""));
     }
     let p = wire::from_str::<v2::ToolKind>("\"other\"").unwrap().value;
@@ -274,10 +278,7 @@ fn malformed_items_are_skipped_with_a_warning_each() {
 fn required_fields_stay_strict() {
     assert_eq!(err("TerminalOutputChunk", r#"{"terminalId":5,"data":""}"#), ("wrong_type", "/terminalId".into()));
     assert_eq!(err("UpdateSessionNotification", r#"{"sessionId":"s"}"#), ("missing_field", "/update".into()));
-    assert_eq!(
-        err("UpdateSessionNotification", r#"{"sessionId":"s","update":{"sessionUpdate":"terminal_update"}}"#),
-        ("missing_field", "/update/terminalId".into())
-    );
+    assert_eq!(err("UpdateSessionNotification", r#"{"sessionId":"s","update":{"sessionUpdate":"terminal_update"}}"#), ("missing_field", "/update/terminalId".into()));
 }
 
 // --- errors: kind, pointer, sentence ---

@@ -3,12 +3,14 @@
 //
 //   node browser.test.mjs WEB_DIR ARTIFACT_DIR
 //
-// For each recording (live chunks, and the --replay snapshot) it loads the page, waits
-// for the replay, and checks: no page error or console error; the terminal's command,
-// exit status and transcript against the recorded session's expected values; the
-// rendered xterm.js buffer against @xterm/headless fed the same bytes in Node; colours
-// really rendered (cell foreground palette indexes); and that both paths show the same
-// buffer and transcript. Screenshots go to ARTIFACT_DIR/browser-*.png.
+// For each recording of the terminal Client (`--record`: both directions of a real
+// session; v2 live chunks, the v2 --replay snapshot, and v1 through the Bridge with the
+// `_meta` convention) it loads the page, waits for the replay, and checks: no page error
+// or console error; the protocol version the recording negotiated; the terminal's
+// command, exit status and transcript against the recorded session's expected values;
+// the rendered xterm.js buffer against @xterm/headless fed the same bytes in Node;
+// colours really rendered (cell foreground palette indexes); and that every path shows
+// the same buffer and transcript. Screenshots go to ARTIFACT_DIR/browser-*.png.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,26 +28,37 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
 // redrawn with CR, green and red words, a euro sign and an invalid byte, exit code 1.
 const EXPECTED_TRANSCRIPT = "Building acp-terminal\n[=====] 5/5\nok   3 passed\nFAIL 1 failed: expected \u20ac 10, got \ufffd\n";
 const EXPECTED_EXIT = { exitCode: 1, signal: null };
-const SESSIONS = ["session.jsonl", "session-replay.jsonl"];
+const SESSIONS = ["session.jsonl", "session-replay.jsonl", "session-v1.jsonl"];
+const VERSIONS = { "session.jsonl": 2, "session-replay.jsonl": 2, "session-v1.jsonl": 1 };
 
 /** The session's updates applied in Node with the same binding, and the bytes fed to @xterm/headless. */
 async function expected(file) {
-  const { TerminalStore } = await import(pathToFileURL(resolve(webDir, "generated/typescript/src/index.js")).href);
+  const { TerminalStore, ingestV1 } = await import(pathToFileURL(resolve(webDir, "generated/typescript/src/index.js")).href);
   const text = await readFile(join(webDir, file), "utf8");
   const store = new TerminalStore();
   let chunks = 0;
   let snapshots = 0;
+  let convention = 0;
+  let version = 2;
   let size = { cols: 80, rows: 24 };
+  let command = null;
+  const sides = new Set();
   for (const line of text.split("\n").filter((l) => l.trim())) {
-    const m = JSON.parse(line);
-    if (m.method !== "session/update") continue;
+    const recorded = JSON.parse(line);
+    sides.add(recorded.from);
+    const m = JSON.parse(recorded.line);
+    if (recorded.from === "agent" && typeof m.result?.protocolVersion === "number") version = m.result.protocolVersion;
+    if (recorded.from !== "agent" || m.method !== "session/update") continue;
     const u = m.params.update;
     if (u.sessionUpdate === "terminal_output_chunk") chunks++;
     if (u.sessionUpdate === "terminal_update" && "output" in u) snapshots++;
+    if (u._meta?.terminal_output) convention++;
     if (u.size) size = u.size;
-    const r = store.applyNotificationText(JSON.stringify(m.params));
+    if (typeof u.rawInput?.command === "string") command = u.rawInput.command;
+    const r = version === 1 ? ingestV1(store, JSON.stringify(u)) : store.applyNotificationText(JSON.stringify(m.params));
     assert.ok(r.ok, `${file}: ${JSON.stringify(r)}`);
   }
+  assert.deepEqual([...sides].sort(), ["agent", "client"], `${file}: the recording keeps both directions`);
   const [[, t]] = [...store.terminals()];
   const term = new headless.Terminal({ cols: size.cols, rows: size.rows, scrollback: 5000, allowProposedApi: true });
   await new Promise((ok) => term.write(t.output.toBytes(), ok));
@@ -53,7 +66,7 @@ async function expected(file) {
   const buffer = [];
   for (let y = 0; y < b.length; y++) buffer.push(b.getLine(y).translateToString(true));
   while (buffer.length && buffer.at(-1) === "") buffer.pop();
-  return { transcript: t.transcript, command: t.command, buffer, chunks, snapshots, size };
+  return { transcript: t.transcript, command: t.command ?? command, buffer, chunks, snapshots, convention, version, size };
 }
 
 const server = await serve(webDir);
@@ -64,8 +77,10 @@ const results = {};
 try {
   for (const file of SESSIONS) {
     const want = await expected(file);
+    assert.equal(want.version, VERSIONS[file], `${file}: the negotiated protocol version`);
     if (file === "session.jsonl") assert.ok(want.chunks > 1 && want.snapshots === 0, `${file} should be live chunks (${want.chunks} chunks, ${want.snapshots} snapshots)`);
-    else assert.ok(want.chunks === 0 && want.snapshots === 1, `${file} should be one snapshot (${want.chunks} chunks, ${want.snapshots} snapshots)`);
+    else if (file === "session-replay.jsonl") assert.ok(want.chunks === 0 && want.snapshots === 1, `${file} should be one snapshot (${want.chunks} chunks, ${want.snapshots} snapshots)`);
+    else assert.ok(want.chunks === 0 && want.snapshots === 0 && want.convention >= 1, `${file} should carry the output in the _meta convention (${want.convention} updates)`);
     const page = await context.newPage();
     const problems = [];
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -78,6 +93,7 @@ try {
     const shot = join(artifacts, `browser-${file.replace(".jsonl", "")}.png`);
     await page.screenshot({ path: shot, fullPage: true });
     assert.equal(report.error, null, `${file}: the page reported an error`);
+    assert.equal(report.version, want.version, `${file}: the page read the version the recording negotiated`);
     assert.deepEqual(problems, [], `${file}: problems while loading the page`);
     assert.equal(report.terminals.length, 1, `${file}: one terminal`);
     const [t] = report.terminals;
@@ -102,10 +118,15 @@ try {
     console.log(`browser: ${file}: ${t.buffer.length} buffer lines and the transcript match; screenshot ${shot}`);
     await page.close();
   }
-  const [live, replay] = SESSIONS.map((f) => results[f]);
+  const [live, replay, v1] = SESSIONS.map((f) => results[f]);
   assert.deepEqual(replay.buffer, live.buffer, "the snapshot and the live chunks render the same buffer");
   assert.equal(replay.transcript, live.transcript, "the snapshot and the live chunks give the same transcript");
-  console.log("browser: the snapshot-only and live-chunk replays give the same display");
+  // The convention carries text: the Bridge turned the invalid byte into U+FFFD, which
+  // xterm.js draws, while it draws nothing for the raw byte. Everything else is the same.
+  assert.deepEqual(v1.buffer.slice(0, -1), live.buffer.slice(0, -1), "v1 (the _meta convention) and v2 render the same buffer");
+  assert.equal(v1.buffer.at(-1), `${live.buffer.at(-1)}\ufffd`, "v1 shows the invalid byte as U+FFFD (the convention carries text)");
+  assert.equal(v1.transcript, live.transcript, "v1 (the _meta convention) and v2 give the same transcript");
+  console.log("browser: the v2 snapshot-only, v2 live-chunk and v1 replays give the same display");
 } finally {
   await context.close();
   server.close();

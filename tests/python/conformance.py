@@ -19,7 +19,7 @@ from acp_terminal._runtime.json import parse_json
 from acp_terminal._runtime.writer import Writer
 from acp_terminal.adapters import Bridge, convert, ingest_v1
 from acp_terminal.registry import CODECS
-from acp_terminal.store import Limits, TerminalStore
+from acp_terminal.store import Counters, Limits, StoreEvent, TerminalEvicted, TerminalStore
 
 
 class CaseFailure(Exception):
@@ -68,7 +68,7 @@ def decode_case(c: dict[str, Any]) -> str | None:
             raise CaseFailure(f"unexpected error {e.kind} at {e.path!r}: {e.message}") from e
         if (e.kind, e.path) != (want_error.get("kind"), want_error.get("path")):
             raise CaseFailure(f"expected error {want_error.get('kind')} at {want_error.get('path')!r}, got {e.kind} at {e.path!r} ({e.message})") from e
-        return None
+        return f"error {e.kind} {e.path}"
     out = serialize(parsed.value)
     if want_error is not None:
         raise CaseFailure(f"expected error {want_error}, got output {out}")
@@ -88,7 +88,7 @@ def decode_case(c: dict[str, Any]) -> str | None:
     return out
 
 
-def transcript_case(c: dict[str, Any]) -> None:
+def transcript_case(c: dict[str, Any]) -> str:
     chunks = c.get("chunks")
     want = c.get("expect", {}).get("text")
     if not isinstance(chunks, list) or not isinstance(want, str):
@@ -98,6 +98,28 @@ def transcript_case(c: dict[str, Any]) -> None:
         t.push(base64.b64decode(chunk, validate=True))
     if t.text != want:
         raise CaseFailure(f"transcript differs\n    expected {want!r}\n    got      {t.text!r}")
+    return t.text
+
+
+def canonical_sorted(value: Any) -> str:
+    """The canonical text of ``value`` with every object's members sorted by code point:
+    what the runners emit for store views."""
+
+    def sort(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: sort(x[k]) for k in sorted(x)}
+        if isinstance(x, list):
+            return [sort(v) for v in x]
+        return x
+
+    return write_json(sort(value))
+
+
+def event_view(e: StoreEvent) -> dict[str, Any]:
+    """A store event as replay cases list it."""
+    if isinstance(e, TerminalEvicted):
+        return {"kind": "evicted", "terminalId": e.terminal_id, "exited": e.exited}
+    return {"kind": "restarted", "terminalId": e.terminal_id}
 
 
 def store_view(store: TerminalStore) -> dict[str, Any]:
@@ -125,16 +147,25 @@ def store_view(store: TerminalStore) -> dict[str, Any]:
         if r.dropped_lines > 0:
             view["droppedLines"] = r.dropped_lines
             view["droppedChars"] = r.dropped_chars
+        if t.restarted:
+            view["restarted"] = True
         out[terminal_id] = view
     return out
 
 
 def store_counters(store: TerminalStore) -> dict[str, int] | None:
-    """The store's counters as replay cases compare them: ``None`` when all are zero."""
+    """The store's counters as replay cases compare them: ``None`` when all are zero; else
+    ``terminalsRefused`` and ``warningsDropped``, and each of ``terminalsEvicted``,
+    ``bytesEvicted``, ``eventsDropped`` above zero."""
     c = store.counters
-    if c.terminals_refused == 0 and c.warnings_dropped == 0:
+    if c == Counters():
         return None
-    return {"terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped}
+    more = {"terminalsEvicted": c.terminals_evicted, "bytesEvicted": c.bytes_evicted, "eventsDropped": c.events_dropped}
+    return {
+        "terminalsRefused": c.terminals_refused,
+        "warningsDropped": c.warnings_dropped,
+        **{name: n for name, n in more.items() if n > 0},
+    }
 
 
 def replay_limits(c: dict[str, Any]) -> Limits:
@@ -143,6 +174,7 @@ def replay_limits(c: dict[str, Any]) -> Limits:
     names = {
         "maxTerminals": "max_terminals",
         "maxRetainedBytes": "max_retained_bytes",
+        "maxTotalBytes": "max_total_bytes",
         "maxWarnings": "max_warnings",
         "maxLineLength": "max_line_length",
         "maxTextLength": "max_text_length",
@@ -158,7 +190,7 @@ def replay_limits(c: dict[str, Any]) -> Limits:
     return dataclasses.replace(Limits(), **values)
 
 
-def replay_case(c: dict[str, Any]) -> None:
+def replay_case(c: dict[str, Any]) -> str:
     updates = c.get("updates")
     notifications = c.get("notifications")
     expect = c.get("expect")
@@ -168,6 +200,7 @@ def replay_case(c: dict[str, Any]) -> None:
         raise CaseFailure("the case needs one `updates` or `notifications` array, and `expect`")
     store = TerminalStore(replay_limits(c))
     error: tuple[str, str] | None = None
+    events: list[dict[str, Any]] = []
     for i, u in enumerate(items):
         text = write_json(u)
         try:
@@ -178,6 +211,9 @@ def replay_case(c: dict[str, Any]) -> None:
         except ParseError as e:
             error = (e.kind, f"/{member}/{i}{e.path}")
             break
+        finally:
+            events.extend(event_view(ev) for ev in store.take_events())
+        store.check_invariants()
     want_error_value = expect.get("error")
     want_error = None if want_error_value is None else (want_error_value.get("kind"), want_error_value.get("path"))
     if error != want_error:
@@ -188,6 +224,14 @@ def replay_case(c: dict[str, Any]) -> None:
     counters = store_counters(store)
     if counters != expect.get("counters"):
         raise CaseFailure(f"counters differ: expected {expect.get('counters')}, got {counters}")
+    if events != expect.get("events", []):
+        raise CaseFailure(f"events differ\n    expected {json.dumps(expect.get('events', []))}\n    got      {json.dumps(events)}")
+    out: dict[str, Any] = {"terminals": got, "events": events}
+    if error is not None:
+        out["error"] = {"kind": error[0], "path": error[1]}
+    if counters is not None:
+        out["counters"] = counters
+    return canonical_sorted(out)
 
 
 def case_input(c: dict[str, Any]) -> str:
@@ -263,7 +307,7 @@ def bridge_case(c: dict[str, Any]) -> str:
     return transcript
 
 
-def ingest_case(c: dict[str, Any]) -> None:
+def ingest_case(c: dict[str, Any]) -> str:
     updates = c.get("updates")
     expect = c.get("expect")
     if not isinstance(updates, list) or not isinstance(expect, dict):
@@ -290,6 +334,10 @@ def ingest_case(c: dict[str, Any]) -> None:
     got = store_view(store)
     if got != expect.get("terminals"):
         raise CaseFailure(f"terminals differ\n    expected {json.dumps(expect.get('terminals'))}\n    got      {json.dumps(got)}")
+    out: dict[str, Any] = {"terminals": got, "warnings": [{"kind": k, "path": p} for k, p in warnings]}
+    if error is not None:
+        out["error"] = {"kind": error[0], "path": error[1]}
+    return canonical_sorted(out)
 
 
 def main(argv: list[str]) -> int:
@@ -334,15 +382,15 @@ def main(argv: list[str]) -> int:
                     if out is not None:
                         lines.append(json.dumps({"file": file, "name": name, "output": out}, ensure_ascii=False))
                 elif kind == "transcript":
-                    transcript_case(c)
+                    lines.append(json.dumps({"file": file, "name": name, "output": transcript_case(c)}, ensure_ascii=False))
                 elif kind == "replay":
-                    replay_case(c)
+                    lines.append(json.dumps({"file": file, "name": name, "output": replay_case(c)}, ensure_ascii=False))
                 elif kind == "convert":
                     lines.append(json.dumps({"file": file, "name": name, "output": convert_case(c)}, ensure_ascii=False))
                 elif kind == "bridge":
                     lines.append(json.dumps({"file": file, "name": name, "output": bridge_case(c)}, ensure_ascii=False))
                 elif kind == "ingest":
-                    ingest_case(c)
+                    lines.append(json.dumps({"file": file, "name": name, "output": ingest_case(c)}, ensure_ascii=False))
                 else:
                     raise CaseFailure(f"this runner cannot evaluate cases of kind {kind!r}")
                 passed += 1

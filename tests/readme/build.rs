@@ -17,7 +17,8 @@ fn main() {
             (None, Some(_)) => block = Some((0, String::new())), // not Rust: skipped
             (Some(_), Some(rest)) if rest.trim().is_empty() => {
                 if let Some((n, code)) = block.take().filter(|(n, _)| *n > 0) {
-                    writeln!(out, "/// README.md line {n}\n#[allow(dead_code, clippy::all)]\nmod readme_line_{n} {{\n{code}\n#[test]\nfn runs() {{\n    crate::Outcome::check(main());\n}}\n}}\n").unwrap();
+                    writeln!(out, "/// README.md line {n}\n#[allow(dead_code, clippy::all)]\nmod readme_line_{n} {{\n{code}\n#[test]\nfn runs() {{\n    crate::Outcome::check(main());\n}}\n}}\n")
+                        .unwrap();
                 }
             }
             (Some((_, code)), _) => {

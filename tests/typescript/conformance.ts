@@ -10,7 +10,7 @@ import { getMember, type Json, type JsonObject, objectOf, parseJson } from "../.
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
-import { type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
+import { type Limits, type StoreEvent, TerminalStore } from "../../generated/typescript/src/store.js";
 import { Bridge, type ProtocolVersion, convert, ingestV1 } from "../../generated/typescript/src/adapters.js";
 
 function vectorFiles(paths: string[]): string[] {
@@ -62,7 +62,7 @@ export function decodeCase(c: JsonObject): string | undefined {
       throw new Error(`expected error ${want[0]} at ${JSON.stringify(want[1])}, got ${got.error.kind} at ${JSON.stringify(got.error.path)} (${got.error.message})`);
     }
     if (input !== undefined && inputText === undefined) valueRoutes(codec, text, input, { error: [got.error.kind, got.error.path] });
-    return undefined;
+    return `error ${got.error.kind} ${got.error.path}`;
   }
   if (!got.ok) throw new Error(`unexpected error ${got.error.kind} at ${JSON.stringify(got.error.path)}: ${got.error.message}`);
   const out = codec.serialize(got.value);
@@ -111,8 +111,8 @@ function valueRoutes(codec: Codec, text: string, input: Json, want: { error: str
   }
 }
 
-/** Evaluates one transcript case; throws the reason when it fails. */
-export function transcriptCase(c: JsonObject): void {
+/** Evaluates one transcript case: its text when it passes; throws the reason when it fails. */
+export function transcriptCase(c: JsonObject): string {
   const chunks = get(c, "chunks");
   const want = str(get(get(c, "expect"), "text"));
   if (!Array.isArray(chunks)) throw new Error("the case has no `chunks` array");
@@ -123,6 +123,30 @@ export function transcriptCase(c: JsonObject): void {
     t.push(decodeBase64(chunk));
   });
   if (t.text !== want) throw new Error(`transcript differs\n    expected ${JSON.stringify(want)}\n    got      ${JSON.stringify(t.text)}`);
+  return t.text;
+}
+
+/** Orders strings by Unicode code point (as Rust and Python do), not by UTF-16 unit. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** The canonical text of `v` with every object's members sorted by code point: what the runners emit for store views. */
+function canonicalSorted(v: Json): string {
+  const sort = (x: Json): Json =>
+    isObject(x) ? objectOf(Object.keys(x).sort(byCodePoint).map((k) => [k, sort(x[k] as Json)] as const)) : Array.isArray(x) ? x.map(sort) : x;
+  return writeJson(sort(v));
+}
+
+/** A store event as replay cases list it. */
+function eventView(e: StoreEvent): Json {
+  return e.kind === "evicted" ? { kind: "evicted", terminalId: e.terminalId, exited: e.exited } : { kind: "restarted", terminalId: e.terminalId };
 }
 
 /**
@@ -146,16 +170,25 @@ export function storeView(store: TerminalStore): JsonObject {
     if (t.droppedBytes > 0) view.push(["droppedBytes", t.droppedBytes]);
     if (r.wrappedLines > 0) view.push(["wrappedLines", r.wrappedLines]);
     if (r.droppedLines > 0) view.push(["droppedLines", r.droppedLines], ["droppedChars", r.droppedChars]);
+    if (t.restarted) view.push(["restarted", true]);
     out.push([id, objectOf(view)]);
   }
   return objectOf(out);
 }
 
-/** The store's counters as replay cases compare them: `undefined` when all are zero. */
-function storeCounters(store: TerminalStore): Json | undefined {
+/**
+ * The store's counters as replay cases compare them: `undefined` when all are zero; else
+ * `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`, `bytesEvicted`,
+ * `eventsDropped` above zero.
+ */
+function storeCounters(store: TerminalStore): JsonObject | undefined {
   const c = store.counters;
-  if (c.terminalsRefused === 0 && c.warningsDropped === 0) return undefined;
-  return { terminalsRefused: c.terminalsRefused, warningsDropped: c.warningsDropped };
+  if (Object.values(c).every((n) => n === 0)) return undefined;
+  const out: JsonObject = { terminalsRefused: c.terminalsRefused, warningsDropped: c.warningsDropped };
+  if (c.terminalsEvicted > 0) out["terminalsEvicted"] = c.terminalsEvicted;
+  if (c.bytesEvicted > 0) out["bytesEvicted"] = c.bytesEvicted;
+  if (c.eventsDropped > 0) out["eventsDropped"] = c.eventsDropped;
+  return out;
 }
 
 /** The limits of a replay case (`limits`, members optional). */
@@ -163,7 +196,7 @@ function replayLimits(c: JsonObject): Partial<Limits> {
   const l = get(c, "limits");
   const out: { -readonly [K in keyof Limits]?: number } = {};
   if (l === undefined) return out;
-  for (const name of ["maxTerminals", "maxRetainedBytes", "maxWarnings", "maxLineLength", "maxTextLength"] as const) {
+  for (const name of ["maxTerminals", "maxRetainedBytes", "maxTotalBytes", "maxWarnings", "maxLineLength", "maxTextLength"] as const) {
     const v = get(l, name);
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new Error(`limits.${name} is not a whole number`);
@@ -179,8 +212,8 @@ function sortedText(v: Json | undefined): string {
   return v === undefined ? "undefined" : writeJson(sort(v));
 }
 
-/** Evaluates one replay case (`updates` or `notifications` applied as text); throws the reason when it fails. */
-export function replayCase(c: JsonObject): void {
+/** Evaluates one replay case (`updates` or `notifications` applied as text): the sorted view when it passes; throws the reason when it fails. */
+export function replayCase(c: JsonObject): string {
   const updates = get(c, "updates");
   const notifications = get(c, "notifications");
   const expect = get(c, "expect");
@@ -190,13 +223,16 @@ export function replayCase(c: JsonObject): void {
   if (!isObject(expect)) throw new Error("the case has no `expect`");
   const store = new TerminalStore(replayLimits(c));
   let error: [string, string] | undefined;
+  const events: Json[] = [];
   for (let i = 0; i < items.length; i++) {
     const text = writeJson(items[i] as Json);
     const r = member === "updates" ? store.applyText(text) : store.applyNotificationText(text);
+    for (const e of store.takeEvents()) events.push(eventView(e));
     if (!r.ok) {
       error = [r.error.kind, `/${member}/${i}${r.error.path}`];
       break;
     }
+    store.checkInvariants();
   }
   const wantErrorValue = get(expect, "error");
   const wantError = wantErrorValue === undefined ? undefined : [str(get(wantErrorValue, "kind")), str(get(wantErrorValue, "path"))];
@@ -204,9 +240,17 @@ export function replayCase(c: JsonObject): void {
   const got = sortedText(storeView(store));
   const want = sortedText(get(expect, "terminals"));
   if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
-  const gotCounters = sortedText(storeCounters(store));
+  const counters = storeCounters(store);
+  const gotCounters = sortedText(counters);
   const wantCounters = sortedText(get(expect, "counters"));
   if (gotCounters !== wantCounters) throw new Error(`counters differ: expected ${wantCounters}, got ${gotCounters}`);
+  const gotEvents = writeJson(events);
+  const wantEvents = writeJson(get(expect, "events") ?? []);
+  if (gotEvents !== wantEvents) throw new Error(`events differ\n    expected ${wantEvents}\n    got      ${gotEvents}`);
+  const out: JsonObject = { terminals: storeView(store), events };
+  if (error !== undefined) out["error"] = { kind: error[0], path: error[1] };
+  if (counters !== undefined) out["counters"] = counters;
+  return canonicalSorted(out);
 }
 
 function caseInput(c: JsonObject): string {
@@ -280,8 +324,8 @@ export function bridgeCase(c: JsonObject): string {
   return transcript;
 }
 
-/** Evaluates one ingest case; throws the reason when it fails. */
-export function ingestCase(c: JsonObject): void {
+/** Evaluates one ingest case: the sorted view when it passes; throws the reason when it fails. */
+export function ingestCase(c: JsonObject): string {
   const updates = get(c, "updates");
   const expect = get(c, "expect");
   if (!Array.isArray(updates)) throw new Error("the case has no `updates` array");
@@ -308,6 +352,9 @@ export function ingestCase(c: JsonObject): void {
   const got = sortedText(storeView(store));
   const want = sortedText(get(expect, "terminals"));
   if (got !== want) throw new Error(`terminals differ\n    expected ${want}\n    got      ${got}`);
+  const out: JsonObject = { terminals: storeView(store), warnings: warnings.map(([kind, path]) => ({ kind, path })) };
+  if (error !== undefined) out["error"] = { kind: error[0], path: error[1] };
+  return canonicalSorted(out);
 }
 
 function main(argv: string[]): number {
@@ -349,15 +396,15 @@ function main(argv: string[]): number {
           const out = decodeCase(c);
           if (out !== undefined) lines.push(JSON.stringify({ file, name, output: out }));
         } else if (kind === "transcript") {
-          transcriptCase(c);
+          lines.push(JSON.stringify({ file, name, output: transcriptCase(c) }));
         } else if (kind === "replay") {
-          replayCase(c);
+          lines.push(JSON.stringify({ file, name, output: replayCase(c) }));
         } else if (kind === "convert") {
           lines.push(JSON.stringify({ file, name, output: convertCase(c) }));
         } else if (kind === "bridge") {
           lines.push(JSON.stringify({ file, name, output: bridgeCase(c) }));
         } else if (kind === "ingest") {
-          ingestCase(c);
+          lines.push(JSON.stringify({ file, name, output: ingestCase(c) }));
         } else {
           throw new Error(`this runner cannot evaluate cases of kind ${JSON.stringify(kind)}`);
         }

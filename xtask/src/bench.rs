@@ -93,11 +93,7 @@ pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
 fn run_bench(quick: bool, release: bool, out: Option<&Path>) -> Result<(), String> {
     let started = Instant::now();
     let load_before = load_average();
-    let plan = if quick {
-        Plan { dir: root().join("target/bench/quick"), rounds: 5 }
-    } else {
-        Plan { dir: root().join("target/bench/full"), rounds: 5 }
-    };
+    let plan = if quick { Plan { dir: root().join("target/bench/quick"), rounds: 5 } } else { Plan { dir: root().join("target/bench/full"), rounds: 5 } };
     let size = if quick { 4 << 20 } else { 64 << 20 };
     eprintln!("bench: {}", bench_inputs::ensure(&plan.dir, size)?);
 
@@ -239,10 +235,7 @@ fn output(cmd: &mut Command) -> Result<String, String> {
 
 /// The `RESULT {...}` lines of a bench process.
 fn result_objects(out: &str) -> Result<Vec<Value>, String> {
-    out.lines()
-        .filter_map(|l| l.strip_prefix("RESULT "))
-        .map(|j| serde_json::from_str(j).map_err(|e| format!("bad RESULT line `{j}`: {e}")))
-        .collect()
+    out.lines().filter_map(|l| l.strip_prefix("RESULT ")).map(|j| serde_json::from_str(j).map_err(|e| format!("bad RESULT line `{j}`: {e}"))).collect()
 }
 
 fn version_lines(out: &str) -> Vec<String> {
@@ -259,15 +252,7 @@ fn results(lang: &'static str, out: &str) -> Result<Vec<Row>, String> {
             let field = |k: &str| o.get(k).and_then(Value::as_f64).ok_or_else(|| format!("{lang}: result without `{k}`: {o}"));
             let row = o.get("row").and_then(Value::as_str).ok_or_else(|| format!("{lang}: result without `row`: {o}"))?;
             let (title, target) = describe(lang, row);
-            Ok(Row {
-                lang,
-                row: title,
-                ours: field("ours")?,
-                base: field("base")?,
-                unit: "MiB/s",
-                baseline: o.get("baseline").and_then(Value::as_str).unwrap_or("").to_owned(),
-                target,
-            })
+            Ok(Row { lang, row: title, ours: field("ours")?, base: field("base")?, unit: "MiB/s", baseline: o.get("baseline").and_then(Value::as_str).unwrap_or("").to_owned(), target })
         })
         .collect()
 }
@@ -284,24 +269,8 @@ fn memory(lang: &'static str, mut cmd: impl FnMut(&str) -> Command) -> Result<Ve
     let (t, target) = describe(lang, "rss");
     let (rt, rtarget) = describe(lang, "retained");
     Ok(vec![
-        Row {
-            lang,
-            row: t,
-            ours: num(&ours, "peak_rss")? / mib,
-            base: num(&hand, "peak_rss")? / mib,
-            unit: "MiB",
-            baseline: "hand-written ingest, same stream".into(),
-            target,
-        },
-        Row {
-            lang,
-            row: rt,
-            ours: num(&ours, "held")? / mib,
-            base: num(&hand, "retained")? / mib,
-            unit: "MiB",
-            baseline: "raw output bytes".into(),
-            target: rtarget,
-        },
+        Row { lang, row: t, ours: num(&ours, "peak_rss")? / mib, base: num(&hand, "peak_rss")? / mib, unit: "MiB", baseline: "hand-written ingest, same stream".into(), target },
+        Row { lang, row: rt, ours: num(&ours, "held")? / mib, base: num(&hand, "retained")? / mib, unit: "MiB", baseline: "raw output bytes".into(), target: rtarget },
     ])
 }
 
@@ -369,12 +338,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn tool_version(cmd: &str, args: &[&str]) -> String {
-    Command::new(cmd)
-        .args(args)
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned() + String::from_utf8_lossy(&o.stderr).trim())
-        .unwrap_or_else(|| format!("{cmd}: not found"))
+    Command::new(cmd).args(args).output().ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned() + String::from_utf8_lossy(&o.stderr).trim()).unwrap_or_else(|| format!("{cmd}: not found"))
 }
 
 fn load_average() -> String {
@@ -404,21 +368,7 @@ fn number(v: f64) -> String {
 fn table(rows: &[Row]) -> String {
     let mut s = String::from("| row | lang | ours | baseline | ratio | target | met? |\n|---|---|---:|---|---:|---:|---|\n");
     for r in rows {
-        writeln!(
-            s,
-            "| {} | {} | {} {} | {} {} ({}) | {}x | {} | {} |",
-            r.row,
-            r.lang,
-            number(r.ours),
-            r.unit,
-            number(r.base),
-            r.unit,
-            r.baseline,
-            number(r.ratio()),
-            r.target_text(),
-            r.met()
-        )
-        .ok();
+        writeln!(s, "| {} | {} | {} {} | {} {} ({}) | {}x | {} | {} |", r.row, r.lang, number(r.ours), r.unit, number(r.base), r.unit, r.baseline, number(r.ratio()), r.target_text(), r.met()).ok();
     }
     s
 }

@@ -43,13 +43,11 @@ impl Rng {
 
 const CRATES: &[&str] = &["serde", "tokio", "regex", "hyper", "clap", "rayon", "memchr", "anyhow", "syn", "quote"];
 const WORDS: &[&str] = &[
-    "build", "test", "error", "warning", "compiled", "finished", "running", "request", "handler", "session",
-    "terminal", "output", "bytes", "buffer", "stream", "worker", "cache", "index", "module", "target",
+    "build", "test", "error", "warning", "compiled", "finished", "running", "request", "handler", "session", "terminal", "output", "bytes", "buffer", "stream", "worker", "cache", "index", "module",
+    "target",
 ];
 /// Multi-byte UTF-8: Latin, CJK, Cyrillic, emoji, box drawing.
-const INTL: &[&str] = &[
-    "café", "naïve", "Straße", "日本語", "中文字符", "привет", "мир", "🚀", "✅", "🔥", "│", "─┼─", "└──", "±µ°",
-];
+const INTL: &[&str] = &["café", "naïve", "Straße", "日本語", "中文字符", "привет", "мир", "🚀", "✅", "🔥", "│", "─┼─", "└──", "±µ°"];
 /// Invalid UTF-8: stray continuation bytes, truncated sequences, bytes that never occur.
 const INVALID: &[&[u8]] = &[b"\xff", b"\xc3(", b"\xe2\x82", b"\x80\x80", b"\xf0\x9f\x98", b"\xed\xa0\x80", b"\xfe"];
 

@@ -94,11 +94,7 @@ pub fn sync(base: &Path, files: &Files, owned: &[&str], check: bool) -> Result<(
             }
         }
     }
-    if stale.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{}\nrun `cargo xtask gen` and commit the result", stale.join("\n")))
-    }
+    if stale.is_empty() { Ok(()) } else { Err(format!("{}\nrun `cargo xtask gen` and commit the result", stale.join("\n"))) }
 }
 
 /// Files a tool leaves in a generated folder that are not ours to judge.
@@ -117,23 +113,23 @@ fn environment() -> Environment<'static> {
 }
 
 fn render(env: &Environment<'_>, template: &str, ctx: impl Serialize) -> Result<String, String> {
-    env.get_template(template)
-        .and_then(|t| t.render(ctx))
-        .map_err(|e| {
-            let mut msg = format!("template {template}: {e}");
-            let mut src = std::error::Error::source(&e);
-            while let Some(s) = src {
-                let _ = write!(msg, "\n  caused by: {s}");
-                src = s.source();
-            }
-            msg
-        })
+    env.get_template(template).and_then(|t| t.render(ctx)).map_err(|e| {
+        let mut msg = format!("template {template}: {e}");
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            let _ = write!(msg, "\n  caused by: {s}");
+            src = s.source();
+        }
+        msg
+    })
 }
 
-/// Formats Rust source with rustfmt (part of the Rust toolchain).
+/// Formats Rust source with rustfmt (part of the Rust toolchain), with the project's
+/// `rustfmt.toml` wherever gen runs from, so that the output is what `cargo fmt` keeps.
 pub(crate) fn rustfmt(src: &str) -> Result<String, String> {
     let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet", "--config-path"])
+        .arg(crate::root().join("rustfmt.toml"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -237,11 +233,7 @@ impl Input {
     /// Every problem of `ir` (built with `errors`): the IR's, then each language view's.
     fn problems(ir: &ir::Ir, errors: &[ir::IrError]) -> Vec<String> {
         let mut problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        for (lang, view) in [
-            ("Rust", rust::view(ir).err()),
-            ("TypeScript", typescript::view(ir).err()),
-            ("Python", python::view(ir).err()),
-        ] {
+        for (lang, view) in [("Rust", rust::view(ir).err()), ("TypeScript", typescript::view(ir).err()), ("Python", python::view(ir).err())] {
             for line in view.iter().flat_map(|e| e.lines()) {
                 let line = if line.contains(lang) { line.to_owned() } else { format!("{line} (in {lang})") };
                 if !problems.contains(&line) {
@@ -292,10 +284,7 @@ impl Package {
     /// # Errors
     /// When `name` is not such a name.
     pub fn neutral(name: &str, description: &str) -> Result<Self, String> {
-        let ok = name.starts_with(|c: char| c.is_ascii_lowercase())
-            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !name.ends_with('-')
-            && !name.contains("--");
+        let ok = name.starts_with(|c: char| c.is_ascii_lowercase()) && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') && !name.ends_with('-') && !name.contains("--");
         if !ok {
             return Err(format!("package name `{name}`: use kebab-case ASCII (a lowercase letter, then lowercase letters, digits and single hyphens), for example `my-protocol`"));
         }
@@ -370,12 +359,7 @@ pub fn rust_crate(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut Fil
         let defs = rust::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "rust/module.rs.jinja", minijinja::context! { source => input.source, title => ir.title, defs => defs, pkg => pkg })?;
         files.add(format!("{prefix}/src/{}.rs", input.module), rustfmt(&src)?);
-        modules.push(ModuleView {
-            name: input.module.clone(),
-            name_lit: format!("{:?}", input.module),
-            names: name_lits(ir),
-            results: results_lits(ir),
-        });
+        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
     }
     files.add(format!("{prefix}/src/lib.rs"), rustfmt(&render(&env, "rust/lib.rs.jinja", minijinja::context! { modules => &modules, client => client, pkg => pkg, sources => sources(inputs) })?)?);
     if client {
@@ -454,12 +438,7 @@ pub fn typescript_package(inputs: &[Input], prefix: &str, pkg: &Package, files: 
         let cx = minijinja::context! { source => input.source, title => ir.title, name => input.module, module => module, pkg => pkg };
         files.add(format!("{prefix}/src/internal/{}.ts", input.module), render(&env, "typescript/module.ts.jinja", &cx)?);
         files.add(format!("{prefix}/src/{}.ts", input.module), render(&env, "typescript/public.ts.jinja", &cx)?);
-        modules.push(ModuleView {
-            name: input.module.clone(),
-            name_lit: format!("{:?}", input.module),
-            names: name_lits(ir),
-            results: results_lits(ir),
-        });
+        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
     }
     let readme = if client { "typescript/README.md.jinja" } else { "neutral/README.md.jinja" };
     for (template, out) in [
@@ -802,18 +781,11 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
             .and_then(|()| cargo(&["clippy", "--quiet"], dir))
             .and_then(|()| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json"))))
             .and_then(|()| {
-                crate::run(
-                    Command::new(python)
-                        .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
-                        .arg(out.join("mypy-cache"))
-                        .arg(out.join(dir).join("python/src").join(import)),
-                )
+                crate::run(Command::new(python).args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(out.join("mypy-cache")).arg(out.join(dir).join("python/src").join(import)))
             })
             // Lint-clean too, with the project's rules: a vendored package passes a
             // user's ruff whatever constructs its schema has.
-            .and_then(|()| {
-                crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import)))
-            })
+            .and_then(|()| crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import))))
     };
     let result = compile("all", "goldens")
         // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).

@@ -13,7 +13,7 @@
 use crate::{root, run};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const TYPIFY: &str = "typify 0.8.0";
@@ -102,12 +102,7 @@ fn datamodel(python: &Path, schema: &Path, work: &Path, probes: &Path) -> Result
     let models = work.join("datamodel_models.py");
     let bin = python.parent().map(|p| p.join("datamodel-codegen")).ok_or("no venv")?;
     output(
-        Command::new(bin)
-            .args(["--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--input"])
-            .arg(schema)
-            .arg("--output")
-            .arg(&models)
-            .env("PYTHONWARNINGS", "ignore"),
+        Command::new(bin).args(["--input-file-type", "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--input"]).arg(schema).arg("--output").arg(&models).env("PYTHONWARNINGS", "ignore"),
     )?;
     let got = parse(&output(Command::new(python).arg(root().join("tests/compare/datamodel_probe.py")).arg(&models).arg(schema).arg(probes))?, "datamodel_probe.py")?;
     Ok(outcome(&got))
@@ -239,7 +234,14 @@ fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
         }
     }
     for (i, p) in probes.iter().enumerate() {
-        let _ = writeln!(s, "\n## {} `{}` (expect: {})\n\n    {}\n", p["row"].as_str().unwrap_or(""), p["type"].as_str().unwrap_or(""), p["expect"].as_str().unwrap_or(""), p["text"].as_str().unwrap_or(""));
+        let _ = writeln!(
+            s,
+            "\n## {} `{}` (expect: {})\n\n    {}\n",
+            p["row"].as_str().unwrap_or(""),
+            p["type"].as_str().unwrap_or(""),
+            p["expect"].as_str().unwrap_or(""),
+            p["text"].as_str().unwrap_or("")
+        );
         for (name, o) in tools {
             let r = o[0].results.get(i).cloned().unwrap_or(Value::Null);
             let _ = writeln!(s, "- {name}: {} {r}", if judge(p, &r) { "right" } else { "WRONG" });
@@ -248,10 +250,22 @@ fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
     s
 }
 
+/// A work folder of this run's own (two runs at once never share one), removed when the
+/// run ends.
+struct WorkDir(PathBuf);
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// `cargo xtask compare [--write]`.
 pub fn compare(write: bool) -> Result<(), String> {
-    // Outside the workspace: the generated crate is a package of its own.
-    let work = std::env::temp_dir().join("acp-terminal-compare");
+    // Outside the workspace: the generated crate is a package of its own. One folder per
+    // run (its process id), so that runs at the same time do not clobber each other.
+    let guard = WorkDir(std::env::temp_dir().join(format!("acp-terminal-compare-{}", std::process::id())));
+    let work = guard.0.clone();
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     crate::node::install()?;

@@ -1,6 +1,9 @@
 //! `cargo xtask conformance [DIR...]`: runs every vector file under the given
 //! directories in each language's runner, prints each runner's `N passed, N failed`,
-//! and compares the canonical bytes of every decode case across languages.
+//! and compares across languages what every passing case produced (canonical output or
+//! error of a decode, convert and bridge case, a transcript's text, a replay or ingest
+//! case's store view): a directory of any kinds of vectors passes when its cases pass,
+//! and fails only when no case ran at all.
 
 use crate::{root, run};
 use serde_json::Value;
@@ -27,17 +30,16 @@ fn runners() -> Result<Vec<Runner>, String> {
     crate::node::build_tests()?;
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
-        Runner {
-            language: "typescript",
-            command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()],
-            env: vec![],
-        },
+        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()], env: vec![] },
         Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env(), crate::pyenv::pure_env()] },
         // The same runner on the native path (the wheel is built and installed first): the
         // vectors must give identical results on both.
         Runner {
             language: "python-native",
-            command: { crate::native::install()?; crate::pyenv::runner()? },
+            command: {
+                crate::native::install()?;
+                crate::pyenv::runner()?
+            },
             env: vec![crate::pyenv::runner_env(), ("ACP_TERMINAL_EXPECT_NATIVE".into(), "1".into())],
         },
     ])
@@ -59,7 +61,9 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
             return Err(format!("{} does not exist", d.display()));
         }
     }
-    let out_dir = root().join("target/conformance");
+    // A folder of this run's own: runs at the same time (the fuzzers, another terminal)
+    // never read each other's outputs.
+    let out_dir = root().join(format!("target/conformance/run-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
     let mut failures = Vec::new();
     let mut emitted = Vec::new();
@@ -81,6 +85,7 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
         }
         emitted.push((r.language, read_emitted(&emit)));
     }
+    let _ = std::fs::remove_dir_all(&out_dir);
     // Every output any language emitted must be emitted, with the same bytes, by all
     // of them: a case one language leaves out counts as a difference, so a runner that
     // stops emitting (or names its cases differently) cannot pass unnoticed.
@@ -105,13 +110,10 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
             }
         }
     }
-    println!(
-        "cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language",
-        keys.len(),
-        emitted.len()
-    );
+    println!("cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language", keys.len(), emitted.len());
+    // Every case that passes reports what it produced: nothing reported means no case ran.
     if keys.is_empty() {
-        failures.push("no language emitted any output to compare".to_owned());
+        failures.push("no case ran in any language (no vector file with cases under the given paths?)".to_owned());
     }
     if differ > 0 {
         failures.push(format!("{differ} cases serialize differently across languages"));

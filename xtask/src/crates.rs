@@ -17,11 +17,7 @@ pub fn publish_dry_run() -> Result<(), String> {
         // `--allow-dirty`: the check runs on work in progress too; what is packaged is
         // still only what `cargo package --list` shows (the committed layout).
         run(Command::new(&cargo).args(["publish", "--dry-run", "--allow-dirty", "--quiet", "-p", name]))?;
-        let out = Command::new(&cargo)
-            .args(["package", "--list", "--allow-dirty", "-p", name])
-            .current_dir(root())
-            .output()
-            .map_err(|e| format!("could not run cargo package --list: {e}"))?;
+        let out = Command::new(&cargo).args(["package", "--list", "--allow-dirty", "-p", name]).current_dir(root()).output().map_err(|e| format!("could not run cargo package --list: {e}"))?;
         let list = String::from_utf8_lossy(&out.stdout);
         for needed in ["README.md", "LICENSE", "Cargo.toml", "src/lib.rs", "src/wire/mod.rs"] {
             if !list.lines().any(|l| l == needed) {

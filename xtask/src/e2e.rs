@@ -1,11 +1,13 @@
-//! The end-to-end loop (issue 12): the example Agent (`examples/agent`, Rust, real PTY)
-//! through the terminal Client (`examples/terminal-client`, Python), and the browser
-//! Client (`examples/browser`, TypeScript binding + xterm.js) in headless Chromium.
+//! The end-to-end loop: the example Agent (`examples/agent`, Rust, a real ACP Agent with
+//! a real PTY) through the terminal Client (`examples/terminal-client`, Python, a real
+//! ACP Client), at protocol v2 and at v1, and the browser Client (`examples/browser`,
+//! TypeScript binding + xterm.js) replaying recorded sessions in headless Chromium.
 //!
-//! `cargo xtask e2e run -- COMMAND` watches the Agent in the terminal Client;
-//! `cargo xtask e2e browser` serves the browser page; `cargo xtask e2e record` re-records
-//! the session the page replays. `cargo xtask test` calls [`terminal`], [`browser`] and
-//! [`readme_snippets`].
+//! `cargo xtask e2e run -- [AGENT OPTIONS] COMMAND` watches the Agent in the terminal
+//! Client; `cargo xtask e2e browser` serves the browser page; `cargo xtask e2e record`
+//! re-records the sessions the page replays. `cargo xtask test` calls [`terminal`],
+//! [`browser`] and [`readme_snippets`]; the interop with programs we did not write is
+//! in `interop.rs`.
 
 use crate::{pyenv, root, run};
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ use std::process::{Command, Output, Stdio};
 pub enum Cmd {
     /// Build the Agent and run COMMAND through the terminal Client (asks before running).
     Run {
-        /// Agent options (`--replay`, `--cols N`, ...) then the shell command line.
+        /// Agent options (`--replay`, `--cols N`, `--protocol 1`, ...) then the shell command line (the prompt).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true)]
         args: Vec<String>,
     },
@@ -24,7 +26,7 @@ pub enum Cmd {
         #[arg(long, default_value_t = 8080)]
         port: u16,
     },
-    /// Re-record examples/browser/session*.jsonl from the Agent (live chunks and --replay).
+    /// Re-record examples/browser/session*.jsonl from the Agent (v2 live chunks, v2 --replay, v1).
     Record,
     /// Compile and run every ```rust, ```ts and ```python block of README.md.
     Readme,
@@ -37,8 +39,9 @@ pub fn cli(cmd: Cmd) -> Result<(), String> {
         Cmd::Run { args } => {
             let agent = build_agent()?;
             pyenv::install()?;
-            let mut c = client(&agent);
-            c.arg("--answer").arg("ask").arg("--").args(args);
+            let (command, options) = args.split_last().ok_or("give the command to run")?;
+            let mut c = client();
+            c.args(["--answer", "ask", "--prompt", command, "--"]).arg(&agent).args(options);
             let status = c.status().map_err(|e| format!("could not start the terminal Client: {e}"))?;
             if status.success() { Ok(()) } else { Err(format!("the command ended with {status}")) }
         }
@@ -65,17 +68,32 @@ fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-/// Builds the example Agent; returns its path.
-fn build_agent() -> Result<PathBuf, String> {
-    run(Command::new(cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-example-agent"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    Ok(target.join("debug/acp-example-agent"))
+/// The example Agent's own Cargo workspace (its lock file pins the official SDK).
+pub const AGENT_MANIFEST: &str = "examples/agent/Cargo.toml";
+
+/// Where the Agent's workspace builds: `target/agent` (or under `CARGO_TARGET_DIR`).
+fn agent_target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from).join("agent")
 }
 
-/// The terminal Client command, with the generated Python package on its path.
-fn client(agent: &Path) -> Command {
+/// Builds the example Agent; returns its path.
+pub fn build_agent() -> Result<PathBuf, String> {
+    run(Command::new(cargo()).args(["build", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", agent_target()))?;
+    Ok(agent_target().join("debug/acp-example-agent"))
+}
+
+/// The Agent's own checks: clippy with warnings denied, and its protocol tests (bad
+/// input gets JSON-RPC errors, never a crash).
+fn check_agent() -> Result<(), String> {
+    let target = agent_target();
+    run(Command::new(cargo()).args(["clippy", "--quiet", "--locked", "--all-targets", "--manifest-path", AGENT_MANIFEST, "--", "-D", "warnings"]).env("CARGO_TARGET_DIR", &target))?;
+    run(Command::new(cargo()).args(["test", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", &target))
+}
+
+/// The terminal Client command (`client.py`), with the generated Python package on its path.
+pub fn client() -> Command {
     let mut c = Command::new(pyenv::python());
-    c.arg(root().join(CLIENT)).arg("--agent").arg(agent).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1").current_dir(root());
+    c.arg(root().join(CLIENT)).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1").current_dir(root());
     c
 }
 
@@ -160,107 +178,199 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Refusals: the command (which would create the marker file) must not run.
-const REFUSALS: &[(&str, &str)] = &[
-    ("reject", "the user chose \"reject\""),
-    ("cancelled", "the request was cancelled"),
-    ("maybe_later", "unknown outcome \"maybe_later\""),
+/// The versions and output paths every case runs with: the Agent's options for each.
+const MODES: &[(&str, &[&str])] = &[
+    ("v2, live chunks", &[]),
+    ("v2, snapshot (--replay)", &["--replay"]),
+    ("v1, the Bridge and the _meta convention", &["--protocol", "1"]),
+    ("v1, snapshot (--replay)", &["--protocol", "1", "--replay"]),
+];
+
+/// Refusals: the command (which would create the marker file) must not run. The answer,
+/// and the reason the Agent gives at v2 and at v1 (v1's outcomes are a closed set: an
+/// unknown one does not parse).
+const REFUSALS: &[(&str, &str, &str)] = &[
+    ("reject", "the user chose \"reject\"", "the user chose \"reject\""),
+    ("cancelled", "the request was cancelled", "the request was cancelled"),
+    ("maybe_later", "unknown outcome \"maybe_later\"", "the answer is not a v1 RequestPermissionResponse: unknown_variant at /outcome/outcome"),
 ];
 
 fn output(cmd: &mut Command) -> Result<Output, String> {
     cmd.stdin(Stdio::null()).output().map_err(|e| format!("could not start {cmd:?}: {e}"))
 }
 
-fn check_case(agent: &Path, case: &Case, replay: bool) -> Result<(), String> {
-    let mode = if replay { "snapshot (--replay)" } else { "live chunks" };
-    let mut c = client(agent);
-    c.args(["--answer", case.answer, "--"]).args(case.agent);
-    if replay {
-        c.arg("--replay");
-    }
-    c.arg(case.command);
-    let out = output(&mut c)?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let fail = |what: String| Err(format!("e2e {} ({mode}): {what}\n--- client stderr:\n{stderr}", case.name));
-    if stdout != case.transcript {
-        return fail(format!("transcript {stdout:?}, expected {:?}", case.transcript));
-    }
-    if out.status.code() != Some(case.code) {
-        return fail(format!("client exit status {:?}, expected {}", out.status.code(), case.code));
-    }
-    for want in case.stderr {
-        if !stderr.lines().any(|l| l.starts_with(*want)) {
-            return fail(format!("stderr lacks the line {want:?}"));
+/// A hang guard for one session (each takes a second or two): past it, the session's
+/// whole process group is killed and the run fails, rather than the test run hanging.
+const HANG: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// Runs `cmd` (in a process group of its own) to the end, or fails after [`HANG`].
+fn output_guarded(cmd: &mut Command) -> Result<Output, String> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0).spawn().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as Box<dyn Read + Send>));
+    let began = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if began.elapsed() > HANG {
+            // The group: the Client and the Agent it started.
+            let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
+            let _ = child.wait();
+            return Err(format!("{cmd:?} hung: killed after {} s", HANG.as_secs()));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ok(Output { status, stdout: out.join().unwrap_or_default(), stderr: err.join().unwrap_or_default() })
+}
+
+/// What the terminal Client printed: its stdout (the transcripts), stderr and status.
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: Option<i32>,
+}
+
+/// Runs the terminal Client with `options` against the Agent command line `agent`.
+pub fn run_client(options: &[&str], agent: &[&std::ffi::OsStr]) -> Result<Ran, String> {
+    let out = output_guarded(client().args(options).arg("--").args(agent))?;
+    Ok(Ran { stdout: String::from_utf8_lossy(&out.stdout).into_owned(), stderr: String::from_utf8_lossy(&out.stderr).into_owned(), code: out.status.code() })
+}
+
+/// The checks every session through the terminal Client shares: its stderr has the
+/// given line beginnings, no raw control character and no complaint about the Agent.
+pub fn check_stderr(ran: &Ran, lines: &[&str]) -> Result<(), String> {
+    for want in lines {
+        if !ran.stderr.lines().any(|l| l.starts_with(*want)) {
+            return Err(format!("stderr lacks the line {want:?}"));
         }
     }
-    if stderr.contains(['\x1b', '\r']) {
-        return fail("the Client printed a raw control character (strings must go through safe_display)".into());
+    if ran.stderr.contains(['\x1b', '\r']) {
+        return Err("the Client printed a raw control character (strings must go through safe_display)".into());
     }
-    if stderr.contains("warning") || stderr.contains("ignoring") || stderr.contains("does not parse") {
-        return fail("the Client reported a problem with the Agent's messages".into());
+    if ran.stderr.contains("warning") || ran.stderr.contains("ignoring") || ran.stderr.contains("does not parse") {
+        return Err("the Client reported a problem with the Agent's messages".into());
     }
     Ok(())
 }
 
-fn check_refusal(agent: &Path, answer: &str, why: &str) -> Result<(), String> {
+fn check_case(agent: &Path, case: &Case, mode: &str, agent_options: &[&str]) -> Result<(), String> {
+    let mut argv: Vec<&std::ffi::OsStr> = vec![agent.as_os_str()];
+    argv.extend(case.agent.iter().chain(agent_options).map(std::ffi::OsStr::new));
+    let ran = run_client(&["--answer", case.answer, "--prompt", case.command], &argv)?;
+    let fail = |what: String| Err(format!("e2e {} ({mode}): {what}\n--- client stderr:\n{}", case.name, ran.stderr));
+    if ran.stdout != case.transcript {
+        return fail(format!("transcript {:?}, expected {:?}", ran.stdout, case.transcript));
+    }
+    if ran.code != Some(case.code) {
+        return fail(format!("client exit status {:?}, expected {}", ran.code, case.code));
+    }
+    let mut lines = case.stderr.to_vec();
+    lines.push("client: the turn ended: end_turn");
+    check_stderr(&ran, &lines).or_else(fail)
+}
+
+fn check_refusal(agent: &Path, answer: &str, why: &str, v1: bool) -> Result<(), String> {
     let marker = root().join(format!("target/e2e/refused-{answer}"));
     let _ = std::fs::remove_file(&marker);
     std::fs::create_dir_all(root().join("target/e2e")).map_err(|e| e.to_string())?;
-    let out = output(client(agent).args(["--answer", answer, "--", "touch"]).arg(&marker))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let fail = |what: &str| Err(format!("e2e refusal by {answer:?}: {what}\n--- client stderr:\n{stderr}"));
+    let prompt = format!("touch {}", marker.display());
+    let mut argv = vec![agent.as_os_str()];
+    if v1 {
+        argv.extend([std::ffi::OsStr::new("--protocol"), std::ffi::OsStr::new("1")]);
+    }
+    let ran = run_client(&["--answer", answer, "--prompt", &prompt], &argv)?;
+    let version = if v1 { "v1" } else { "v2" };
+    let fail = |what: &str| Err(format!("e2e refusal by {answer:?} ({version}): {what}\n--- client stderr:\n{}", ran.stderr));
     if marker.exists() {
         return fail("the command ran");
     }
-    if out.status.code() != Some(126) {
-        return fail(&format!("client exit status {:?}, expected 126 (not run)", out.status.code()));
+    if ran.code != Some(126) {
+        return fail(&format!("client exit status {:?}, expected 126 (not run)", ran.code));
     }
-    if !stdout.is_empty() {
-        return fail(&format!("a transcript was printed: {stdout:?}"));
+    if !ran.stdout.is_empty() {
+        return fail(&format!("a transcript was printed: {:?}", ran.stdout));
     }
-    if !stderr.contains(&format!("Permission refused ({why})")) {
+    if !ran.stderr.contains(&format!("Permission refused ({why}")) {
         return fail(&format!("stderr does not give the reason {why:?}"));
+    }
+    let stop = if answer == "cancelled" { "cancelled" } else { "end_turn" };
+    if !ran.stderr.contains(&format!("client: the turn ended: {stop}")) {
+        return fail(&format!("the turn did not end with the stop reason {stop}"));
     }
     Ok(())
 }
 
-/// The Agent through the terminal Client on real commands, live and replayed.
+/// `session/cancel` while the command runs: the Agent ends it (SIGTERM to its process
+/// group), reports the signal, and the turn ends `cancelled`.
+fn check_cancel(agent: &Path, v1: bool) -> Result<(), String> {
+    let mut argv = vec![agent.as_os_str()];
+    if v1 {
+        argv.extend([std::ffi::OsStr::new("--protocol"), std::ffi::OsStr::new("1")]);
+    }
+    let ran = run_client(&["--answer", "allow", "--cancel-on", "ready", "--prompt", "echo ready; sleep 600; echo never"], &argv)?;
+    let version = if v1 { "v1" } else { "v2" };
+    let fail = |what: String| Err(format!("e2e cancel ({version}): {what}\n--- client stderr:\n{}", ran.stderr));
+    if ran.stdout != "ready\n" {
+        return fail(format!("transcript {:?}, expected \"ready\\n\"", ran.stdout));
+    }
+    if ran.code != Some(128 + 15) {
+        return fail(format!("client exit status {:?}, expected 143 (SIGTERM)", ran.code));
+    }
+    check_stderr(&ran, &["client: the turn ended: cancelled", "--- term_1: killed by SIGTERM"]).or_else(fail)
+}
+
+/// The Agent through the terminal Client on real commands, at v2 and v1, live and
+/// replayed; refusals; a cancel.
 pub fn terminal() -> Result<(), String> {
     let agent = build_agent()?;
+    check_agent()?;
     pyenv::install()?;
     let py = pyenv::python();
     run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "examples/terminal-client"]))?;
     run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "examples/terminal-client"]).env("PYTHONPATH", root().join("generated/python/src")))?;
-    eprintln!("e2e: the Agent through the terminal Client ({} commands, live and --replay; {} refusals)", CASES.len(), REFUSALS.len());
+    eprintln!("e2e: the Agent through the terminal Client ({} commands in {} modes; {} refusals and a cancel at v2 and v1)", CASES.len(), MODES.len(), REFUSALS.len());
     for case in CASES {
-        check_case(&agent, case, false)?;
-        check_case(&agent, case, true)?;
+        for (mode, options) in MODES {
+            check_case(&agent, case, mode, options)?;
+        }
     }
-    for (answer, why) in REFUSALS {
-        check_refusal(&agent, answer, why)?;
+    for (answer, v2_why, v1_why) in REFUSALS {
+        check_refusal(&agent, answer, v2_why, false)?;
+        check_refusal(&agent, answer, v1_why, true)?;
     }
-    Ok(())
+    check_cancel(&agent, false)?;
+    check_cancel(&agent, true)
 }
 
 /// The command recorded for the browser page: colours, a progress bar, a wide line, a
 /// non-zero exit.
 pub const RECORDED: &str = r#"printf '\033[1mBuilding\033[0m acp-terminal\n'; for i in 1 2 3 4 5; do printf '\r\033[36m[%-5s]\033[0m %d/5' "$(printf '%*s' $i '' | tr ' ' '=')" $i; sleep 0.05; done; printf '\n\033[32mok\033[0m   3 passed\n\033[31mFAIL\033[0m 1 failed: expected \342\202\254 10, got \377\n'; exit 1"#;
 
+/// The recordings the browser page replays, and the Agent options that make each.
+const RECORDINGS: &[(&str, &[&str])] =
+    &[("examples/browser/session.jsonl", &[]), ("examples/browser/session-replay.jsonl", &["--replay"]), ("examples/browser/session-v1.jsonl", &["--protocol", "1"])];
+
 fn record() -> Result<(), String> {
     let agent = build_agent()?;
     pyenv::install()?;
-    for (file, replay) in [("examples/browser/session.jsonl", false), ("examples/browser/session-replay.jsonl", true)] {
-        let mut c = client(&agent);
-        c.args(["--answer", "allow", "--record", file, "--", "--cwd", "/tmp"]);
-        if replay {
-            c.arg("--replay");
-        }
-        c.arg(RECORDED);
-        let out = output(&mut c)?;
-        if out.status.code() != Some(1) {
-            return Err(format!("recording {file}: expected exit status 1, got {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr)));
+    for (file, options) in RECORDINGS {
+        let mut argv = vec![agent.as_os_str()];
+        argv.extend(options.iter().map(std::ffi::OsStr::new));
+        let ran = run_client(&["--answer", "allow", "--cwd", "/tmp", "--record", file, "--prompt", RECORDED], &argv)?;
+        if ran.code != Some(1) {
+            return Err(format!("recording {file}: expected exit status 1, got {:?}: {}", ran.code, ran.stderr));
         }
         eprintln!("e2e: recorded {file}");
     }
@@ -281,7 +391,7 @@ pub fn build_web() -> Result<(), String> {
         std::fs::create_dir_all(to.parent().unwrap_or(&web)).map_err(|e| e.to_string())?;
         std::fs::copy(root().join(from), &to).map(drop).map_err(|e| format!("copying {from} to {}: {e}", to.display()))
     };
-    for f in ["index.html", "session.jsonl", "session-replay.jsonl"] {
+    for f in ["index.html", "session.jsonl", "session-replay.jsonl", "session-v1.jsonl"] {
         copy(&format!("examples/browser/{f}"), f)?;
     }
     copy("tests/e2e/node_modules/@xterm/xterm/lib/xterm.mjs", "xterm/xterm.mjs")?;
@@ -367,14 +477,7 @@ fn run_snippet(s: &Snippet, cmd: &mut Command) -> Result<(), String> {
     if out.status.success() {
         return Ok(());
     }
-    Err(format!(
-        "README.md:{}: the ```{} block failed ({}):\n{}{}",
-        s.line,
-        s.lang,
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    ))
+    Err(format!("README.md:{}: the ```{} block failed ({}):\n{}{}", s.line, s.lang, out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
 /// Every ```rust, ```ts and ```python block of README.md is a complete program: it is

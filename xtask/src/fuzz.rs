@@ -5,13 +5,23 @@
 //!   expectations come from the source-of-truth crate, then run through the
 //!   conformance runners of all three languages. Every language must give the same
 //!   canonical bytes and warnings, or the same error kind and JSON pointer.
+//! - **Repeated member names** (`duplicates`): values written with repeated names here
+//!   and there (a repeat whose own value repeats, a tag moved last), run in every
+//!   language: the same `duplicate_key` pointer everywhere.
+//! - **Eviction** (`eviction`): random interleavings of updates on stores with small
+//!   limits (the `evict_cases` binary), run in every language: never half-evicted, the
+//!   same terminals, counters and events.
 //! - **Coverage-guided** (`fuzz/`, libFuzzer through `libfuzzer-sys`, built on stable
-//!   Rust with the `sancov` pass): parse, store apply and transcript push must never
-//!   panic, and must hold their invariants (re-encoding is canonical, re-chunking does
-//!   not change the transcript).
-//! - **Hostile corpus** (`tests/hostile/`): run by every language's own tests.
+//!   Rust with the `sancov` pass): parse, store apply, transcript push and eviction must
+//!   never panic, and must hold their invariants (re-encoding is canonical, re-chunking
+//!   does not change the transcript, the store matches a model of the eviction policy).
+//! - **Hostile corpus** (`tests/hostile/`): counted by every language's own tests, timed
+//!   here (`hostile_clock`) at 16 times the size.
+//! - **The 4,000,000-item message** (`message`, xtask/src/message.rs): peak memory and
+//!   time per language, as separate processes.
 //!
-//! `cargo xtask test` runs a short seeded pass of each (`quick`).
+//! `cargo xtask test` runs a short seeded pass of the targets, properties, repeated names,
+//! eviction and differential cases (`quick`): counted, nothing timed.
 
 use crate::ir::{self, Def, Field, Presence, Ty};
 use crate::{root, run};
@@ -198,10 +208,15 @@ impl<'a> Gen<'a> {
                     let mut v = self.ty(&f.ty, f.format.as_deref(), rng, depth);
                     if let (Some(min), Value::Array(a)) = (f.min_items, &mut v) {
                         while (a.len() as u64) < min {
-                            a.push(self.ty(match &f.ty {
-                                Ty::Array { items } => items,
-                                other => other,
-                            }, None, rng, depth + 1));
+                            a.push(self.ty(
+                                match &f.ty {
+                                    Ty::Array { items } => items,
+                                    other => other,
+                                },
+                                None,
+                                rng,
+                                depth + 1,
+                            ));
                         }
                     }
                     v
@@ -223,9 +238,7 @@ impl<'a> Gen<'a> {
                 self.fields(fields, &mut m, rng, depth);
                 Value::Object(m)
             }
-            Def::StringAlias { absolute_path, .. } => {
-                Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned())
-            }
+            Def::StringAlias { absolute_path, .. } => Value::String((*rng.pick(if *absolute_path { PATHS } else { &STRINGS[1..] })).to_owned()),
             Def::StringEnum { values, other, .. } => {
                 if other.is_some() && rng.one_in(5) {
                     Value::String("future_value".into())
@@ -470,14 +483,69 @@ pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, 
 /// between them): text, controls, sequences of every kind, whole and cut, C1 controls, bidi
 /// controls, valid, invalid and incomplete UTF-8.
 const TRANSCRIPT_PIECES: &[&[u8]] = &[
-    b"hello", b"progress 42%", b" ", b"\t", b"\r", b"\n", b"\r\n", b"\x08", b"\x07", b"\x00", b"\x7f",
-    b"\x1b[31m", b"\x1b[0m", b"\x1b[38;2;1;2;3m", b"\x1b[K", b"\x1b[1K", b"\x1b[2K", b"\x1b[3K", b"\x1b[1G",
-    b"\x1b[5G", b"\x1b[2D", b"\x1b[3C", b"\x1b[99999C", b"\x1b[?25l", b"\x1b[?2K", b"\x1b[1$G", b"\x1b[1:2G",
-    b"\x1b]0;title\x07", b"\x1b]8;;http://x\x1b\\", b"\x1b]2;t", b"\x1bP1$qm\x1b\\", b"\x1bX sos \x1b\\",
-    b"\x1b^pm\x07x\x1b\\", b"\x1b(B", b"\x1b7", b"\x1b", b"\x1b[", b"\x1b]", b"\x18", b"\x1a", b"\xc2\x9b2K",
-    b"\xc2\x9d0;x\xc2\x9c", b"\xc2\x85", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xe2\x80\xae",
-    b"\xe2\x81\xa6", b"\xef\xbb\xbf", b"\x80", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xff",
-    b"\xe2\x82", b"\xf0\x9f\x98", b"\xed", b"0123456789", b";", b"[", b"\r\x1b[2K", b"\x1b[1G\x1b[K", b"\n\r\x1b[2K",
+    b"hello",
+    b"progress 42%",
+    b" ",
+    b"\t",
+    b"\r",
+    b"\n",
+    b"\r\n",
+    b"\x08",
+    b"\x07",
+    b"\x00",
+    b"\x7f",
+    b"\x1b[31m",
+    b"\x1b[0m",
+    b"\x1b[38;2;1;2;3m",
+    b"\x1b[K",
+    b"\x1b[1K",
+    b"\x1b[2K",
+    b"\x1b[3K",
+    b"\x1b[1G",
+    b"\x1b[5G",
+    b"\x1b[2D",
+    b"\x1b[3C",
+    b"\x1b[99999C",
+    b"\x1b[?25l",
+    b"\x1b[?2K",
+    b"\x1b[1$G",
+    b"\x1b[1:2G",
+    b"\x1b]0;title\x07",
+    b"\x1b]8;;http://x\x1b\\",
+    b"\x1b]2;t",
+    b"\x1bP1$qm\x1b\\",
+    b"\x1bX sos \x1b\\",
+    b"\x1b^pm\x07x\x1b\\",
+    b"\x1b(B",
+    b"\x1b7",
+    b"\x1b",
+    b"\x1b[",
+    b"\x1b]",
+    b"\x18",
+    b"\x1a",
+    b"\xc2\x9b2K",
+    b"\xc2\x9d0;x\xc2\x9c",
+    b"\xc2\x85",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    b"\xe2\x80\xae",
+    b"\xe2\x81\xa6",
+    b"\xef\xbb\xbf",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xff",
+    b"\xe2\x82",
+    b"\xf0\x9f\x98",
+    b"\xed",
+    b"0123456789",
+    b";",
+    b"[",
+    b"\r\x1b[2K",
+    b"\x1b[1G\x1b[K",
+    b"\n\r\x1b[2K",
 ];
 
 /// Writes `count` transcript cases for seed `seed` into `dir` (a conformance vector file of
@@ -522,6 +590,163 @@ pub fn write_transcript_differential(dir: &Path, seed: u64, count: usize) -> Res
     Ok(count)
 }
 
+/// Writes `v` as JSON text with repeated member names: here and there a member is written
+/// again (its repeat's value itself often repeating a name), a new member whose value
+/// repeats a name is added, and an object's first member (a union's tag) is moved last.
+/// What is repeated where decides the pointer of `duplicate_key` (the first repeat in
+/// document order), and the languages must agree on it.
+fn text_with_repeats(v: &Value, rng: &mut Rng, depth: usize, out: &mut String) {
+    let key = |out: &mut String, k: &str| {
+        out.push_str(&serde_json::to_string(k).unwrap_or_default());
+        out.push(':');
+    };
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            if entries.len() > 1 && rng.one_in(4) {
+                entries.rotate_left(1);
+            }
+            out.push('{');
+            let mut first = true;
+            for (k, x) in entries {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                key(out, k);
+                text_with_repeats(x, rng, depth + 1, out);
+                if depth < 6 && rng.one_in(8) {
+                    out.push(',');
+                    key(out, k);
+                    match rng.below(3) {
+                        0 => out.push_str(r#"{"b":1,"b":2}"#),
+                        1 => text_with_repeats(x, rng, depth + 1, out),
+                        _ => out.push_str(&serde_json::to_string(x).unwrap_or_default()),
+                    }
+                }
+            }
+            if depth < 6 && rng.one_in(10) {
+                if !first {
+                    out.push(',');
+                }
+                const NAMES: [&str; 3] = ["zz", "_meta", "a"];
+                const VALUES: [&str; 3] = [r#"{"a":0,"a":{"b":1,"b":2}}"#, r#"[{"x":1,"x":2}]"#, r#"{"a":{"b":1,"b":2},"a":0}"#];
+                key(out, NAMES[rng.below(NAMES.len())]);
+                out.push_str(VALUES[rng.below(VALUES.len())]);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                text_with_repeats(x, rng, depth + 1, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&serde_json::to_string(other).unwrap_or_default()),
+    }
+}
+
+/// Writes `count` cases of texts with repeated member names (`text_with_repeats`, some
+/// with a value mutation too) for seed `seed` into `dir`, expectations from the
+/// source-of-truth crate: every language must give the same error kind and pointer.
+pub fn write_duplicates(dir: &Path, seed: u64, count: usize) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut rng = Rng::new(seed ^ 0xD0D0_0022);
+    let mut written = 0;
+    for schema in ["v2", "v1"] {
+        let version = version_of(schema);
+        let doc = acp_terminal_schema::emit::schema(version);
+        let ir = ir::build(&doc).map_err(|e| e.to_string())?;
+        let generator = Gen::new(&ir);
+        let names = generator.names();
+        let n = if schema == "v2" { count * 3 / 4 } else { count - count * 3 / 4 };
+        let mut cases = Vec::new();
+        for i in 0..n {
+            let name = *rng.pick(&names);
+            let mut value = generator.value(name, &mut rng, 0);
+            if rng.one_in(3) {
+                mutate_value(&mut value, &mut rng);
+            }
+            let mut text = String::new();
+            text_with_repeats(&value, &mut rng, 0, &mut text);
+            let Some(result) = acp_terminal_schema::registry::decode(version, name, &text) else { continue };
+            let expect = match result {
+                Ok((canonical, warnings)) => {
+                    let output: Value = serde_json::from_str(&canonical).map_err(|e| format!("canonical output is not JSON: {e}"))?;
+                    let mut e = json!({ "output": output });
+                    if !warnings.is_empty() {
+                        e["warnings"] = Value::Array(warnings.iter().map(|w| json!({"kind": w.kind.as_str(), "path": w.path})).collect());
+                    }
+                    e
+                }
+                Err(err) => json!({ "error": { "kind": err.kind.as_str(), "path": err.path } }),
+            };
+            cases.push(json!({
+                "name": format!("seed {seed} repeated names {i} ({name})"),
+                "kind": "decode",
+                "schema": schema,
+                "type": name,
+                "inputText": text,
+                "expect": expect,
+            }));
+            written += 1;
+        }
+        let file = json!({ "description": format!("repeated member names, seed {seed}, schema {schema}"), "cases": cases });
+        std::fs::write(dir.join(format!("duplicates-{schema}.json")), serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    }
+    Ok(written)
+}
+
+/// Rounds of `count` cases of repeated member names, each run in every language, until
+/// `deadline` (one round without).
+fn duplicates(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
+    let mut total = 0;
+    let mut round = 0u64;
+    loop {
+        let dir = root().join("target/fuzz/duplicates");
+        let _ = std::fs::remove_dir_all(&dir);
+        let s = seed.wrapping_add(round);
+        total += write_duplicates(&dir, s, count)?;
+        eprintln!("duplicates: seed {s}, {count} cases, in every language");
+        crate::conformance::conformance(&[dir]).map_err(|e| format!("repeated member names (seed {s}): {e}; the cases are in target/fuzz/duplicates"))?;
+        round += 1;
+        if deadline.is_none_or(|d| Instant::now() >= d) {
+            return Ok(total);
+        }
+    }
+}
+
+/// Rounds of `count` random interleavings of updates on stores with small limits
+/// (`evict_cases`, expectations from the Rust store), each run in every language, until
+/// `deadline` (one round without): every runner checks after every update that no
+/// terminal is half-evicted, and all must reach the same terminals, counters and events.
+fn eviction(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(&cargo).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance", "--bin", "evict_cases"]))?;
+    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    let exe = target.join("debug").join(format!("evict_cases{}", std::env::consts::EXE_SUFFIX));
+    let mut total = 0;
+    let mut round = 0u64;
+    loop {
+        let dir = root().join("target/fuzz/eviction");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let s = seed.wrapping_add(round);
+        run(Command::new(&exe).arg(s.to_string()).arg(count.to_string()).arg(dir.join("eviction.json")))?;
+        total += count;
+        eprintln!("eviction: seed {s}, {count} random interleavings, in every language");
+        crate::conformance::conformance(&[dir]).map_err(|e| format!("eviction (seed {s}): {e}; the cases are in target/fuzz/eviction"))?;
+        round += 1;
+        if deadline.is_none_or(|d| Instant::now() >= d) {
+            return Ok(total);
+        }
+    }
+}
+
 /// The differential fuzzer: `rounds` rounds of `count` cases, each run in every language.
 fn differential(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
     let mut total = 0;
@@ -541,7 +766,7 @@ fn differential(seed: u64, count: usize, deadline: Option<Instant>) -> Result<us
     }
 }
 
-const TARGETS: &[&str] = &["parse", "store", "transcript"];
+const TARGETS: &[&str] = &["parse", "store", "transcript", "evict"];
 
 /// Builds the libFuzzer targets of `fuzz/` (stable Rust: the `sancov` pass gives
 /// coverage, `libfuzzer-sys` brings libFuzzer).
@@ -569,15 +794,14 @@ fn build_targets() -> Result<PathBuf, String> {
 
 fn host_triple() -> Result<String, String> {
     let out = Command::new("rustc").arg("-vV").output().map_err(|e| format!("cannot run rustc -vV: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .map(str::to_owned)
-        .ok_or_else(|| "rustc -vV printed no host triple".into())
+    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ")).map(str::to_owned).ok_or_else(|| "rustc -vV printed no host triple".into())
 }
 
 /// Runs each libFuzzer target for `per_target` (or `runs` executions) and returns the
 /// execution counts it reported.
+/// `runs`: a fixed number of executions and no time limit of any kind (`-timeout=0`: what
+/// `cargo xtask test` runs must not decide anything by a clock); otherwise
+/// `seconds_per_target` each, and an input that runs more than 10 s is a failure (a hang).
 fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Vec<(String, String)>, String> {
     let bin = build_targets()?;
     let mut report = Vec::new();
@@ -586,7 +810,8 @@ fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Ve
         std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
         let seeds = root().join(format!("fuzz/seeds/{t}"));
         let mut cmd = Command::new(bin.join(format!("fuzz_{t}")));
-        cmd.arg(&corpus).arg(&seeds).arg(format!("-seed={seed}")).arg("-max_len=65536").arg("-rss_limit_mb=2048").arg("-timeout=10").arg("-print_final_stats=1");
+        cmd.arg(&corpus).arg(&seeds).arg(format!("-seed={seed}")).arg("-max_len=65536").arg("-rss_limit_mb=2048").arg("-print_final_stats=1");
+        cmd.arg(if runs.is_some() { "-timeout=0" } else { "-timeout=10" });
         cmd.arg(format!("-artifact_prefix={}/", root().join("target/fuzz").display()));
         match runs {
             Some(r) => cmd.arg(format!("-runs={r}")),
@@ -607,35 +832,38 @@ fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Ve
 
 const PROPERTY_REQUIREMENTS: &str = "tests/properties/requirements.txt";
 
-/// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
-/// `runs` examples each, from `seed`.
-fn properties(runs: u64, seed: u64) -> Result<(), String> {
-    properties_scaled(runs, seed, 1)
-}
-
-/// The scale `cargo xtask fuzz` runs the hostile corpus at (`n` times this, and 8n):
+/// The scale `cargo xtask fuzz` times the hostile corpus at (`n` times this, and 8n):
 /// unterminated OSC/DCS strings of 8 MiB, 2.5 million one-byte chunks.
 const HOSTILE_SCALE: usize = 16;
 
-/// The hostile corpus (`tests/hostile/corpus.json`) in Rust, at `HOSTILE_SCALE`; the
-/// TypeScript and Python runners are part of the properties.
-fn hostile_rust() -> Result<(), String> {
+/// The hostile corpus (`tests/hostile/corpus.json`) timed in Rust, TypeScript and Python
+/// at `HOSTILE_SCALE` (t(8n) / t(n) below the corpus's `maxRatio`): the wall-clock side
+/// of what the tests count (`maxWorkRatio`), here and never in `cargo xtask test`.
+fn hostile_clock() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(Command::new(cargo)
-        .args(["test", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--test", "hostile", "--", "--nocapture"])
-        .env("ACP_HOSTILE_SCALE", HOSTILE_SCALE.to_string()))
+    run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_clock"]))?;
+    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    run(Command::new(target.join("release").join(format!("hostile_clock{}", std::env::consts::EXE_SUFFIX))).arg(HOSTILE_SCALE.to_string()))?;
+    crate::node::install_in("tests/properties")?;
+    run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;
+    run(Command::new("node").arg("tests/properties/dist/tests/properties/hostile_clock.js").arg(HOSTILE_SCALE.to_string()))?;
+    // The Python corpus on both paths: the native wheel (installed with the test venv) and pure.
+    crate::native::install()?;
+    run(Command::new(crate::pyenv::python())
+        .arg("tests/properties/hostile_clock.py")
+        .arg(HOSTILE_SCALE.to_string())
+        .env("PYTHONPATH", root().join("generated/python/src"))
+        .env("PYTHONDONTWRITEBYTECODE", "1"))
 }
 
-fn properties_scaled(runs: u64, seed: u64, hostile_scale: usize) -> Result<(), String> {
+/// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
+/// `runs` examples each, from `seed`.
+fn properties(runs: u64, seed: u64) -> Result<(), String> {
     crate::node::install_in("tests/properties")?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
-    run(Command::new(npm)
-        .args(["test", "--silent"])
-        .current_dir(root().join("tests/properties"))
-        .env("FC_RUNS", runs.to_string())
-        .env("FC_SEED", seed.to_string())
-        .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))?;
-    // The native wheel too, so the properties run on both Python paths and compare them.
+    run(Command::new(npm).args(["test", "--silent"]).current_dir(root().join("tests/properties")).env("FC_RUNS", runs.to_string()).env("FC_SEED", seed.to_string()))?;
+    // The native wheel too (it installs the test venv first), so the properties run on both
+    // Python paths and compare them.
     crate::native::install()?;
     let py = crate::pyenv::python();
     let marker = root().join(".venv/.properties-requirements-installed");
@@ -650,43 +878,77 @@ fn properties_scaled(runs: u64, seed: u64, hostile_scale: usize) -> Result<(), S
         .env("PYTHONPATH", root().join("generated/python/src"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("HYPOTHESIS_RUNS", runs.to_string())
-        .env("HYPOTHESIS_SEED", seed.to_string())
-        .env("ACP_HOSTILE_SCALE", hostile_scale.to_string()))
+        .env("HYPOTHESIS_SEED", seed.to_string()))
 }
 
+/// The parts of `cargo xtask fuzz`, in order (`--only NAME` runs one).
+const PARTS: &[&str] = &["libfuzzer", "properties", "hostile", "message", "duplicates", "eviction", "differential", "upstream"];
+
 /// `cargo xtask fuzz --seconds N`: half the time for the libFuzzer targets, then the
-/// properties and the hostile corpus at `HOSTILE_SCALE`, the rest for the differential
-/// fuzzer; prints executions per target.
-pub fn fuzz(seconds: u64, seed: u64) -> Result<(), String> {
-    let start = Instant::now();
-    let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
-    let counts = libfuzzer(per_target, None, seed)?;
-    let deadline = start + Duration::from_secs(seconds);
-    let runs = (seconds * 20).clamp(200, 20_000);
-    properties_scaled(runs, seed, HOSTILE_SCALE)?;
-    hostile_rust()?;
-    // What is left: half for the differential fuzzer on our schemas, half for values of
-    // every definition of upstream's full schemas.
-    let now = Instant::now();
-    let middle = now + deadline.saturating_duration_since(now) / 2;
-    let cases = differential(seed, 3000, Some(middle))?;
-    crate::node::install()?;
-    let upstream_rounds = crate::codegen::fuzz_upstream(&crate::node::tsc_path(), &crate::pyenv::python(), seed, 30, deadline)?;
-    println!("fuzz: {seconds} s, seed {seed}");
-    for (t, n) in counts {
-        println!("  fuzz_{t}: {n} executions, no failure");
+/// properties and the hostile corpus at `HOSTILE_SCALE` (with its wall-clock ratios),
+/// the 4,000,000-item message measured in every language, the rest for the differential
+/// fuzzers; prints what each part did. `only`: one part.
+pub fn fuzz(seconds: u64, seed: u64, only: Option<&str>) -> Result<(), String> {
+    if let Some(name) = only
+        && !PARTS.contains(&name)
+    {
+        return Err(format!("--only {name}: no such part; the parts are {}", PARTS.join(", ")));
     }
-    println!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure");
-    println!("  hostile corpus at {HOSTILE_SCALE}x its committed sizes (n and 8n) in Rust, TypeScript and Python: survived in linear time");
-    println!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement");
-    println!("  upstream's full v2 and v1 schemas: {upstream_rounds} rounds (seeds {seed}..) of 30 values per definition, the same in Rust, TypeScript and Python, valid ones accepted, canonical output read back as itself");
+    let wanted = |part: &str| only.is_none_or(|o| o == part);
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(seconds);
+    let mut report = vec![format!("fuzz: {seconds} s, seed {seed}")];
+    if wanted("libfuzzer") {
+        let per_target = (seconds / 2 / TARGETS.len() as u64).max(5);
+        for (t, n) in libfuzzer(per_target, None, seed)? {
+            report.push(format!("  fuzz_{t}: {n} executions, no failure"));
+        }
+    }
+    if wanted("properties") {
+        let runs = (seconds * 20).clamp(200, 20_000);
+        properties(runs, seed)?;
+        report.push(format!("  properties: {runs} examples per property in TypeScript (fast-check) and Python (hypothesis), no failure"));
+    }
+    if wanted("hostile") {
+        hostile_clock()?;
+        report.push(format!("  hostile corpus at {HOSTILE_SCALE}x its committed sizes (n and 8n), timed in Rust, TypeScript and Python: survived in linear time"));
+    }
+    if wanted("message") {
+        crate::message::message()?;
+        report.push(format!("  the {}-item message: under 500 MiB and 10 s in every language and route, within 3x of valid items", crate::message::ITEMS));
+    }
+    // What is left: a sixth each for repeated names and eviction, a third for the
+    // differential fuzzer on our schemas, a third for upstream's full schemas.
+    let now = Instant::now();
+    let left = deadline.saturating_duration_since(now);
+    if wanted("duplicates") {
+        let cases = duplicates(seed, 1000, Some(now + left / 6))?;
+        report.push(format!("  repeated member names: {cases} cases in Rust, TypeScript and Python, the same error kind and pointer"));
+    }
+    if wanted("eviction") {
+        let cases = eviction(seed, 300, Some(now + left / 3))?;
+        report.push(format!("  eviction: {cases} random interleavings in Rust, TypeScript and Python, never half-evicted, the same terminals, counters and events"));
+    }
+    let middle = now + left * 2 / 3;
+    if wanted("differential") {
+        let cases = differential(seed, 3000, Some(middle))?;
+        report.push(format!("  differential: {cases} cases in Rust, TypeScript and Python, no disagreement"));
+    }
+    if wanted("upstream") {
+        crate::node::install()?;
+        let upstream_rounds = crate::codegen::fuzz_upstream(&crate::node::tsc_path(), &crate::pyenv::python(), seed, 30, deadline)?;
+        report.push(format!("  upstream's full v2 and v1 schemas: {upstream_rounds} rounds (seeds {seed}..) of 30 values per definition, the same in Rust, TypeScript and Python, valid ones accepted, canonical output read back as itself"));
+    }
+    println!("{}", report.join("\n"));
     Ok(())
 }
 
-/// The short seeded pass `cargo xtask test` runs.
+/// The short seeded pass `cargo xtask test` runs (counted, nothing timed).
 pub fn quick() -> Result<(), String> {
     libfuzzer(0, Some(20_000), 1)?;
     properties(200, 1)?;
+    duplicates(1, 400, None)?;
+    eviction(1, 100, None)?;
     differential(1, 1500, None).map(|_| ())
 }
 

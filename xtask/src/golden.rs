@@ -33,7 +33,12 @@ fn outputs(path: &PathBuf) -> Result<(String, String, String, String), String> {
 #[test]
 fn every_construct_schema_matches_its_golden_ir_and_outputs() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut schemas: Vec<PathBuf> = std::fs::read_dir(dir()).expect("schemas dir").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with(".ir.json") && !p.to_string_lossy().ends_with(".vectors.json")).collect();
+    let mut schemas: Vec<PathBuf> = std::fs::read_dir(dir())
+        .expect("schemas dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with(".ir.json") && !p.to_string_lossy().ends_with(".vectors.json"))
+        .collect();
     schemas.sort();
     assert!(schemas.len() >= 6, "construct schemas are missing");
     let mut mismatches = Vec::new();
@@ -44,12 +49,7 @@ fn every_construct_schema_matches_its_golden_ir_and_outputs() {
             vec![(dir().join(format!("{stem}.err")), format!("{e}\n"))]
         } else {
             let (ir_text, rust, ts, py) = outputs(s).unwrap_or_else(|e| panic!("{stem}: {e}"));
-            vec![
-                (dir().join(format!("{stem}.ir.json")), ir_text),
-                (dir().join(format!("{stem}.rs")), rust),
-                (dir().join(format!("{stem}.ts")), ts),
-                (dir().join(format!("{stem}.py")), py),
-            ]
+            vec![(dir().join(format!("{stem}.ir.json")), ir_text), (dir().join(format!("{stem}.rs")), rust), (dir().join(format!("{stem}.ts")), ts), (dir().join(format!("{stem}.py")), py)]
         };
         for (path, want) in expected {
             let have = std::fs::read_to_string(&path).unwrap_or_default();
@@ -193,10 +193,13 @@ fn an_overlay_annotates_what_the_schema_has_and_names_what_it_does_not() {
 fn upstreams_overlay_marks_its_patches_and_its_path_rule() {
     let read = |f: &str| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(crate::root().join("tests/upstream").join(f)).expect("file")).expect("JSON") };
     let field = |ir: &ir::Ir, def: &str, wire: &str| -> ir::Presence {
-        ir.defs.iter().find_map(|d| match d {
-            ir::Def::Struct { name, fields, .. } if name == def => fields.iter().find(|f| f.wire == wire).map(|f| f.presence),
-            _ => None,
-        }).unwrap_or_else(|| panic!("{def}.{wire}"))
+        ir.defs
+            .iter()
+            .find_map(|d| match d {
+                ir::Def::Struct { name, fields, .. } if name == def => fields.iter().find(|f| f.wire == wire).map(|f| f.presence),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{def}.{wire}"))
     };
     let absolute = |ir: &ir::Ir| ir.defs.iter().any(|d| matches!(d, ir::Def::StringAlias { name, absolute_path: true, .. } if name == "AbsolutePath"));
     let plain = read("acp-v2-schema.json");

@@ -293,23 +293,36 @@ pub struct Field {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Ty {
-    Ref { name: String },
+    Ref {
+        name: String,
+    },
     String,
     Bool,
     /// A whole number, with the bounds every binding enforces.
-    Integer { format: String, min: f64, max: f64 },
+    Integer {
+        format: String,
+        min: f64,
+        max: f64,
+    },
     /// Any number, optionally bounded.
-    Number { min: Option<f64>, max: Option<f64> },
+    Number {
+        min: Option<f64>,
+        max: Option<f64>,
+    },
     /// Base64 bytes (`format: byte`).
     Bytes,
     /// A free-form object (`additionalProperties: true`), order kept.
     Object,
     /// An object whose member values all have one type (`additionalProperties` with a
     /// schema), order kept.
-    Map { values: Box<Ty> },
+    Map {
+        values: Box<Ty>,
+    },
     /// Any JSON value.
     Json,
-    Array { items: Box<Ty> },
+    Array {
+        items: Box<Ty>,
+    },
 }
 
 impl Ty {
@@ -391,9 +404,10 @@ fn prop_type(def: &str, ptr: &str, v: &Value) -> R<(Ty, bool)> {
         check_keys(def, ptr, o, &["anyOf"])?;
         if let [a, b] = any.as_slice()
             && b.get("type") == Some(&Value::from("null"))
-                && let Some(name) = as_ref(a) {
-                    return Ok((Ty::Ref { name: name.to_owned() }, true));
-                }
+            && let Some(name) = as_ref(a)
+        {
+            return Ok((Ty::Ref { name: name.to_owned() }, true));
+        }
         return err(def, &format!("{ptr}/anyOf"), "only `anyOf: [{$ref}, {type: null}]` is supported in a property");
     }
     let (ts, nullable) = types(v);
@@ -477,9 +491,7 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
     let (ty, nullable) = prop_type(def, ptr, &without_default)?;
     let pattern = match pattern {
         None => None,
-        Some(Value::String(p)) if matches!(ty, Ty::String) => {
-            Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?)
-        }
+        Some(Value::String(p)) if matches!(ty, Ty::String) => Some(crate::pattern::compile(&p).or_else(|e| err(def, &format!("{ptr}/pattern"), format!("pattern `{p}`: {e}")))?),
         Some(Value::String(_)) => return err(def, &format!("{ptr}/pattern"), "`pattern` is supported on a plain string member (not on bytes, a `$ref` or another type)"),
         Some(_) => return err(def, &format!("{ptr}/pattern"), "`pattern` must be a string"),
     };
@@ -487,7 +499,11 @@ fn field(def: &str, ptr: &str, wire: &str, v: &Value, required: bool) -> R<Field
         return err(def, &format!("{ptr}/default"), "a `default` on a member with a `pattern` is not supported");
     }
     if default.is_some() && (required || v.get("x-patch") == Some(&Value::Bool(true))) {
-        return err(def, &format!("{ptr}/default"), "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)");
+        return err(
+            def,
+            &format!("{ptr}/default"),
+            "a `default` is supported on an optional member that is not a patch (a required member is never omitted; a patch member's omission means unchanged)",
+        );
     }
     let flag = |k: &str| v.get(k) == Some(&Value::Bool(true));
     let patch = flag("x-patch");
@@ -556,7 +572,8 @@ fn inline_payload(owner: &str, bp: &str, b: &Value, tag: &str, value: &str, extr
     }
     let name = format!("{owner}{}Payload", value.to_upper_camel_case());
     let fields = fields(owner, bp, &inner)?;
-    let doc = if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
+    let doc =
+        if tag.is_empty() { format!("The members of the `{value}` variant of `{owner}`, which has no tag.") } else { format!("The members of the `{value}` variant of `{owner}`, beside its tag.") };
     extra.push(Def::Struct { name: name.clone(), doc, fields, extensions: vec![] });
     Ok(name)
 }
@@ -647,7 +664,13 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
     let ptr = "";
     let o = v.as_object().ok_or_else(|| IrError { def: name.into(), pointer: ptr.into(), message: "a definition must be an object".into() })?;
     let doc = doc(v);
-    let branches_key = if o.contains_key("anyOf") { Some("anyOf") } else if o.contains_key("oneOf") { Some("oneOf") } else { None };
+    let branches_key = if o.contains_key("anyOf") {
+        Some("anyOf")
+    } else if o.contains_key("oneOf") {
+        Some("oneOf")
+    } else {
+        None
+    };
     if let Some(key) = branches_key {
         let branches = o[key].as_array().cloned().unwrap_or_default();
         let bptr = format!("/{key}");
@@ -700,7 +723,8 @@ fn definition(name: &str, v: &Value, all: &Map<String, Value>, extra: &mut Vec<D
                     let Some(Value::Object(alt)) = all.get(&a.name) else {
                         return err(name, &format!("{bp}/allOf/0/$ref"), format!("reference to `{}`, which is not in `$defs`", a.name));
                     };
-                    if alt.get("type") != Some(&Value::from("object")) || alt.keys().any(|k| !["type", "properties", "required", "description", "title"].contains(&k.as_str()) && !k.starts_with("x-")) {
+                    if alt.get("type") != Some(&Value::from("object")) || alt.keys().any(|k| !["type", "properties", "required", "description", "title"].contains(&k.as_str()) && !k.starts_with("x-"))
+                    {
                         return err(name, &bp, format!("alternative `{}` beside members must be a plain object definition (`type: object`, `properties`, `required`)", a.name));
                     }
                     let mut merged = Map::new();
@@ -929,11 +953,7 @@ pub fn build(schema: &Value) -> Result<Ir, IrError> {
     let Some(first) = errors.first() else { return Ok(ir) };
     let mut message = first.message.clone();
     if errors.len() > 1 {
-        message.push_str(&format!(
-            " (and {} more definitions outside the supported subset: {})",
-            errors.len() - 1,
-            errors[1..].iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-        ));
+        message.push_str(&format!(" (and {} more definitions outside the supported subset: {})", errors.len() - 1, errors[1..].iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
     }
     Err(IrError { def: first.def.clone(), pointer: first.pointer.clone(), message })
 }
@@ -954,11 +974,15 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
         match definition(name, v, defs, &mut extra) {
             Ok(d) => {
                 // Inline variant payloads and flattened alternatives go right after their
-        // definition (and fail with it).
+                // definition (and fail with it).
                 out.push(d);
                 for x in extra {
                     if defs.contains_key(x.name()) {
-                        errors.push(IrError { def: name.clone(), pointer: String::new(), message: format!("the object made for an inline variant payload or a flattened alternative would be named `{}`, which is already a definition", x.name()) });
+                        errors.push(IrError {
+                            def: name.clone(),
+                            pointer: String::new(),
+                            message: format!("the object made for an inline variant payload or a flattened alternative would be named `{}`, which is already a definition", x.name()),
+                        });
                     } else {
                         out.push(x);
                     }
@@ -1024,7 +1048,10 @@ pub fn build_all(schema: &Value) -> (Ir, Vec<IrError>) {
                 // A shape union as a tagged object's payload (upstream `CreateElicitationRequest`'s
                 // `form`, an `ElicitationFormMode`): its alternative is picked in the same object.
                 (Def::TaggedStruct { .. }, Some(Def::ShapeUnion { .. })) => None,
-                (_, Some(_)) => Some(format!("the payload of variant `{}` is `{p}`, which is not an object with properties (a tagged union as the payload of a tagged object's variant is not supported yet)", v.wire)),
+                (_, Some(_)) => Some(format!(
+                    "the payload of variant `{}` is `{p}`, which is not an object with properties (a tagged union as the payload of a tagged object's variant is not supported yet)",
+                    v.wire
+                )),
             };
             if let Some(message) = problem {
                 errors.push(IrError { def: d.name().to_owned(), pointer: String::new(), message });
@@ -1206,10 +1233,20 @@ fn methods(def: &str, ptr: &str, branches: Option<&Value>, all: &Map<String, Val
             Some(_) => return err(def, &bp, format!("`x-method` of `{target}` must be a string: the method whose `{what}` it is")),
             None => {
                 if let Some((prev, _)) = &fallback {
-                    return err(def, &bp, format!("`{target}` and `{prev}` have no `x-method`: only one branch may be the fallback for the methods not in the table; give the others their `x-method`"));
+                    return err(
+                        def,
+                        &bp,
+                        format!("`{target}` and `{prev}` have no `x-method`: only one branch may be the fallback for the methods not in the table; give the others their `x-method`"),
+                    );
                 }
                 if !is_any_json(t) {
-                    return err(def, &bp, format!("`{target}` has no `x-method`, so it is the fallback for other methods, whose `{what}` is kept as raw JSON: it must be any JSON (a definition without `type`); give it an `x-method` if it is one method's"));
+                    return err(
+                        def,
+                        &bp,
+                        format!(
+                            "`{target}` has no `x-method`, so it is the fallback for other methods, whose `{what}` is kept as raw JSON: it must be any JSON (a definition without `type`); give it an `x-method` if it is one method's"
+                        ),
+                    );
                 }
                 fallback = Some((target.to_owned(), Other { title, doc }));
             }

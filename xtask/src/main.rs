@@ -12,7 +12,9 @@ mod e2e;
 mod fuzz;
 #[cfg(test)]
 mod golden;
+mod interop;
 mod ir;
+mod message;
 mod native;
 mod node;
 mod pattern;
@@ -66,7 +68,7 @@ enum Cmd {
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
         /// Start at this step (goldens, cargo, typescript, python, native, conformance, fuzz,
-        /// packages, bench, e2e), after the generated-files check and the installs: to
+        /// packages, bench, e2e, interop), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
         from: Option<String>,
@@ -80,8 +82,10 @@ enum Cmd {
         /// Directories (or files) of vectors in the docs/CONFORMANCE.md format.
         dirs: Vec<PathBuf>,
     },
-    /// Fuzz: the libFuzzer targets (parse, store, transcript) and the differential
-    /// fuzzer that requires Rust, TypeScript and Python to agree.
+    /// Fuzz: the libFuzzer targets (parse, store, transcript, evict), the properties, the
+    /// hostile corpus timed, the 4,000,000-item message measured, and the differential
+    /// fuzzers (repeated names, eviction, values of our schemas and upstream's) that
+    /// require Rust, TypeScript and Python to agree.
     Fuzz {
         /// How long in all.
         #[arg(long, default_value_t = 60)]
@@ -89,6 +93,10 @@ enum Cmd {
         /// The seed of the libFuzzer runs and of the differential cases.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run only this part (libfuzzer, properties, hostile, message, differential,
+        /// duplicates, eviction, upstream).
+        #[arg(long)]
+        only: Option<String>,
     },
     /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
     /// to BENCHMARKS.md.
@@ -128,11 +136,11 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
-/// The three Cargo workspaces whose lock files are committed: every cargo command of
+/// The four Cargo workspaces whose lock files are committed: every cargo command of
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 3] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml"];
+const LOCKED_WORKSPACES: [&str; 5] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "native/python/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -161,17 +169,20 @@ type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The layout first (seconds; rustfmt.toml), in every workspace of the repository.
+    for manifest in LOCKED_WORKSPACES {
+        run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
+    }
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
     run(Command::new(&cargo).args(["test", "--locked", "--quiet", "-p", "acp-terminal"]))?;
-    run(Command::new(&cargo).args(["clippy", "--workspace", "--locked", "--quiet", "--", "-D", "warnings"]))?;
+    // Every target (tests, benches, examples, binaries), warnings denied.
+    run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
-    run(Command::new(&cargo)
-        .args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"])
-        .env("RUSTDOCFLAGS", "-D warnings"))
+    run(Command::new(&cargo).args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"]).env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 fn typescript_tests() -> Result<(), String> {
@@ -207,13 +218,12 @@ const STEPS: &[Step] = &[
     ("packages", packages),
     ("bench", bench::smoke),
     ("e2e", end_to_end),
+    ("interop", interop::test),
 ];
 
 fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     let position = |flag: &str, name: &str| {
-        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| {
-            format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "))
-        })
+        STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
     };
     let (start, end) = match (from, only) {
         (_, Some(name)) => {
@@ -244,7 +254,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, .. } => codegen::generate(check),
         Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
-        Cmd::Fuzz { seconds, seed } => fuzz::fuzz(seconds, seed),
+        Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
         Cmd::Compare { write } => compare::compare(write),
 

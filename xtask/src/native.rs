@@ -30,12 +30,8 @@ pub fn install() -> Result<PathBuf, String> {
         .arg("-o")
         .arg(&out)
         .env("CARGO_TARGET_DIR", root().join("target/native")))?;
-    let wheel = std::fs::read_dir(&out)
-        .map_err(|e| format!("{}: {e}", out.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "whl"))
-        .ok_or("maturin built no wheel")?;
+    let wheel =
+        std::fs::read_dir(&out).map_err(|e| format!("{}: {e}", out.display()))?.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "whl")).ok_or("maturin built no wheel")?;
     run(Command::new(&py).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps"]).arg(&wheel))?;
     Ok(wheel)
 }

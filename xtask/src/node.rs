@@ -150,7 +150,9 @@ pub fn consumer() -> Result<(), String> {
 /// names the store and the transcript, and every public module has its own overview.
 fn api_reference(app: &Scratch) -> Result<(), String> {
     let dist = app.0.join("node_modules/acp-terminal/dist");
-    for (file, must) in [("index.d.ts", &["`TerminalStore`", "`Transcript`", "`v2`", "acp-terminal/internal"][..]), ("v2.d.ts", &["parse<Name>", "serialize<Name>"][..]), ("internal.d.ts", &["semver"][..])] {
+    for (file, must) in
+        [("index.d.ts", &["`TerminalStore`", "`Transcript`", "`v2`", "acp-terminal/internal"][..]), ("v2.d.ts", &["parse<Name>", "serialize<Name>"][..]), ("internal.d.ts", &["semver"][..])]
+    {
         let text = std::fs::read_to_string(dist.join(file)).map_err(|e| format!("dist/{file}: {e}"))?;
         let overview = text.split("*/").next().unwrap_or_default();
         if let Some(m) = must.iter().find(|m| !overview.contains(*m)) {

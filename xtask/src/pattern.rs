@@ -287,14 +287,9 @@ mod tests {
     /// compiled here.
     fn matches(source: &str, s: &str) -> bool {
         let p = compile(source).unwrap_or_else(|e| panic!("{source}: {e}"));
-        let atoms: Vec<(Vec<(u32, u32)>, runtime::Atom)> = p
-            .atoms
-            .iter()
-            .map(|a| (a.ranges.clone(), runtime::Atom { negated: a.negated, ranges: &[], min: a.min, max: a.max.unwrap_or(u32::MAX) }))
-            .collect();
-        let leaked: &'static [runtime::Atom] = Box::leak(
-            atoms.into_iter().map(|(r, a)| runtime::Atom { ranges: Box::leak(r.into_boxed_slice()), ..a }).collect::<Vec<_>>().into_boxed_slice(),
-        );
+        let atoms: Vec<(Vec<(u32, u32)>, runtime::Atom)> =
+            p.atoms.iter().map(|a| (a.ranges.clone(), runtime::Atom { negated: a.negated, ranges: &[], min: a.min, max: a.max.unwrap_or(u32::MAX) })).collect();
+        let leaked: &'static [runtime::Atom] = Box::leak(atoms.into_iter().map(|(r, a)| runtime::Atom { ranges: Box::leak(r.into_boxed_slice()), ..a }).collect::<Vec<_>>().into_boxed_slice());
         runtime::Pattern { source: "", atoms: leaked }.matches(s)
     }
 

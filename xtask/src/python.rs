@@ -7,9 +7,8 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
-    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
-    "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case", "type",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case", "type",
 ];
 
 /// Attribute names pydantic's `BaseModel` already uses.
@@ -98,8 +97,6 @@ struct Helpers {
     /// Runtime decoders and encoders the module calls (for its imports).
     used: BTreeSet<String>,
 }
-
-
 
 impl Helpers {
     fn py_type(&mut self, t: &Ty) -> String {
@@ -206,10 +203,11 @@ impl Helpers {
             parts.push("skip_items=True".to_owned());
         }
         if let Ty::Number { min, max } = &f.ty
-            && (min.is_some() || max.is_some()) {
-                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
-                parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
-            }
+            && (min.is_some() || max.is_some())
+        {
+            let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
+            parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
+        }
         if let Some((lo, hi)) = f.ty.integer_bounds() {
             parts.push(format!("range=({lo:?}, {hi:?})"));
         }
@@ -392,9 +390,28 @@ fn merge_arms(arms: Vec<PArm>) -> Vec<PArm> {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum PDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<PField>, snake: String, value_entries: Vec<String>, defaults: Vec<(String, String, String)> },
-    StringAlias { name: String, doc: Vec<String>, absolute_path: bool, snake: String },
-    StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool, snake: String },
+    Struct {
+        name: String,
+        doc: Vec<String>,
+        fields: Vec<PField>,
+        snake: String,
+        value_entries: Vec<String>,
+        defaults: Vec<(String, String, String)>,
+    },
+    StringAlias {
+        name: String,
+        doc: Vec<String>,
+        absolute_path: bool,
+        snake: String,
+    },
+    StringEnum {
+        name: String,
+        doc: Vec<String>,
+        values: Vec<String>,
+        values_const: String,
+        open: bool,
+        snake: String,
+    },
     TaggedUnion {
         name: String,
         doc: Vec<String>,
@@ -432,15 +449,64 @@ enum PDef {
         unknown: &'static str,
         common_skip: String,
     },
-    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<(String, String)>, snake: String },
-    Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String, snake: String },
-    IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool, snake: String },
-    KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<PKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)>, snake: String },
+    ShapeUnion {
+        name: String,
+        doc: Vec<String>,
+        alternatives: Vec<(String, String)>,
+        snake: String,
+    },
+    Alias {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+        decoder: String,
+        encoder: String,
+        snake: String,
+    },
+    IntEnum {
+        name: String,
+        doc: Vec<String>,
+        values: Vec<String>,
+        values_const: String,
+        decoder: String,
+        open: bool,
+        snake: String,
+    },
+    KindUnion {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+        expected: String,
+        branches: Vec<PKind>,
+        int: Option<String>,
+        num: Option<String>,
+        range: Option<(String, String)>,
+        snake: String,
+    },
     /// A request or notification: the model's members (the other ones, `method`,
     /// `params`), the params alias, the methods.
-    Envelope { name: String, doc: Vec<String>, fields: Vec<PField>, others: Vec<PField>, methods: Vec<PMethod>, methods_const: String, params_ty: String, params_union: String, value_entries: Vec<String>, snake: String },
+    Envelope {
+        name: String,
+        doc: Vec<String>,
+        fields: Vec<PField>,
+        others: Vec<PField>,
+        methods: Vec<PMethod>,
+        methods_const: String,
+        params_ty: String,
+        params_union: String,
+        value_entries: Vec<String>,
+        snake: String,
+    },
     /// A response's method table (`decode_<name>(method, value)`).
-    Results { name: String, doc: Vec<String>, response: String, methods: Vec<PMethod>, methods_const: String, union: String, snake: String },
+    Results {
+        name: String,
+        doc: Vec<String>,
+        response: String,
+        methods: Vec<PMethod>,
+        methods_const: String,
+        union: String,
+        snake: String,
+    },
 }
 
 /// One method of an envelope's params or a response's results: its name, type and codec.
@@ -549,257 +615,296 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     let mut errors = Vec::new();
     for d in &ir.defs {
         let snake = d.name().to_snake_case();
-        let one = (|| -> Result<PDef, String> { Ok(match d {
-            Def::Struct { name, doc, fields, .. } => {
-                let mut seen = BTreeSet::new();
-                let defaults: Vec<(String, String, String)> = fields.iter().filter_map(|f| f.default.as_ref().map(|v| (ident(&f.wire), h.decoder(&f.ty), py(&v.to_string())))).collect();
-                if !defaults.is_empty() {
-                    seen.insert("with_defaults".to_owned());
-                    h.used.insert("decode_default".into());
+        let one = (|| -> Result<PDef, String> {
+            Ok(match d {
+                Def::Struct { name, doc, fields, .. } => {
+                    let mut seen = BTreeSet::new();
+                    let defaults: Vec<(String, String, String)> = fields.iter().filter_map(|f| f.default.as_ref().map(|v| (ident(&f.wire), h.decoder(&f.ty), py(&v.to_string())))).collect();
+                    if !defaults.is_empty() {
+                        seen.insert("with_defaults".to_owned());
+                        h.used.insert("decode_default".into());
+                    }
+                    let fields: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
+                    let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
+                    if !fields.is_empty() {
+                        text.push_str("\n\nAttributes:\n");
+                        text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
+                    }
+                    let value_entries = fields.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
+                    PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults }
                 }
-                let fields: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
-                let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
-                if !fields.is_empty() {
-                    text.push_str("\n\nAttributes:\n");
-                    text.push_str(&fields.iter().flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
+                Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
+                Def::IntEnum { name, doc, ty, values, open } => {
+                    h.used.insert("encode_number".into());
+                    PDef::IntEnum {
+                        name: name.clone(),
+                        doc: docstring(doc, ""),
+                        values: values.iter().map(|v| v.value.to_string()).collect(),
+                        values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                        decoder: h.decoder(ty),
+                        open: *open,
+                        snake,
+                    }
                 }
-                let value_entries = fields.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
-                PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults }
-            }
-            Def::StringAlias { name, doc, absolute_path } => PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake },
-            Def::IntEnum { name, doc, ty, values, open } => {
-                h.used.insert("encode_number".into());
-                PDef::IntEnum {
+                Def::KindUnion { name, doc, branches, expected, integer_range } => {
+                    // `None` last, as ruff (RUF036) and readers expect; the order means nothing to the type.
+                    let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.py_type(&b.ty)).collect();
+                    if branches.iter().any(|b| b.kind == "null") {
+                        tys.push("None".to_owned());
+                    }
+                    let mut out = Vec::new();
+                    for b in branches {
+                        let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
+                        let item = match &b.ty {
+                            Ty::Array { items } if b.item_key.is_some() => h.py_type(items),
+                            _ => String::new(),
+                        };
+                        out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item });
+                    }
+                    let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
+                    let (int, num) = (find("integer"), find("number"));
+                    let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
+                    PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake }
+                }
+                Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
+                Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
                     name: name.clone(),
                     doc: docstring(doc, ""),
-                    values: values.iter().map(|v| v.value.to_string()).collect(),
+                    values: values.iter().map(|v| py(&v.wire)).collect(),
                     values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
-                    decoder: h.decoder(ty),
-                    open: *open,
+                    open: other.is_some(),
                     snake,
-                }
-            }
-            Def::KindUnion { name, doc, branches, expected, integer_range } => {
-                // `None` last, as ruff (RUF036) and readers expect; the order means nothing to the type.
-                let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.py_type(&b.ty)).collect();
-                if branches.iter().any(|b| b.kind == "null") {
-                    tys.push("None".to_owned());
-                }
-                let mut out = Vec::new();
-                for b in branches {
-                    let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
-                    let item = match &b.ty {
-                        Ty::Array { items } if b.item_key.is_some() => h.py_type(items),
-                        _ => String::new(),
-                    };
-                    out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item });
-                }
-                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
-                let (int, num) = (find("integer"), find("number"));
-                let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
-                PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake }
-            }
-            Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
-            Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
-                name: name.clone(),
-                doc: docstring(doc, ""),
-                values: values.iter().map(|v| py(&v.wire)).collect(),
-                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
-                open: other.is_some(),
-                snake,
-            },
-            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => {
-                let mut pvariants = Vec::new();
-                for v in variants {
-                    let class_name = vname(name, &v.wire)?;
-                    let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
-                    if let Some(Def::TaggedUnion { name: inner_name, tag: inner_tag, variants: inner_variants, other: inner_other, .. }) = v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p)) {
-                        let fallback = format!("The ``{}`` variant of ``{name}``: a ``{inner_name}``, read from the same object.", v.wire);
-                        let mut classes = Vec::new();
-                        for iv in inner_variants {
-                            let c = vname(&class_name, &iv.wire)?;
-                            let text = format!("The ``{}`` variant of ``{name}`` carrying the ``{}`` variant of ``{inner_name}``.", v.wire, iv.wire);
-                            classes.push(PNested { member: format!("Annotated[{c}, Tag({})]", py(&iv.wire)), class_name: c, doc: docstring(&text, "    "), wire: Some(py(&iv.wire)), payload: iv.payload.clone() });
-                        }
-                        if let Some(o) = inner_other {
-                            let c = vname(&class_name, &o.title)?;
-                            let text = format!("The ``{}`` variant of ``{name}`` carrying a ``{inner_name}`` variant this version does not know.", v.wire);
-                            classes.push(PNested { member: format!("Annotated[{c}, Tag(UNKNOWN_TAG)]"), class_name: c, doc: docstring(&text, "    "), wire: None, payload: None });
-                        }
-                        pv.nested = Some(PNestedUnion {
-                            tag: py(inner_tag),
-                            tag_attr: ident(inner_tag),
-                            name: inner_name.clone(),
-                            known_const: format!("{}_TAGS", inner_name.to_shouty_snake_case()),
-                            tags_const: format!("{}_TAGS", class_name.to_shouty_snake_case()),
-                            tags: inner_variants.iter().map(|iv| py(&iv.wire)).collect(),
-                            open: inner_other.is_some(),
-                            skip_const: skip_const(&[tag.clone(), inner_tag.clone()]),
-                            classes,
-                            doc: docstring(if v.doc.trim().is_empty() { &fallback } else { &v.doc }, ""),
-                        });
-                    }
-                    pvariants.push(pv);
-                }
-                // The encoder: plain variants grouped by payload (in payload order), then
-                // each nested class.
-                let mut arms = Vec::new();
-                let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
-                for pv in pvariants.iter().filter(|pv| pv.nested.is_none()) {
-                    if let Some(p) = &pv.payload {
-                        by_payload.entry(p.as_str()).or_default().push(pv);
-                    }
-                }
-                for (p, group) in &by_payload {
-                    let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
-                    arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
-                }
-                for pv in &pvariants {
-                    let Some(n) = &pv.nested else { continue };
-                    for c in &n.classes {
-                        let mut body = vec![format!("w.key({})", n.tag), format!("w.string(v.{})", n.tag_attr)];
-                        if let Some(p) = &c.payload {
-                            body.push(format!("encode_{p}_known(w, v)"));
-                        }
-                        arms.push(PArm { test: c.class_name.clone(), body });
-                    }
-                }
-                let arms = merge_arms(arms);
-                PDef::TaggedUnion {
-                arms,
-                variants: pvariants,
-                tagless: match tagless {
-                    None => None,
-                    Some(t) => {
-                        let class_name = vname(name, &t.title)?;
-                        let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
-                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None, alternatives: vec![] }))
-                    }
                 },
-                no_skip: "_NO_SKIP".into(),
-                name: name.clone(),
-                doc: docstring(doc, ""),
-                tag: py(tag),
-                tag_attr: ident(tag),
-                open: other.is_some(),
-                skip_const: skip_const(std::slice::from_ref(tag)),
-                known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
-                snake,
-            }
-            }
-            Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
-                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
-                let mut reserved = vec![tag.clone()];
-                reserved.extend(common.iter().map(|f| f.wire.clone()));
-                let mut seen = BTreeSet::from([ident(tag)]);
-                let mut pvariants = Vec::new();
-                for v in variants {
-                    let class_name = vname(name, &v.wire)?;
-                    let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
-                    if let Some(Def::ShapeUnion { name: shape, alternatives, .. }) = v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p)) {
-                        for a in alternatives {
-                            let suffix = a.name.strip_prefix(shape.as_str()).filter(|s| !s.is_empty()).unwrap_or(&a.name);
-                            let c = vname(&class_name, suffix)?;
-                            let text = format!("The ``{}`` variant of ``{name}`` as a ``{}``.", v.wire, a.name);
-                            pv.alternatives.push(PAlt { class_name: c, doc: docstring(&text, "    "), payload: a.name.clone(), key: py(&a.key) });
+                Def::TaggedUnion { name, doc, tag, variants, other, tagless } => {
+                    let mut pvariants = Vec::new();
+                    for v in variants {
+                        let class_name = vname(name, &v.wire)?;
+                        let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
+                        if let Some(Def::TaggedUnion { name: inner_name, tag: inner_tag, variants: inner_variants, other: inner_other, .. }) =
+                            v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p))
+                        {
+                            let fallback = format!("The ``{}`` variant of ``{name}``: a ``{inner_name}``, read from the same object.", v.wire);
+                            let mut classes = Vec::new();
+                            for iv in inner_variants {
+                                let c = vname(&class_name, &iv.wire)?;
+                                let text = format!("The ``{}`` variant of ``{name}`` carrying the ``{}`` variant of ``{inner_name}``.", v.wire, iv.wire);
+                                classes.push(PNested {
+                                    member: format!("Annotated[{c}, Tag({})]", py(&iv.wire)),
+                                    class_name: c,
+                                    doc: docstring(&text, "    "),
+                                    wire: Some(py(&iv.wire)),
+                                    payload: iv.payload.clone(),
+                                });
+                            }
+                            if let Some(o) = inner_other {
+                                let c = vname(&class_name, &o.title)?;
+                                let text = format!("The ``{}`` variant of ``{name}`` carrying a ``{inner_name}`` variant this version does not know.", v.wire);
+                                classes.push(PNested { member: format!("Annotated[{c}, Tag(UNKNOWN_TAG)]"), class_name: c, doc: docstring(&text, "    "), wire: None, payload: None });
+                            }
+                            pv.nested = Some(PNestedUnion {
+                                tag: py(inner_tag),
+                                tag_attr: ident(inner_tag),
+                                name: inner_name.clone(),
+                                known_const: format!("{}_TAGS", inner_name.to_shouty_snake_case()),
+                                tags_const: format!("{}_TAGS", class_name.to_shouty_snake_case()),
+                                tags: inner_variants.iter().map(|iv| py(&iv.wire)).collect(),
+                                open: inner_other.is_some(),
+                                skip_const: skip_const(&[tag.clone(), inner_tag.clone()]),
+                                classes,
+                                doc: docstring(if v.doc.trim().is_empty() { &fallback } else { &v.doc }, ""),
+                            });
+                        }
+                        pvariants.push(pv);
+                    }
+                    // The encoder: plain variants grouped by payload (in payload order), then
+                    // each nested class.
+                    let mut arms = Vec::new();
+                    let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
+                    for pv in pvariants.iter().filter(|pv| pv.nested.is_none()) {
+                        if let Some(p) = &pv.payload {
+                            by_payload.entry(p.as_str()).or_default().push(pv);
                         }
                     }
-                    pvariants.push(pv);
-                }
-                let mut arms = Vec::new();
-                let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
-                for pv in pvariants.iter().filter(|pv| pv.alternatives.is_empty()) {
-                    if let Some(p) = &pv.payload {
-                        by_payload.entry(p.as_str()).or_default().push(pv);
+                    for (p, group) in &by_payload {
+                        let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+                        arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
+                    }
+                    for pv in &pvariants {
+                        let Some(n) = &pv.nested else { continue };
+                        for c in &n.classes {
+                            let mut body = vec![format!("w.key({})", n.tag), format!("w.string(v.{})", n.tag_attr)];
+                            if let Some(p) = &c.payload {
+                                body.push(format!("encode_{p}_known(w, v)"));
+                            }
+                            arms.push(PArm { test: c.class_name.clone(), body });
+                        }
+                    }
+                    let arms = merge_arms(arms);
+                    PDef::TaggedUnion {
+                        arms,
+                        variants: pvariants,
+                        tagless: match tagless {
+                            None => None,
+                            Some(t) => {
+                                let class_name = vname(name, &t.title)?;
+                                let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
+                                Some(Box::new(PVariant {
+                                    member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"),
+                                    doc: docstring(&doc, "    "),
+                                    class_name,
+                                    wire: py(&t.title),
+                                    payload: Some(t.payload.clone()),
+                                    nested: None,
+                                    alternatives: vec![],
+                                }))
+                            }
+                        },
+                        no_skip: "_NO_SKIP".into(),
+                        name: name.clone(),
+                        doc: docstring(doc, ""),
+                        tag: py(tag),
+                        tag_attr: ident(tag),
+                        open: other.is_some(),
+                        skip_const: skip_const(std::slice::from_ref(tag)),
+                        known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                        snake,
                     }
                 }
-                for (p, group) in &by_payload {
-                    let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
-                    arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
-                }
-                for pv in &pvariants {
-                    for a in &pv.alternatives {
-                        arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
+                Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                    let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
+                    let mut reserved = vec![tag.clone()];
+                    reserved.extend(common.iter().map(|f| f.wire.clone()));
+                    let mut seen = BTreeSet::from([ident(tag)]);
+                    let mut pvariants = Vec::new();
+                    for v in variants {
+                        let class_name = vname(name, &v.wire)?;
+                        let mut pv = pvariant(docstring(&v.doc, "    "), class_name.clone(), py(&v.wire), v.payload.clone());
+                        if let Some(Def::ShapeUnion { name: shape, alternatives, .. }) = v.payload.as_deref().and_then(|p| ir.defs.iter().find(|d| d.name() == p)) {
+                            for a in alternatives {
+                                let suffix = a.name.strip_prefix(shape.as_str()).filter(|s| !s.is_empty()).unwrap_or(&a.name);
+                                let c = vname(&class_name, suffix)?;
+                                let text = format!("The ``{}`` variant of ``{name}`` as a ``{}``.", v.wire, a.name);
+                                pv.alternatives.push(PAlt { class_name: c, doc: docstring(&text, "    "), payload: a.name.clone(), key: py(&a.key) });
+                            }
+                        }
+                        pvariants.push(pv);
+                    }
+                    let mut arms = Vec::new();
+                    let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
+                    for pv in pvariants.iter().filter(|pv| pv.alternatives.is_empty()) {
+                        if let Some(p) = &pv.payload {
+                            by_payload.entry(p.as_str()).or_default().push(pv);
+                        }
+                    }
+                    for (p, group) in &by_payload {
+                        let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+                        arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
+                    }
+                    for pv in &pvariants {
+                        for a in &pv.alternatives {
+                            arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
+                        }
+                    }
+                    let arms = merge_arms(arms);
+                    let tagless = match tagless {
+                        None => None,
+                        Some(t) => {
+                            let class_name = vname(name, &t.title)?;
+                            let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
+                            Some(Box::new(PVariant {
+                                member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"),
+                                doc: docstring(&doc, "    "),
+                                class_name,
+                                wire: py(&t.title),
+                                payload: Some(t.payload.clone()),
+                                nested: None,
+                                alternatives: vec![],
+                            }))
+                        }
+                    };
+                    PDef::TaggedStruct {
+                        unknown: unknown.name(),
+                        common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
+                        tagless,
+                        arms,
+                        name: name.clone(),
+                        doc: docstring(doc, ""),
+                        tag: py(tag),
+                        tag_attr: ident(tag),
+                        variants: pvariants,
+                        common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
+                        skip_const: skip_const(&reserved),
+                        known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                        snake,
                     }
                 }
-                let arms = merge_arms(arms);
-                let tagless = match tagless {
-                    None => None,
-                    Some(t) => {
-                        let class_name = vname(name, &t.title)?;
-                        let doc = if t.doc.trim().is_empty() { format!("The ``{}`` variant of ``{name}``: an object without ``{tag}``.", t.title) } else { t.doc.clone() };
-                        Some(Box::new(PVariant { member: format!("Annotated[{class_name}, Tag(TAGLESS_TAG)]"), doc: docstring(&doc, "    "), class_name, wire: py(&t.title), payload: Some(t.payload.clone()), nested: None, alternatives: vec![] }))
+                Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
+                    let params_ty = format!("{name}Params");
+                    if names.contains(&params_ty) {
+                        return Err(format!("$defs/{name}: the params alias would be named `{params_ty}`, which is already a definition"));
                     }
-                };
-                PDef::TaggedStruct {
-                    unknown: unknown.name(),
-                    common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
-                    tagless,
-                    arms,
-                    name: name.clone(),
-                    doc: docstring(doc, ""),
-                    tag: py(tag),
-                    tag_attr: ident(tag),
-                    variants: pvariants,
-                    common: common.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?,
-                    skip_const: skip_const(&reserved),
-                    known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
-                    snake,
+                    let mut seen = BTreeSet::from(["method".to_owned(), "params".to_owned()]);
+                    let others: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
+                    let plain = |wire: &str, doc: &str, presence: Presence, ty: Ty| Field {
+                        wire: wire.into(),
+                        doc: doc.into(),
+                        presence,
+                        ty,
+                        lenient: false,
+                        skip_invalid_items: false,
+                        min_items: None,
+                        format: None,
+                        default: None,
+                        pattern: None,
+                    };
+                    let method = pfield(&mut h, name, &plain("method", method_doc, Presence::Req, Ty::String), 0, &mut BTreeSet::new())?;
+                    let params = pfield(&mut h, name, &plain("params", params_doc, Presence::Opt, Ty::Ref { name: params_ty.clone() }), 0, &mut BTreeSet::new())?;
+                    for n in ["decode_string", "decode_json", "encode_string", "encode_json"] {
+                        h.used.insert(n.into());
+                    }
+                    let methods = pmethods(&mut h, methods);
+                    let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
+                    members.push("JsonValue".into());
+                    let mut value_entries: Vec<String> = others.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
+                    value_entries.extend(["\"method\": method".to_owned(), "\"params\": params".to_owned()]);
+                    let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
+                    text.push_str("\n\nAttributes:\n");
+                    text.push_str(&others.iter().chain([&method, &params]).flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
+                    PDef::Envelope {
+                        name: name.clone(),
+                        doc: docstring(&text, "    "),
+                        params_union: union_rhs(&format!("{params_ty}: TypeAlias = "), &members),
+                        fields: vec![method, params],
+                        others,
+                        methods,
+                        methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                        params_ty,
+                        value_entries,
+                        snake,
+                    }
                 }
-            }
-            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
-                let params_ty = format!("{name}Params");
-                if names.contains(&params_ty) {
-                    return Err(format!("$defs/{name}: the params alias would be named `{params_ty}`, which is already a definition"));
+                Def::Results { name, doc, response, methods, .. } => {
+                    h.used.insert("decode_json".into());
+                    h.used.insert("encode_json".into());
+                    h.used.insert("decode_value".into());
+                    let methods = pmethods(&mut h, methods);
+                    let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
+                    members.push("JsonValue".into());
+                    PDef::Results {
+                        union: union_rhs(&format!("{name}: TypeAlias = "), &members),
+                        name: name.clone(),
+                        doc: comment(doc, ""),
+                        response: response.clone(),
+                        methods,
+                        methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                        snake,
+                    }
                 }
-                let mut seen = BTreeSet::from(["method".to_owned(), "params".to_owned()]);
-                let others: Vec<PField> = fields.iter().enumerate().map(|(i, f)| pfield(&mut h, name, f, i, &mut seen)).collect::<Result<_, _>>()?;
-                let plain = |wire: &str, doc: &str, presence: Presence, ty: Ty| Field { wire: wire.into(), doc: doc.into(), presence, ty, lenient: false, skip_invalid_items: false, min_items: None, format: None, default: None, pattern: None };
-                let method = pfield(&mut h, name, &plain("method", method_doc, Presence::Req, Ty::String), 0, &mut BTreeSet::new())?;
-                let params = pfield(&mut h, name, &plain("params", params_doc, Presence::Opt, Ty::Ref { name: params_ty.clone() }), 0, &mut BTreeSet::new())?;
-                for n in ["decode_string", "decode_json", "encode_string", "encode_json"] {
-                    h.used.insert(n.into());
+                Def::ShapeUnion { name, doc, alternatives } => {
+                    PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake }
                 }
-                let methods = pmethods(&mut h, methods);
-                let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
-                members.push("JsonValue".into());
-                let mut value_entries: Vec<String> = others.iter().map(|f| format!("\"{}\": {}", f.ident, f.local)).collect();
-                value_entries.extend(["\"method\": method".to_owned(), "\"params\": params".to_owned()]);
-                let mut text = if doc.trim().is_empty() { format!("``{name}``.") } else { doc.trim().to_owned() };
-                text.push_str("\n\nAttributes:\n");
-                text.push_str(&others.iter().chain([&method, &params]).flat_map(|f| f.attribute_doc.iter().cloned()).collect::<Vec<_>>().join("\n"));
-                PDef::Envelope {
-                    name: name.clone(),
-                    doc: docstring(&text, "    "),
-                    params_union: union_rhs(&format!("{params_ty}: TypeAlias = "), &members),
-                    fields: vec![method, params],
-                    others,
-                    methods,
-                    methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
-                    params_ty,
-                    value_entries,
-                    snake,
-                }
-            }
-            Def::Results { name, doc, response, methods, .. } => {
-                h.used.insert("decode_json".into());
-                h.used.insert("encode_json".into());
-                h.used.insert("decode_value".into());
-                let methods = pmethods(&mut h, methods);
-                let mut members: Vec<String> = methods.iter().map(|m| m.ty.clone()).collect();
-                members.push("JsonValue".into());
-                PDef::Results {
-                    union: union_rhs(&format!("{name}: TypeAlias = "), &members),
-                    name: name.clone(),
-                    doc: comment(doc, ""),
-                    response: response.clone(),
-                    methods,
-                    methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
-                    snake,
-                }
-            }
-            Def::ShapeUnion { name, doc, alternatives } => PDef::ShapeUnion { name: name.clone(), doc: docstring(doc, ""), alternatives: alternatives.iter().map(|a| (a.name.clone(), py(&a.key))).collect(), snake },
-        }) })();
+            })
+        })();
         match one {
             Ok(d) => defs.push(d),
             Err(e) => errors.push(e),
@@ -828,6 +933,15 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
     }
     let mut functions: Vec<String> = h.used.iter().filter(|n| n.starts_with("decode_")).cloned().collect();
     functions.extend(["decode_input".into(), "encode_text".into()]);
+    // The object decoders are marked, so that an array past its warning limit skips a
+    // non-object item without calling them (runtime `objects_only`).
+    if ir.defs.iter().any(|d| matches!(d, Def::Struct { .. } | Def::ShapeUnion { .. } | Def::Envelope { .. } | Def::TaggedUnion { tagless: Some(_), .. } | Def::TaggedStruct { tagless: Some(_), .. }))
+    {
+        functions.push("objects_only".into());
+    }
+    if ir.defs.iter().any(|d| matches!(d, Def::TaggedUnion { tagless: None, .. } | Def::TaggedStruct { tagless: None, .. })) {
+        functions.push("tag_first".into());
+    }
     functions.sort_by_key(|n| natural(n));
     decoders.extend(functions);
     let mut encoders: Vec<String> = h.used.iter().filter(|n| n.starts_with("encode_")).cloned().collect();
@@ -931,7 +1045,15 @@ fn public_names(defs: &[PDef]) -> Vec<String> {
         }
         let (name, snake) = match d {
             PDef::Envelope { name, snake, .. } | PDef::Results { name, snake, .. } => (name, snake),
-            PDef::Struct { name, snake, .. } | PDef::StringAlias { name, snake, .. } | PDef::StringEnum { name, snake, .. } | PDef::TaggedUnion { name, snake, .. } | PDef::TaggedStruct { name, snake, .. } | PDef::ShapeUnion { name, snake, .. } | PDef::Alias { name, snake, .. } | PDef::KindUnion { name, snake, .. } | PDef::IntEnum { name, snake, .. } => (name, snake),
+            PDef::Struct { name, snake, .. }
+            | PDef::StringAlias { name, snake, .. }
+            | PDef::StringEnum { name, snake, .. }
+            | PDef::TaggedUnion { name, snake, .. }
+            | PDef::TaggedStruct { name, snake, .. }
+            | PDef::ShapeUnion { name, snake, .. }
+            | PDef::Alias { name, snake, .. }
+            | PDef::KindUnion { name, snake, .. }
+            | PDef::IntEnum { name, snake, .. } => (name, snake),
         };
         out.push(name.clone());
         out.push(format!("parse_{snake}"));

@@ -7,10 +7,9 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
-    "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
-    "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract",
-    "become", "box", "do", "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
 
 /// Names the runtime or the generated module already uses.
@@ -127,9 +126,10 @@ fn rfield(owner: &str, f: &Field, seen: &mut BTreeSet<String>) -> Result<RField,
         checks.push("SkipItems".to_owned());
     }
     if let Ty::Number { min, max } = &f.ty
-        && (min.is_some() || max.is_some()) {
-            checks.push(format!("Range({}, {})", number(min.unwrap_or(f64::NEG_INFINITY)), number(max.unwrap_or(f64::INFINITY))));
-        }
+        && (min.is_some() || max.is_some())
+    {
+        checks.push(format!("Range({}, {})", number(min.unwrap_or(f64::NEG_INFINITY)), number(max.unwrap_or(f64::INFINITY))));
+    }
     if let Some((lo, hi)) = f.ty.integer_bounds() {
         checks.push(format!("Range({}, {})", number(lo), number(hi)));
     }
@@ -168,10 +168,31 @@ pub struct RVariant {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<RField>, defaults: Vec<RDefault> },
-    StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
-    StringEnum { name: String, doc: Vec<String>, openness: String, values: Vec<RVariant> },
-    TaggedUnion { name: String, doc: Vec<String>, tag: String, openness: String, variants: Vec<RVariant>, tagless: Option<RVariant> },
+    Struct {
+        name: String,
+        doc: Vec<String>,
+        fields: Vec<RField>,
+        defaults: Vec<RDefault>,
+    },
+    StringAlias {
+        name: String,
+        doc: Vec<String>,
+        absolute_path: bool,
+    },
+    StringEnum {
+        name: String,
+        doc: Vec<String>,
+        openness: String,
+        values: Vec<RVariant>,
+    },
+    TaggedUnion {
+        name: String,
+        doc: Vec<String>,
+        tag: String,
+        openness: String,
+        variants: Vec<RVariant>,
+        tagless: Option<RVariant>,
+    },
     TaggedStruct {
         name: String,
         doc: Vec<String>,
@@ -189,10 +210,32 @@ pub enum RDef {
         tagless: Option<RVariant>,
         tagless_mode: String,
     },
-    ShapeUnion { name: String, doc: Vec<String>, alternatives: Vec<RVariant> },
-    Alias { name: String, doc: Vec<String>, ty: String },
-    IntEnum { name: String, doc: Vec<String>, ty: String, consts: Vec<RConst>, open: bool },
-    KindUnion { name: String, doc: Vec<String>, expected: String, branches: Vec<RKind>, integer_range: Option<(String, String)>, int: Option<RKindRef>, num: Option<RKindRef> },
+    ShapeUnion {
+        name: String,
+        doc: Vec<String>,
+        alternatives: Vec<RVariant>,
+    },
+    Alias {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+    },
+    IntEnum {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+        consts: Vec<RConst>,
+        open: bool,
+    },
+    KindUnion {
+        name: String,
+        doc: Vec<String>,
+        expected: String,
+        branches: Vec<RKind>,
+        integer_range: Option<(String, String)>,
+        int: Option<RKindRef>,
+        num: Option<RKindRef>,
+    },
     /// A request or notification: its params enum, fallback variant, methods and other members.
     Envelope {
         name: String,
@@ -206,7 +249,14 @@ pub enum RDef {
         fields: Vec<RField>,
     },
     /// A response's method table: the result enum, the response it decodes for, its fallback.
-    Results { name: String, doc: Vec<String>, response: String, fallback: String, fallback_doc: String, methods: Vec<RVariant> },
+    Results {
+        name: String,
+        doc: Vec<String>,
+        response: String,
+        fallback: String,
+        fallback_doc: String,
+        methods: Vec<RVariant>,
+    },
 }
 
 /// The variants of an envelope's params (or a response's results) by method, and the
@@ -253,7 +303,6 @@ pub struct RKind {
     item_key: Option<String>,
 }
 
-
 fn variants<'a>(owner: &str, items: impl Iterator<Item = (&'a str, &'a str, String)>, open: bool) -> Result<Vec<RVariant>, String> {
     let mut seen = BTreeSet::new();
     if open {
@@ -289,130 +338,138 @@ pub fn view(ir: &Ir) -> Result<Vec<RDef>, String> {
             errors.push(format!("$defs/{}: the name collides with a runtime type", d.name()));
             continue;
         }
-        let one = (|| -> Result<RDef, String> { Ok(match d {
-            Def::Struct { name, doc, fields, .. } => {
-                let mut seen = BTreeSet::from(["extra".to_owned()]);
-                let defaults = fields
-                    .iter()
-                    .filter_map(|f| f.default.as_ref().map(|v| RDefault { ident: ident(&f.wire), ty: rust_type(&f.ty), text: lit(&v.to_string()), wire: f.wire.clone() }))
-                    .collect();
-                RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?, defaults }
-            }
-            Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
-            Def::IntEnum { name, doc, ty, values, open } => {
-                let mut seen = BTreeSet::from(["KNOWN".to_owned()]);
-                let mut consts = Vec::new();
-                for v in values {
-                    let mut id = v.title.to_shouty_snake_case();
-                    if !id.starts_with(|c: char| c.is_ascii_uppercase()) {
-                        id = format!("VALUE_{}", id.trim_start_matches('_'));
-                    }
-                    if !seen.insert(id.clone()) {
-                        return Err(format!("$defs/{name}: the constant `{}` maps to the Rust name `{id}`, which is already taken", v.title));
-                    }
-                    consts.push(RConst { doc: doc_lines_or(&v.doc, &format!("{} (`{}`).", v.title, v.value)), ident: id, value: v.value });
+        let one = (|| -> Result<RDef, String> {
+            Ok(match d {
+                Def::Struct { name, doc, fields, .. } => {
+                    let mut seen = BTreeSet::from(["extra".to_owned()]);
+                    let defaults =
+                        fields.iter().filter_map(|f| f.default.as_ref().map(|v| RDefault { ident: ident(&f.wire), ty: rust_type(&f.ty), text: lit(&v.to_string()), wire: f.wire.clone() })).collect();
+                    RDef::Struct { name: name.clone(), doc: doc_lines(doc), fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?, defaults }
                 }
-                RDef::IntEnum { name: name.clone(), doc: doc_lines(doc), ty: rust_type(ty), consts, open: *open }
-            }
-            Def::KindUnion { name, doc, branches, expected, integer_range } => {
-                let mut seen = BTreeSet::new();
-                let mut out = Vec::new();
-                for b in branches {
-                    let ident = variant_ident(&b.title);
-                    if !seen.insert(ident.clone()) {
-                        return Err(format!("$defs/{name}: the branch `{}` maps to the Rust variant `{ident}`, which is already taken", b.title));
+                Def::StringAlias { name, doc, absolute_path } => RDef::StringAlias { name: name.clone(), doc: doc_lines(doc), absolute_path: *absolute_path },
+                Def::IntEnum { name, doc, ty, values, open } => {
+                    let mut seen = BTreeSet::from(["KNOWN".to_owned()]);
+                    let mut consts = Vec::new();
+                    for v in values {
+                        let mut id = v.title.to_shouty_snake_case();
+                        if !id.starts_with(|c: char| c.is_ascii_uppercase()) {
+                            id = format!("VALUE_{}", id.trim_start_matches('_'));
+                        }
+                        if !seen.insert(id.clone()) {
+                            return Err(format!("$defs/{name}: the constant `{}` maps to the Rust name `{id}`, which is already taken", v.title));
+                        }
+                        consts.push(RConst { doc: doc_lines_or(&v.doc, &format!("{} (`{}`).", v.title, v.value)), ident: id, value: v.value });
                     }
-                    out.push(RKind { doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)), ident, kind: b.kind.clone(), ty: rust_type(&b.ty), item_key: b.item_key.as_deref().map(lit) });
+                    RDef::IntEnum { name: name.clone(), doc: doc_lines(doc), ty: rust_type(ty), consts, open: *open }
                 }
-                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
-                let (int, num) = (find("integer"), find("number"));
-                RDef::KindUnion { name: name.clone(), doc: doc_lines(doc), expected: expected.clone(), branches: out, integer_range: integer_range.map(|(lo, hi)| (number(lo), number(hi))), int, num }
-            }
-            Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
-            Def::StringEnum { name, doc, values, other } => RDef::StringEnum {
-                name: name.clone(),
-                doc: doc_lines(doc),
-                openness: other.as_ref().map_or_else(
-                    || "closed".to_owned(),
-                    |o| format!("open ({}, {})", lit(&o.title), one_line(&o.doc, "A value this version does not know, kept as sent.")),
-                ),
-                values: variants(name, values.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), String::new())), other.is_some())?,
-            },
-            Def::TaggedUnion { name, doc, tag, variants: vs, other, tagless } => {
-                let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
-                let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
-                let mut all = variants(name, items.chain(tagless_item), other.is_some())?;
-                let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
-                    if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
-                        v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                Def::KindUnion { name, doc, branches, expected, integer_range } => {
+                    let mut seen = BTreeSet::new();
+                    let mut out = Vec::new();
+                    for b in branches {
+                        let ident = variant_ident(&b.title);
+                        if !seen.insert(ident.clone()) {
+                            return Err(format!("$defs/{name}: the branch `{}` maps to the Rust variant `{ident}`, which is already taken", b.title));
+                        }
+                        out.push(RKind {
+                            doc: doc_lines_or(&b.doc, &format!("The `{}` branch (no description in the schema).", b.kind)),
+                            ident,
+                            kind: b.kind.clone(),
+                            ty: rust_type(&b.ty),
+                            item_key: b.item_key.as_deref().map(lit),
+                        });
                     }
-                    v
-                });
-                RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
-            }
-            Def::TaggedStruct { name, doc, tag, variants: vs, other, common, tagless } => {
-                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
-                let mut seen = BTreeSet::from([ident(tag)]);
-                let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
-                let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
-                let mut all = variants(name, items.chain(tagless_item), true)?;
-                let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
-                    if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
-                        v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                    let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| RKindRef { ident: b.ident.clone(), ty: b.ty.clone() });
+                    let (int, num) = (find("integer"), find("number"));
+                    RDef::KindUnion {
+                        name: name.clone(),
+                        doc: doc_lines(doc),
+                        expected: expected.clone(),
+                        branches: out,
+                        integer_range: integer_range.map(|(lo, hi)| (number(lo), number(hi))),
+                        int,
+                        num,
                     }
-                    v
-                });
-                let closed = unknown == UnknownTag::Reject;
-                RDef::TaggedStruct {
-                    tagless,
-                    tagless_mode: if unknown == UnknownTag::Keep { "own".into() } else { "unknown".into() },
+                }
+                Def::Alias { name, doc, ty } => RDef::Alias { name: name.clone(), doc: doc_lines_or(doc, &format!("`{name}` (no description in the schema).")), ty: rust_type(ty) },
+                Def::StringEnum { name, doc, values, other } => RDef::StringEnum {
                     name: name.clone(),
                     doc: doc_lines(doc),
-                    tag: lit(tag),
-                    tag_field: ident(tag),
-                    tag_enum: format!("{name}{}", variant_ident(tag)),
-                    other_doc: if closed {
-                        lit("Never read from JSON: the schema lists every tag, so an unknown one is `unknown_variant`.")
-                    } else {
-                        one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole.")
-                    },
-                    openness: if closed { "closed".into() } else { "open".into() },
-                    variants: all,
-                    common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                    openness: other.as_ref().map_or_else(|| "closed".to_owned(), |o| format!("open ({}, {})", lit(&o.title), one_line(&o.doc, "A value this version does not know, kept as sent."))),
+                    values: variants(name, values.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), String::new())), other.is_some())?,
+                },
+                Def::TaggedUnion { name, doc, tag, variants: vs, other, tagless } => {
+                    let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
+                    let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
+                    let mut all = variants(name, items.chain(tagless_item), other.is_some())?;
+                    let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
+                        if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
+                            v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                        }
+                        v
+                    });
+                    RDef::TaggedUnion { name: name.clone(), doc: doc_lines(doc), tag: lit(tag), openness: union_openness(other.as_ref(), "variant"), variants: all, tagless }
                 }
-            }
-            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, fallback } => {
-                let mut seen = BTreeSet::from(["extra".to_owned(), "method".to_owned(), "params".to_owned()]);
-                let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "params")?;
-                let params = format!("{name}Params");
-                if ir.defs.iter().any(|d| d.name() == params) {
-                    return Err(format!("$defs/{name}: the params enum would be named `{params}`, which is already a definition"));
+                Def::TaggedStruct { name, doc, tag, variants: vs, other, common, tagless } => {
+                    let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
+                    let mut seen = BTreeSet::from([ident(tag)]);
+                    let items = vs.iter().map(|v| (v.wire.as_str(), v.doc.as_str(), v.payload.clone().unwrap_or_else(|| "NoPayload".into())));
+                    let tagless_item = tagless.as_ref().map(|t| (t.title.as_str(), t.doc.as_str(), t.payload.clone()));
+                    let mut all = variants(name, items.chain(tagless_item), true)?;
+                    let tagless = tagless.as_ref().and_then(|_| all.pop()).map(|mut v| {
+                        if v.doc.len() == 1 && v.doc[0].contains("(no description in the schema)") {
+                            v.doc = vec![format!("/// The `{}` variant: an object without `{tag}`.", v.wire.trim_matches('"'))];
+                        }
+                        v
+                    });
+                    let closed = unknown == UnknownTag::Reject;
+                    RDef::TaggedStruct {
+                        tagless,
+                        tagless_mode: if unknown == UnknownTag::Keep { "own".into() } else { "unknown".into() },
+                        name: name.clone(),
+                        doc: doc_lines(doc),
+                        tag: lit(tag),
+                        tag_field: ident(tag),
+                        tag_enum: format!("{name}{}", variant_ident(tag)),
+                        other_doc: if closed {
+                            lit("Never read from JSON: the schema lists every tag, so an unknown one is `unknown_variant`.")
+                        } else {
+                            one_line(other.as_ref().map_or("", |o| o.doc.as_str()), "A variant this version does not know, kept whole.")
+                        },
+                        openness: if closed { "closed".into() } else { "open".into() },
+                        variants: all,
+                        common: common.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                    }
                 }
-                RDef::Envelope {
+                Def::Envelope { name, doc, method_doc, params_doc, fields, methods, fallback } => {
+                    let mut seen = BTreeSet::from(["extra".to_owned(), "method".to_owned(), "params".to_owned()]);
+                    let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "params")?;
+                    let params = format!("{name}Params");
+                    if ir.defs.iter().any(|d| d.name() == params) {
+                        return Err(format!("$defs/{name}: the params enum would be named `{params}`, which is already a definition"));
+                    }
+                    RDef::Envelope {
+                        name: name.clone(),
+                        doc: doc_lines(doc),
+                        params,
+                        fallback,
+                        fallback_doc,
+                        method_doc: doc_lines_or(method_doc, "The method name."),
+                        params_doc: doc_lines_or(params_doc, "The method's params (`None`: absent or `null`)."),
+                        methods,
+                        fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
+                    }
+                }
+                Def::Results { name, doc, response, methods, fallback } => {
+                    let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "result")?;
+                    RDef::Results { name: name.clone(), doc: doc_lines(doc), response: response.clone(), fallback, fallback_doc, methods }
+                }
+                Def::ShapeUnion { name, doc, alternatives } => RDef::ShapeUnion {
                     name: name.clone(),
                     doc: doc_lines(doc),
-                    params,
-                    fallback,
-                    fallback_doc,
-                    method_doc: doc_lines_or(method_doc, "The method name."),
-                    params_doc: doc_lines_or(params_doc, "The method's params (`None`: absent or `null`)."),
-                    methods,
-                    fields: fields.iter().map(|f| rfield(name, f, &mut seen)).collect::<Result<_, _>>()?,
-                }
-            }
-            Def::Results { name, doc, response, methods, fallback } => {
-                let (methods, fallback, fallback_doc) = method_variants(name, methods, fallback.as_ref(), "result")?;
-                RDef::Results { name: name.clone(), doc: doc_lines(doc), response: response.clone(), fallback, fallback_doc, methods }
-            }
-            Def::ShapeUnion { name, doc, alternatives } => RDef::ShapeUnion {
-                name: name.clone(),
-                doc: doc_lines(doc),
-                alternatives: alternatives
-                    .iter()
-                    .map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) })
-                    .collect(),
-            },
-        }) })();
+                    alternatives: alternatives.iter().map(|a| RVariant { doc: vec![format!("/// A [`{}`].", a.name)], ident: a.name.clone(), payload: a.name.clone(), wire: lit(&a.key) }).collect(),
+                },
+            })
+        })();
         match one {
             Ok(d) => out.push(d),
             Err(e) => errors.push(e),

@@ -27,19 +27,7 @@ pub const TEXT: usize = 161;
 pub const BIDI_RANGES: [(u32, u32); 2] = [(0x202A, 0x202E), (0x2066, 0x2069)];
 
 /// The actions every runtime's interpreter implements, in the order of their numbers.
-pub const ACTIONS: [&str; 11] = [
-    "ignore",
-    "print",
-    "backspace",
-    "carriage_return",
-    "line_feed",
-    "csi_start",
-    "param",
-    "cursor_column",
-    "cursor_left",
-    "cursor_right",
-    "erase_in_line",
-];
+pub const ACTIONS: [&str; 11] = ["ignore", "print", "backspace", "carriage_return", "line_feed", "csi_start", "param", "cursor_column", "cursor_left", "cursor_right", "erase_in_line"];
 const IGNORE: u8 = 0;
 const PRINT: u8 = 1;
 const BACKSPACE: u8 = 2;
@@ -462,10 +450,7 @@ impl Derive<'_> {
     fn from(&self, state: usize, mode: Mode, stack: &mut Vec<usize>) -> Result<Option<String>, String> {
         if stack.contains(&state) {
             let path: Vec<&str> = stack.iter().chain([&state]).map(|&s| self.m.states[s].as_str()).collect();
-            return Err(format!(
-                "{SOURCE}: the states {} form a cycle of silent steps; the bulk paths' regular expressions need every such path to end",
-                path.join(" -> ")
-            ));
+            return Err(format!("{SOURCE}: the states {} form a cycle of silent steps; the bulk paths' regular expressions need every such path to end", path.join(" -> ")));
         }
         stack.push(state);
         let rep = self.quotient(mode);
@@ -648,10 +633,9 @@ fn strings(m: &Machine, d: &Derive<'_>) -> Result<Vec<(u8, String)>, String> {
     for b in 0x20u8..0x7F {
         if let Role::To(n) = role(m, esc, usize::from(b))
             && m.is_string(n)
+            && let Some(re) = d.from(d.quotient(Mode::Silent)[n], Mode::Silent, &mut vec![esc])?
         {
-            if let Some(re) = d.from(d.quotient(Mode::Silent)[n], Mode::Silent, &mut vec![esc])? {
-                out.push((b, re));
-            }
+            out.push((b, re));
         }
     }
     Ok(out)
@@ -700,7 +684,13 @@ pub fn rust(m: &Machine) -> Result<String, String> {
     writeln!(s, "/// The input of the bidi controls {}.", BIDI_RANGES.iter().map(|(a, b)| format!("U+{a:04X}..U+{b:04X}")).collect::<Vec<_>>().join(" and ")).ok();
     writeln!(s, "pub(super) const CLASS_BIDI: usize = {BIDI};").ok();
     writeln!(s, "/// The input of every other code point from U+00A0 up.\npub(super) const CLASS_TEXT: usize = {TEXT};").ok();
-    writeln!(s, "/// The code points of `CLASS_BIDI`.\npub(super) const BIDI: [(u32, u32); {}] = [{}];", BIDI_RANGES.len(), BIDI_RANGES.iter().map(|(a, b)| format!("(0x{a:04X}, 0x{b:04X})")).collect::<Vec<_>>().join(", ")).ok();
+    writeln!(
+        s,
+        "/// The code points of `CLASS_BIDI`.\npub(super) const BIDI: [(u32, u32); {}] = [{}];",
+        BIDI_RANGES.len(),
+        BIDI_RANGES.iter().map(|(a, b)| format!("(0x{a:04X}, 0x{b:04X})")).collect::<Vec<_>>().join(", ")
+    )
+    .ok();
     s.push_str("\n// States.\n");
     for (i, name) in m.states.iter().enumerate() {
         writeln!(s, "pub(super) const {}: u8 = {i};", state_const(name)).ok();
@@ -731,7 +721,12 @@ pub fn typescript(m: &Machine) -> Result<String, String> {
         writeln!(s, "export const {} = {v};", state_const(name)).ok();
     }
     writeln!(s, "export const CLASSES = {CLASSES};\nexport const CLASS_BIDI = {BIDI};\nexport const CLASS_TEXT = {TEXT};").ok();
-    writeln!(s, "/** The code points of CLASS_BIDI, as inclusive ranges. */\nexport const BIDI: readonly (readonly [number, number])[] = [{}];", BIDI_RANGES.iter().map(|(a, b)| format!("[0x{a:04x}, 0x{b:04x}]")).collect::<Vec<_>>().join(", ")).ok();
+    writeln!(
+        s,
+        "/** The code points of CLASS_BIDI, as inclusive ranges. */\nexport const BIDI: readonly (readonly [number, number])[] = [{}];",
+        BIDI_RANGES.iter().map(|(a, b)| format!("[0x{a:04x}, 0x{b:04x}]")).collect::<Vec<_>>().join(", ")
+    )
+    .ok();
     s.push('\n');
     for (i, name) in m.states.iter().enumerate() {
         writeln!(s, "export const {} = {i};", state_const(name)).ok();
@@ -784,11 +779,17 @@ pub fn python(m: &Machine) -> Result<String, String> {
     let lit = |re: &str| {
         if re.len() + 40 <= 120 { format!("re.compile(rb\"{re}\")") } else { format!("re.compile(\n    rb\"{re}\"\n)") }
     };
-    writeln!(s, "SILENT: Final = {}\n\"\"\"Every sequence without a visible effect, or its silent start up to an input that acts as in the ground state.\"\"\"\n", lit(&d.sequences(Mode::Silent)?)).ok();
+    writeln!(s, "SILENT: Final = {}\n\"\"\"Every sequence without a visible effect, or its silent start up to an input that acts as in the ground state.\"\"\"\n", lit(&d.sequences(Mode::Silent)?))
+        .ok();
     let cr_bs: Vec<u8> = [ground_ascii(m, CARRIAGE_RETURN), ground_ascii(m, BACKSPACE)].concat();
     let token = format!("[{}]|{}", cr_bs.iter().map(|b| format!("\\x{b:02x}")).collect::<String>(), d.sequences(Mode::Effect)?);
     writeln!(s, "TOKEN: Final = {}\n\"\"\"What acts on the line once the silent sequences are gone: CR, BS, or a sequence whose last step acts (CSI G, D, C, K).\"\"\"\n", lit(&token)).ok();
-    writeln!(s, "BAD: Final = {}\n\"\"\"Once the silent sequences are gone, an ESC that does not start one acting on the line: the chunk takes the interpreter.\"\"\"\n", lit(&d.not_sequences(Mode::Effect)?)).ok();
+    writeln!(
+        s,
+        "BAD: Final = {}\n\"\"\"Once the silent sequences are gone, an ESC that does not start one acting on the line: the chunk takes the interpreter.\"\"\"\n",
+        lit(&d.not_sequences(Mode::Effect)?)
+    )
+    .ok();
     writeln!(s, "OPEN: Final = {}\n\"\"\"A sequence still open at the end of the bytes.\"\"\"\n", lit(&d.sequences(Mode::Open)?)).ok();
     s.push_str("STRINGS: Final = (\n");
     for (opener, re) in strings(m, &d)? {
@@ -797,13 +798,23 @@ pub fn python(m: &Machine) -> Result<String, String> {
     s.push_str(")\n\"\"\"For each string opener after ESC, the string and its payload up to what ends it.\"\"\"\n\n");
     let abort = (0u8..0x80).find(|&b| (0..m.states.len()).all(|st| m.at(st, usize::from(b)) == (IGNORE, 0)));
     match abort {
-        Some(b) => writeln!(s, "ABORT: Final = {}\n\"\"\"An input that ends whatever is open, without effect (what a removed string leaves, so a sequence it interrupted stays interrupted).\"\"\"\n", py_bytes_literal(&[b])).ok(),
+        Some(b) => writeln!(
+            s,
+            "ABORT: Final = {}\n\"\"\"An input that ends whatever is open, without effect (what a removed string leaves, so a sequence it interrupted stays interrupted).\"\"\"\n",
+            py_bytes_literal(&[b])
+        )
+        .ok(),
         None => writeln!(s, "ABORT: Final = None\n\"\"\"No input ends every sequence without effect.\"\"\"\n").ok(),
     };
     writeln!(s, "DELETE: Final = (\n    {}\n)\n\"\"\"C0 controls and DEL without any effect once the sequences are gone (for ``bytes.translate``).\"\"\"\n", py_bytes_literal(&deletable(m))).ok();
     let no_effect_bidi = m.at(0, BIDI) == (IGNORE, 0);
     if no_effect_bidi {
-        writeln!(s, "BIDI_BYTES: Final = {}\n\"\"\"The bidi controls, which the ground state removes, in UTF-8.\"\"\"\n", lit(&Syntax::group(&d.syntax.one_of(&(0..CLASSES).map(|i| i == BIDI).collect::<Vec<_>>(), false)))).ok();
+        writeln!(
+            s,
+            "BIDI_BYTES: Final = {}\n\"\"\"The bidi controls, which the ground state removes, in UTF-8.\"\"\"\n",
+            lit(&Syntax::group(&d.syntax.one_of(&(0..CLASSES).map(|i| i == BIDI).collect::<Vec<_>>(), false)))
+        )
+        .ok();
     } else {
         s.push_str("BIDI_BYTES: Final = None\n\"\"\"The ground state does not remove the bidi controls.\"\"\"\n\n");
     }
@@ -811,7 +822,8 @@ pub fn python(m: &Machine) -> Result<String, String> {
     s.push_str("\"\"\"The ASCII inputs that move the cursor to column 0, and that end the line, in the ground state.\"\"\"\n\n");
     let text = Derive { m, syntax: Syntax(Flavor::PyStr) };
     let plain: Vec<bool> = (0..CLASSES).map(|i| !(0x80..0xA0).contains(&i) && m.at(0, i) == (PRINT, 0)).collect();
-    writeln!(s, "PLAIN: Final = re.compile(r\"{}*\")\n\"\"\"A run of code points the ground state prints (and stays), for the interpreter.\"\"\"\n", Syntax::group(&text.syntax.one_of(&plain, true))).ok();
+    writeln!(s, "PLAIN: Final = re.compile(r\"{}*\")\n\"\"\"A run of code points the ground state prints (and stays), for the interpreter.\"\"\"\n", Syntax::group(&text.syntax.one_of(&plain, true)))
+        .ok();
     s.push_str("STAY: Final = (\n");
     for (st, name) in m.states.iter().enumerate() {
         let stay: Vec<bool> = (0..CLASSES).map(|i| m.at(st, i) == (IGNORE, u8::try_from(st).unwrap_or(0))).collect();
@@ -891,7 +903,8 @@ mod tests {
 
     #[test]
     fn a_cycle_of_silent_steps_is_refused() {
-        let src = "states ground a b\nall : 1B -> ignore a\na : 41 -> ignore b\nb : 41 -> ignore a\nall : otherwise -> ignore ground\n";
+        // `a` and `b` differ (42 prints in `a` only), so the derivation cannot merge them.
+        let src = "states ground a b\nall : 1B -> ignore a\na : 41 -> ignore b\nb : 41 -> ignore a\na : 42 -> print ground\nall : otherwise -> ignore ground\n";
         let m = parse(src).expect("parses");
         let e = python(&m).expect_err("a cycle");
         assert!(e.contains("a -> b -> a"), "{e}");

@@ -140,10 +140,11 @@ impl Helpers {
             parts.push("skipItems: true".to_owned());
         }
         if let Ty::Number { min, max } = &f.ty
-            && (min.is_some() || max.is_some()) {
-                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
-                parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
-            }
+            && (min.is_some() || max.is_some())
+        {
+            let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
+            parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
+        }
         if let Some((lo, hi)) = f.ty.integer_bounds() {
             parts.push(format!("range: [{lo}, {hi}]"));
         }
@@ -229,9 +230,25 @@ struct TVariant {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum TDef {
-    Struct { name: String, doc: Vec<String>, fields: Vec<TField>, skip_const: String, defaults: Vec<(String, String, String)> },
-    StringAlias { name: String, doc: Vec<String>, absolute_path: bool },
-    StringEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, open: bool },
+    Struct {
+        name: String,
+        doc: Vec<String>,
+        fields: Vec<TField>,
+        skip_const: String,
+        defaults: Vec<(String, String, String)>,
+    },
+    StringAlias {
+        name: String,
+        doc: Vec<String>,
+        absolute_path: bool,
+    },
+    StringEnum {
+        name: String,
+        doc: Vec<String>,
+        values: Vec<String>,
+        values_const: String,
+        open: bool,
+    },
     TaggedUnion {
         name: String,
         doc: Vec<String>,
@@ -278,13 +295,50 @@ enum TDef {
         /// `encode<Name>Known` are written too.
         as_payload: bool,
     },
-    Alias { name: String, doc: Vec<String>, ty: String, decoder: String, encoder: String },
-    IntEnum { name: String, doc: Vec<String>, values: Vec<String>, values_const: String, decoder: String, open: bool },
-    KindUnion { name: String, doc: Vec<String>, ty: String, expected: String, branches: Vec<TKind>, int: Option<String>, num: Option<String>, range: Option<(String, String)> },
+    Alias {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+        decoder: String,
+        encoder: String,
+    },
+    IntEnum {
+        name: String,
+        doc: Vec<String>,
+        values: Vec<String>,
+        values_const: String,
+        decoder: String,
+        open: bool,
+    },
+    KindUnion {
+        name: String,
+        doc: Vec<String>,
+        ty: String,
+        expected: String,
+        branches: Vec<TKind>,
+        int: Option<String>,
+        num: Option<String>,
+        range: Option<(String, String)>,
+    },
     /// A request or notification: its other members, the params union by method, the method list.
-    Envelope { name: String, doc: Vec<String>, method_doc: Vec<String>, params_doc: Vec<String>, fields: Vec<TField>, methods: Vec<TMethod>, methods_const: String, params_ty: String },
+    Envelope {
+        name: String,
+        doc: Vec<String>,
+        method_doc: Vec<String>,
+        params_doc: Vec<String>,
+        fields: Vec<TField>,
+        methods: Vec<TMethod>,
+        methods_const: String,
+        params_ty: String,
+    },
     /// A response's method table (`decode<Name>(method, result)`).
-    Results { name: String, doc: Vec<String>, response: String, methods: Vec<TMethod>, methods_const: String },
+    Results {
+        name: String,
+        doc: Vec<String>,
+        response: String,
+        methods: Vec<TMethod>,
+        methods_const: String,
+    },
 }
 
 /// One method of an envelope's params or a response's results: its name, type and codec.
@@ -393,8 +447,29 @@ fn public_names(d: &TDef, types: &mut Vec<String>, values: &mut Vec<String>) {
 /// Names a definition cannot have: its type, `decode<Name>` or `encode<Name>` would be
 /// one of the runtime names every module imports.
 const RESERVED_NAMES: &[&str] = &[
-    "Boolean", "Bytes", "Int32", "Int64", "Json", "Number", "Object", "String", "Uint16", "Uint32", "Uint64", "Uint8", "Input", "Text", "Cx", "Decoder", "Encoder",
-    "Writer", "JsonObject", "ObjectBuilder", "ParseResult", "UnknownVariant", "WithExtra",
+    "Boolean",
+    "Bytes",
+    "Int32",
+    "Int64",
+    "Json",
+    "Number",
+    "Object",
+    "String",
+    "Uint16",
+    "Uint32",
+    "Uint64",
+    "Uint8",
+    "Input",
+    "Text",
+    "Cx",
+    "Decoder",
+    "Encoder",
+    "Writer",
+    "JsonObject",
+    "ObjectBuilder",
+    "ParseResult",
+    "UnknownVariant",
+    "WithExtra",
 ];
 
 /// The TypeScript view of one schema document.
@@ -453,76 +528,46 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
             errors.push(format!("$defs/{0}: the name collides with the TypeScript runtime (`{0}`, `decode{0}` or `encode{0}` is already imported)", d.name()));
             continue;
         }
-        let one = (|| -> Result<TDef, String> { Ok(match d {
-            Def::Struct { name, doc, fields, .. } => TDef::Struct {
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
-                skip_const: skip_const(&[]),
-                defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
-            },
-            Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
-            Def::IntEnum { name, doc, ty, values, open } => TDef::IntEnum {
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                values: values.iter().map(|v| v.value.to_string()).collect(),
-                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
-                decoder: h.decoder(ty),
-                open: *open,
-            },
-            Def::KindUnion { name, doc, branches, expected, integer_range } => {
-                let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
-                let mut out = Vec::new();
-                for b in branches {
-                    let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
-                    let ty = if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) };
-                    out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js) });
-                }
-                let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
-                let (int, num) = (find("integer"), find("number"));
-                let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
-                TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range }
-            }
-            Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
-            Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                values: values.iter().map(|v| js(&v.wire)).collect(),
-                values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
-                open: other.is_some(),
-            },
-            Def::TaggedUnion { name, doc, tag, variants, other, tagless } => TDef::TaggedUnion {
-                tagless: match tagless {
-                    None => None,
-                    Some(t) => Some(TVariant {
-                        doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
-                        type_name: vname(name, &t.title)?,
-                        wire: js(&t.title),
-                        payload: Some(t.payload.clone()),
-                        nested: false,
-                    }),
+        let one = (|| -> Result<TDef, String> {
+            Ok(match d {
+                Def::Struct { name, doc, fields, .. } => TDef::Struct {
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                    skip_const: skip_const(&[]),
+                    defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
                 },
-                as_payload: payload_unions.contains(name.as_str()),
-                nested: variants.iter().any(|v| v.payload.as_deref().is_some_and(|p| unions.contains(p))),
-                no_skip: if tagless.is_some() { skip_const(&[]) } else { String::new() },
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                tag: js(tag),
-                tag_key: key(tag),
-                tag_access: access(tag),
-                variants: variants
-                    .iter()
-                    .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone(), nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)) }))
-                    .collect::<Result<_, String>>()?,
-                open: other.is_some(),
-                skip_const: skip_const(std::slice::from_ref(tag)),
-                known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
-            },
-            Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
-                let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
-                let mut reserved = vec![tag.clone()];
-                reserved.extend(common.iter().map(|f| f.wire.clone()));
-                TDef::TaggedStruct {
+                Def::StringAlias { name, doc, absolute_path } => TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path },
+                Def::IntEnum { name, doc, ty, values, open } => TDef::IntEnum {
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    values: values.iter().map(|v| v.value.to_string()).collect(),
+                    values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                    decoder: h.decoder(ty),
+                    open: *open,
+                },
+                Def::KindUnion { name, doc, branches, expected, integer_range } => {
+                    let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
+                    let mut out = Vec::new();
+                    for b in branches {
+                        let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
+                        let ty = if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) };
+                        out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js) });
+                    }
+                    let find = |k: &str| out.iter().find(|b| b.kind == k).map(|b| b.decoder.clone());
+                    let (int, num) = (find("integer"), find("number"));
+                    let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
+                    TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range }
+                }
+                Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
+                Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    values: values.iter().map(|v| js(&v.wire)).collect(),
+                    values_const: format!("{}_VALUES", name.to_shouty_snake_case()),
+                    open: other.is_some(),
+                },
+                Def::TaggedUnion { name, doc, tag, variants, other, tagless } => TDef::TaggedUnion {
                     tagless: match tagless {
                         None => None,
                         Some(t) => Some(TVariant {
@@ -533,8 +578,9 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                             nested: false,
                         }),
                     },
-                    unknown: unknown.name(),
-                    common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
+                    as_payload: payload_unions.contains(name.as_str()),
+                    nested: variants.iter().any(|v| v.payload.as_deref().is_some_and(|p| unions.contains(p))),
+                    no_skip: if tagless.is_some() { skip_const(&[]) } else { String::new() },
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
                     tag: js(tag),
@@ -542,43 +588,90 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     tag_access: access(tag),
                     variants: variants
                         .iter()
-                        .map(|v| Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(name, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone(), nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)) }))
+                        .map(|v| {
+                            Ok(TVariant {
+                                doc: jsdoc(&v.doc, ""),
+                                type_name: vname(name, &v.wire)?,
+                                wire: js(&v.wire),
+                                payload: v.payload.clone(),
+                                nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)),
+                            })
+                        })
                         .collect::<Result<_, String>>()?,
-                    common: common.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
-                    skip_const: skip_const(&reserved),
+                    open: other.is_some(),
+                    skip_const: skip_const(std::slice::from_ref(tag)),
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                },
+                Def::TaggedStruct { name, doc, tag, variants, common, other, tagless } => {
+                    let unknown = UnknownTag::of(other.as_ref(), tagless.as_ref());
+                    let mut reserved = vec![tag.clone()];
+                    reserved.extend(common.iter().map(|f| f.wire.clone()));
+                    TDef::TaggedStruct {
+                        tagless: match tagless {
+                            None => None,
+                            Some(t) => Some(TVariant {
+                                doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
+                                type_name: vname(name, &t.title)?,
+                                wire: js(&t.title),
+                                payload: Some(t.payload.clone()),
+                                nested: false,
+                            }),
+                        },
+                        unknown: unknown.name(),
+                        common_skip: if unknown == UnknownTag::Tagless { skip_const(&reserved[1..]) } else { String::new() },
+                        name: name.clone(),
+                        doc: jsdoc(doc, ""),
+                        tag: js(tag),
+                        tag_key: key(tag),
+                        tag_access: access(tag),
+                        variants: variants
+                            .iter()
+                            .map(|v| {
+                                Ok(TVariant {
+                                    doc: jsdoc(&v.doc, ""),
+                                    type_name: vname(name, &v.wire)?,
+                                    wire: js(&v.wire),
+                                    payload: v.payload.clone(),
+                                    nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)),
+                                })
+                            })
+                            .collect::<Result<_, String>>()?,
+                        common: common.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                        skip_const: skip_const(&reserved),
+                        known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
+                    }
                 }
-            }
-            Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
-                let params_ty = format!("{name}Params");
-                if names.contains(&params_ty) {
-                    return Err(format!("$defs/{name}: the params type would be named `{params_ty}`, which is already a definition"));
+                Def::Envelope { name, doc, method_doc, params_doc, fields, methods, .. } => {
+                    let params_ty = format!("{name}Params");
+                    if names.contains(&params_ty) {
+                        return Err(format!("$defs/{name}: the params type would be named `{params_ty}`, which is already a definition"));
+                    }
+                    TDef::Envelope {
+                        name: name.clone(),
+                        doc: jsdoc(doc, ""),
+                        method_doc: jsdoc(method_doc, "  "),
+                        params_doc: jsdoc(params_doc, "  "),
+                        fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                        methods: tmethods(&mut h, methods),
+                        methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
+                        params_ty,
+                    }
                 }
-                TDef::Envelope {
+                Def::Results { name, doc, response, methods, .. } => TDef::Results {
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
-                    method_doc: jsdoc(method_doc, "  "),
-                    params_doc: jsdoc(params_doc, "  "),
-                    fields: fields.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
+                    response: response.clone(),
                     methods: tmethods(&mut h, methods),
                     methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
-                    params_ty,
-                }
-            }
-            Def::Results { name, doc, response, methods, .. } => TDef::Results {
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                response: response.clone(),
-                methods: tmethods(&mut h, methods),
-                methods_const: format!("{}_METHODS", name.to_shouty_snake_case()),
-            },
-            Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
-                as_payload: payload_shapes.contains(name.as_str()),
-                name: name.clone(),
-                doc: jsdoc(doc, ""),
-                alternatives: alternatives.iter().map(|a| (a.name.clone(), js(&a.key))).collect(),
-            },
-        }) })();
+                },
+                Def::ShapeUnion { name, doc, alternatives } => TDef::ShapeUnion {
+                    as_payload: payload_shapes.contains(name.as_str()),
+                    name: name.clone(),
+                    doc: jsdoc(doc, ""),
+                    alternatives: alternatives.iter().map(|a| (a.name.clone(), js(&a.key))).collect(),
+                },
+            })
+        })();
         match one {
             Ok(d) => defs.push(d),
             Err(e) => errors.push(e),

@@ -43,11 +43,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Prints one row: throughputs in MiB/s of `bytes` of input.
 fn report(row: &str, bytes: usize, ours: f64, base: f64, baseline: &str) {
     let mib = bytes as f64 / (1024.0 * 1024.0);
-    println!(
-        "RESULT {{\"row\":\"{row}\",\"unit\":\"MiB/s\",\"ours\":{:.3},\"base\":{:.3},\"baseline\":\"{baseline}\"}}",
-        mib / ours,
-        mib / base
-    );
+    println!("RESULT {{\"row\":\"{row}\",\"unit\":\"MiB/s\",\"ours\":{:.3},\"base\":{:.3},\"baseline\":\"{baseline}\"}}", mib / ours, mib / base);
     std::io::stdout().flush().ok();
 }
 
@@ -147,8 +143,8 @@ fn hand(lines: &[&str]) -> Hand {
 /// Upstream's own bindings (`agent-client-protocol-schema` with `unstable_protocol_v2`)
 /// plus the base64 decode they leave to the caller.
 fn peer(lines: &[&str]) -> HashMap<String, Vec<u8>> {
-    use agent_client_protocol_schema::v2::{SessionUpdate, UpdateSessionNotification};
     use agent_client_protocol_schema::MaybeUndefined;
+    use agent_client_protocol_schema::v2::{SessionUpdate, UpdateSessionNotification};
     let mut terminals: HashMap<String, Vec<u8>> = HashMap::new();
     for l in lines {
         let n: UpdateSessionNotification = serde_json::from_str(l).expect("upstream: bad line");
@@ -348,11 +344,7 @@ fn speed(dir: &str, rounds: usize) {
 /// Peak resident set size of this process, in bytes (Linux `VmHWM`; 0 elsewhere).
 fn peak_rss() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
+    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()).map_or(0, |kb| kb * 1024)
 }
 
 /// Streams the notifications from the file (one line in memory at a time) into one

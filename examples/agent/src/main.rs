@@ -1,270 +1,520 @@
-//! `acp-example-agent`: an example ACP v2 Agent that runs one command in a real
-//! pseudo-terminal and shows its output to the Client through the display-only
-//! terminal surface.
+//! `acp-example-agent`: an ACP Agent over stdio that runs shell commands in a real
+//! pseudo-terminal and shows their output to the Client through the display-only
+//! terminal surface, at protocol version 2, or at version 1 through the Bridge.
 //!
-//! It speaks newline-delimited JSON-RPC 2.0 over stdio, as ACP does:
+//! The JSON-RPC plumbing and the lifecycle messages (`initialize`, `session/new`,
+//! `session/prompt`, `session/cancel`) are the official Rust SDK's
+//! (`agent-client-protocol`, its protocol router picking v1 or v2 from the Client's
+//! `initialize`); every message of the terminal surface (`session/update` of tool calls
+//! and terminals, `session/request_permission`) is built as JSON, checked by the
+//! generated crate (`acp-terminal`) and written by its canonical encoder.
 //!
-//! 1. `session/update` `tool_call_update` (pending) for the tool call;
-//! 2. `session/request_permission` with a `command` subject, then waits for the answer
-//!    on stdin. Only a `selected` outcome naming one of its allow options runs the
-//!    command; anything else (reject, `cancelled`, an unknown outcome, an unknown
-//!    option, an error, end of input) is a refusal;
-//! 3. `tool_call_update` (in progress, with the terminal reference), `terminal_update`
-//!    with command, cwd and `size`, a `terminal_output_chunk` per read from the PTY,
-//!    then a `terminal_update` with the exit status (exit code or signal name) and a
-//!    last `tool_call_update` (completed or failed).
+//! A turn: the prompt's text is the shell command (unless `--command` fixes one). The
+//! Agent creates a tool call, asks `session/request_permission` (v2: a `command`
+//! subject; v1: the v1 `toolCall` form); only a `selected` outcome naming its allow
+//! option runs the command, in a PTY, streaming its output; `session/cancel` ends the
+//! process (SIGTERM to its process group, SIGKILL a few seconds later) and the exit
+//! status reports the signal. v1: `session/prompt` answers with the `stopReason`. v2: the
+//! response acknowledges the inserted user message and the stop reason ends the turn in
+//! a `state_update` (`idle`), as v2 defines it.
 //!
-//! With `--replay` it sends no chunks: the final `terminal_update` carries every byte
-//! as one replacement `output` snapshot, which is how an Agent replays a terminal
-//! without its history of chunks.
-//!
-//! Every message is built as JSON, checked by the generated crate's decoder
-//! (`wire::from_value`) and written by its canonical encoder (`wire::to_string`).
+//! In v1 every terminal update goes through `acp_terminal::adapters::Bridge`: the capped
+//! transcript as text content always, plus the `_meta` convention (`terminal_info`,
+//! `terminal_output`, `terminal_exit`) when the Client advertises
+//! `clientCapabilities._meta.terminal_output: true`. It never sends a v1
+//! `{"type":"terminal"}` item: those name terminals a v1 Client owns.
 
-use acp_terminal::{v2, wire};
+mod pty;
+mod turn;
+
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::schema as s1;
+use agent_client_protocol::v2::schema as s2;
+use agent_client_protocol::{Agent, Client, ConnectTo, Error, Stdio, UntypedMessage, on_receive_notification, on_receive_request};
 use serde_json::{Value, json};
-use std::io::{BufRead, Read, Write};
-use std::os::fd::{BorrowedFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, ExitCode, Stdio};
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use turn::{Answer, Bridged, Control, Out, Turn, Version};
 
-const USAGE: &str = "usage: acp-example-agent [--replay] [--cwd DIR] [--cols N] [--rows N] [--session ID] [--] COMMAND...
-Runs COMMAND (a shell command line, joined from the remaining arguments) with /bin/sh -c in
-a pseudo-terminal after the Client allows it, speaking ACP v2 JSON-RPC on stdin/stdout.";
-
-const TOOL_CALL: &str = "call_1";
-const TERMINAL: &str = "term_1";
-const ALLOW: &str = "allow";
-const REJECT: &str = "reject";
+const NAME: &str = "acp-example-agent";
+const USAGE: &str = "usage: acp-example-agent [--command COMMAND] [--replay] [--cols N] [--rows N] [--protocol 1|2] [--cap N]
+An ACP Agent on stdin/stdout. Each prompt's text is a shell command (or every prompt runs
+--command); after the Client allows it, it runs with /bin/sh -c in a pseudo-terminal of
+--cols x --rows (80 x 24) in the session's cwd, and its output is shown as a terminal.
+  --replay       send the output as one snapshot at the end instead of live chunks
+  --protocol N   the highest ACP version to speak (default 2; 1 serves every Client at v1)
+  --cap N        v1: keep at most N characters of each transcript in text content (65536)";
 
 struct Options {
+    command: Option<String>,
     replay: bool,
-    cwd: String,
     cols: u16,
     rows: u16,
-    session: String,
-    command: String,
+    protocol: u16,
+    cap: usize,
 }
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let mut o = Options { replay: false, cwd: cwd.display().to_string(), cols: 80, rows: 24, session: "sess_example".into(), command: String::new() };
+    let mut o = Options { command: None, replay: false, cols: 80, rows: 24, protocol: 2, cap: 65_536 };
     let mut i = 0;
     let value = |i: &mut usize, name: &str| -> Result<String, String> {
         *i += 1;
         args.get(*i).cloned().ok_or_else(|| format!("{name} needs a value"))
     };
-    let number = |text: String, name: &str| -> Result<u16, String> {
-        text.parse::<u16>().ok().filter(|n| *n > 0).ok_or_else(|| format!("{name} must be a whole number from 1 to 65535, not {text:?}"))
-    };
+    let number =
+        |text: String, name: &str| -> Result<u16, String> { text.parse::<u16>().ok().filter(|n| *n > 0).ok_or_else(|| format!("{name} must be a whole number from 1 to 65535, not {text:?}")) };
     while i < args.len() {
         match args[i].as_str() {
+            "--command" => o.command = Some(value(&mut i, "--command")?).filter(|c| !c.trim().is_empty()),
             "--replay" => o.replay = true,
-            "--cwd" => o.cwd = value(&mut i, "--cwd")?,
             "--cols" => o.cols = number(value(&mut i, "--cols")?, "--cols")?,
             "--rows" => o.rows = number(value(&mut i, "--rows")?, "--rows")?,
-            "--session" => o.session = value(&mut i, "--session")?,
-            "-h" | "--help" => return Err(String::new()),
-            "--" => {
-                i += 1;
-                break;
+            "--protocol" => {
+                o.protocol = match value(&mut i, "--protocol")?.as_str() {
+                    "1" => 1,
+                    "2" => 2,
+                    other => return Err(format!("--protocol must be 1 or 2, not {other:?}")),
+                }
             }
-            a if a.starts_with("--") => return Err(format!("unknown option {a}")),
-            _ => break,
+            "--cap" => {
+                let text = value(&mut i, "--cap")?;
+                o.cap = text.parse::<usize>().ok().filter(|n| *n > 0).ok_or_else(|| format!("--cap must be a whole number of characters above 0, not {text:?}"))?;
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?} (the command to run is the prompt's text, or --command COMMAND)")),
         }
         i += 1;
-    }
-    o.command = args[i..].join(" ");
-    if o.command.is_empty() {
-        return Err("no command given".into());
     }
     Ok(o)
 }
 
-/// Writes JSON-RPC messages, one per line, to stdout.
-struct Out {
-    stdout: std::io::Stdout,
-    session: String,
-}
-
-impl Out {
-    fn line(&mut self, text: &str) -> Result<(), String> {
-        let mut w = self.stdout.lock();
-        w.write_all(text.as_bytes()).and_then(|()| w.write_all(b"\n")).and_then(|()| w.flush()).map_err(|e| format!("cannot write to the Client: {e}"))
-    }
-
-    /// A `session/update` notification; `update` is checked by the generated decoder.
-    fn update(&mut self, update: Value) -> Result<(), String> {
-        let params = json!({ "sessionId": self.session, "update": update });
-        let parsed = wire::from_value::<v2::UpdateSessionNotification>(&params).map_err(|e| format!("internal error: the Agent built an invalid update: {e}"))?;
-        self.line(&format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{}}}"#, wire::to_string(&parsed.value)))
+/// A JSON-RPC error whose message is a sentence the Client can act on.
+fn error(code: i32, message: impl Into<String>, data: Option<Value>) -> Error {
+    let e = Error::new(code, message);
+    match data {
+        Some(d) => e.data(d),
+        None => e,
     }
 }
 
-/// What the Client answered.
-enum Answer {
-    Allow,
-    Refuse(String),
+fn invalid_params(message: impl Into<String>) -> Error {
+    error(-32602, message, None)
 }
 
-fn ask_permission(out: &mut Out, o: &Options, input: &mut impl BufRead) -> Result<Answer, String> {
-    let params = json!({
-        "sessionId": o.session,
-        "title": format!("Run `{}`?", o.command),
-        "subject": { "type": "command", "command": o.command, "cwd": o.cwd, "toolCallId": TOOL_CALL, "terminalId": TERMINAL },
-        "options": [
-            { "optionId": ALLOW, "name": "Run it", "kind": "allow_once" },
-            { "optionId": REJECT, "name": "Do not run it", "kind": "reject_once" },
-        ],
-    });
-    let request = wire::from_value::<v2::RequestPermissionRequest>(&params).map_err(|e| format!("internal error: the Agent built an invalid request: {e}"))?;
-    out.line(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}}}"#, wire::to_string(&request.value)))?;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if input.read_line(&mut line).map_err(|e| format!("cannot read from the Client: {e}"))? == 0 {
-            return Ok(Answer::Refuse("the Client closed its input without answering".into()));
+struct Session {
+    id: String,
+    cwd: String,
+    /// Prompts run one at a time; a prompt sent while another runs waits here.
+    queue: futures::lock::Mutex<()>,
+    state: Mutex<SessionState>,
+}
+
+#[derive(Default)]
+struct SessionState {
+    /// Counts `session/cancel`s: a held prompt from before the last one is cancelled.
+    epoch: u64,
+    current: Option<Arc<Control>>,
+}
+
+impl Session {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SessionState> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn epoch(&self) -> u64 {
+        self.lock().epoch
+    }
+
+    /// Starts the turn of a prompt received at `epoch`, unless a cancel came since.
+    fn begin(&self, epoch: u64) -> Option<Arc<Control>> {
+        let mut s = self.lock();
+        if s.epoch != epoch {
+            return None;
         }
-        let Ok(message) = serde_json::from_str::<Value>(&line) else {
-            eprintln!("acp-example-agent: ignoring a line that is not JSON: {:?}", line.trim_end());
-            continue;
-        };
-        if message.get("id") != Some(&json!(1)) || message.get("method").is_some() {
-            continue; // not the answer to our request
+        let control = Arc::new(Control::default());
+        s.current = Some(control.clone());
+        Some(control)
+    }
+
+    fn end(&self) {
+        self.lock().current = None;
+    }
+
+    fn cancel(&self) {
+        let mut s = self.lock();
+        s.epoch += 1;
+        if let Some(c) = &s.current {
+            c.cancel();
         }
-        if let Some(error) = message.get("error") {
-            return Ok(Answer::Refuse(format!("the Client answered with an error: {error}")));
-        }
-        let Some(result) = message.get("result") else {
-            return Ok(Answer::Refuse("the answer has neither `result` nor `error`".into()));
-        };
-        let response = match wire::from_value::<v2::RequestPermissionResponse>(result) {
-            Ok(r) => r.value,
-            Err(e) => return Ok(Answer::Refuse(format!("the answer is not a RequestPermissionResponse: {e}"))),
-        };
-        return Ok(match response.outcome {
-            v2::RequestPermissionOutcome::Selected(s) if s.option_id.0 == ALLOW => Answer::Allow,
-            v2::RequestPermissionOutcome::Selected(s) => Answer::Refuse(format!("the user chose {:?}", s.option_id.0)),
-            v2::RequestPermissionOutcome::Cancelled(_) => Answer::Refuse("the request was cancelled".into()),
-            // An outcome this version does not know is never an approval.
-            v2::RequestPermissionOutcome::Unknown(u) => Answer::Refuse(format!("unknown outcome {:?}", u.tag)),
-            // The enum is non-exhaustive: a variant added later is not an approval either.
-            _ => Answer::Refuse("an outcome this Agent does not know".into()),
-        });
     }
 }
 
-/// A pseudo-terminal: the master side for us, the slave side for the child.
-fn open_pty(cols: u16, rows: u16) -> Result<(OwnedFd, OwnedFd), String> {
-    use rustix::fs::{Mode, OFlags};
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
-    let err = |what: &str, e: rustix::io::Errno| format!("cannot open a pseudo-terminal ({what}): {e}");
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC).map_err(|e| err("posix_openpt", e))?;
-    grantpt(&master).map_err(|e| err("grantpt", e))?;
-    unlockpt(&master).map_err(|e| err("unlockpt", e))?;
-    let name = ptsname(&master, Vec::new()).map_err(|e| err("ptsname", e))?;
-    let slave = rustix::fs::open(name.as_c_str(), OFlags::RDWR | OFlags::NOCTTY | OFlags::CLOEXEC, Mode::empty()).map_err(|e| err("open slave", e))?;
-    let size = rustix::termios::Winsize { ws_row: rows, ws_col: cols, ws_xpixel: 0, ws_ypixel: 0 };
-    rustix::termios::tcsetwinsize(&slave, size).map_err(|e| err("set window size", e))?;
-    Ok((master, slave))
+/// What the Agent numbers: `sess_N`, `call_N` / `term_N`, `msg_N`.
+#[derive(Clone, Copy)]
+enum Counter {
+    Session,
+    Turn,
+    Message,
 }
 
-/// Runs the command in the PTY, sending its bytes (or keeping them, for `--replay`);
-/// returns every byte read and how the process ended.
-fn run_command(out: &mut Out, o: &Options) -> Result<(Vec<u8>, std::process::ExitStatus), String> {
-    let (master, slave) = open_pty(o.cols, o.rows)?;
-    let mut child = {
-        let stdio = |fd: &OwnedFd| fd.try_clone().map(Stdio::from).map_err(|e| format!("cannot duplicate the terminal: {e}"));
-        let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c").arg(&o.command).current_dir(&o.cwd).env("TERM", "xterm-256color").env("COLUMNS", o.cols.to_string()).env("LINES", o.rows.to_string());
-        cmd.stdin(stdio(&slave)?).stdout(stdio(&slave)?).stderr(stdio(&slave)?);
-        // SAFETY: only async-signal-safe system calls between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                rustix::process::setsid()?;
-                rustix::process::ioctl_tiocsctty(BorrowedFd::borrow_raw(0))?;
+/// The Agent's state, shared by the v1 and v2 handlers.
+struct State {
+    options: Options,
+    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The last session, turn and message numbers given out.
+    counters: [AtomicU64; 3],
+    /// v1: the Client advertised `clientCapabilities._meta.terminal_output: true`.
+    meta: AtomicBool,
+}
+
+impl State {
+    fn next(&self, counter: Counter) -> u64 {
+        self.counters[counter as usize].fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `session/new`: the cwd must be an absolute path to a directory.
+    fn new_session(&self, cwd: &std::path::Path) -> Result<String, Error> {
+        if !cwd.is_absolute() {
+            return Err(invalid_params(format!("session/new: cwd {:?} is not an absolute path; send the absolute path of the working directory", cwd.display().to_string())));
+        }
+        if !cwd.is_dir() {
+            return Err(invalid_params(format!("session/new: cwd {:?} is not a directory this Agent can see; send an existing directory", cwd.display().to_string())));
+        }
+        let Some(text) = cwd.to_str() else {
+            return Err(invalid_params("session/new: cwd is not valid UTF-8; this Agent shows it in terminal updates, which need UTF-8"));
+        };
+        let id = format!("sess_{}", self.next(Counter::Session));
+        let session = Session { id: id.clone(), cwd: text.to_owned(), queue: futures::lock::Mutex::new(()), state: Mutex::new(SessionState::default()) };
+        self.sessions().insert(id.clone(), Arc::new(session));
+        Ok(id)
+    }
+
+    fn session(&self, id: &str) -> Result<Arc<Session>, Error> {
+        self.sessions().get(id).cloned().ok_or_else(|| error(-32002, format!("no session {id:?}: create one with session/new first"), Some(json!({ "sessionId": id }))))
+    }
+
+    /// The command a prompt runs: `--command`, else the prompt's text.
+    fn command(&self, texts: &[&str]) -> Result<String, Error> {
+        if let Some(c) = &self.options.command {
+            return Ok(c.clone());
+        }
+        let text = texts.join("\n");
+        if text.trim().is_empty() {
+            return Err(invalid_params("session/prompt: the prompt has no text; send the shell command to run as a text block"));
+        }
+        Ok(text.trim().to_owned())
+    }
+
+    fn turn(&self, version: Version, session: &Session, command: String) -> Turn {
+        let n = self.next(Counter::Turn);
+        Turn {
+            version,
+            tool_call: format!("call_{n}"),
+            terminal: format!("term_{n}"),
+            command,
+            cwd: session.cwd.clone(),
+            cols: self.options.cols,
+            rows: self.options.rows,
+            replay: self.options.replay,
+        }
+    }
+
+    fn cancel(&self, id: &str) {
+        match self.sessions().get(id) {
+            Some(s) => s.cancel(),
+            None => eprintln!("{NAME}: session/cancel for unknown session {id:?} ignored"),
+        }
+    }
+
+    fn cancel_all(&self) {
+        for s in self.sessions().values() {
+            s.cancel();
+        }
+    }
+}
+
+/// Runs the command on a thread of its own (the PTY is read with blocking calls).
+async fn run_command(turn: Arc<Turn>, out: Arc<dyn Out>, control: Arc<Control>) -> Result<turn::Ran, String> {
+    let (tx, rx) = futures::channel::oneshot::channel();
+    std::thread::Builder::new()
+        .name("pty".into())
+        .spawn(move || {
+            let _ = tx.send(turn.run(&*out, &control));
+        })
+        .map_err(|e| format!("cannot start a thread: {e}"))?;
+    rx.await.map_err(|_| "the command's thread ended without a result".to_owned())?
+}
+
+/// How a turn ended, in the words both versions share.
+enum Stop {
+    EndTurn,
+    Cancelled,
+    /// The command could not be run or followed (the tool call says why).
+    Failed(String),
+}
+
+/// The part of a turn both versions share: the tool call, the question, the command.
+/// `ask` sends `session/request_permission` with the given params.
+async fn play<A, F>(turn: Arc<Turn>, out: Arc<dyn Out>, control: Arc<Control>, params: Value, ask: A) -> Stop
+where
+    A: FnOnce(Value) -> F,
+    F: Future<Output = Result<Value, String>>,
+{
+    let fail = |out: &Arc<dyn Out>, turn: &Turn, e: String| {
+        eprintln!("{NAME}: {e}");
+        let _ = out.update(turn.failed(&e));
+        Stop::Failed(e)
+    };
+    if let Err(e) = out.update(turn.pending()) {
+        return fail(&out, &turn, e);
+    }
+    let answer = turn::read_answer(turn.version, ask(params).await);
+    let answer = match answer {
+        Answer::Allow if control.is_cancelled() => Answer::Refuse { why: "the turn was cancelled".into(), cancelled: true },
+        a => a,
+    };
+    if let Answer::Refuse { why, cancelled } = answer {
+        eprintln!("{NAME}: not running the command: {why}");
+        if let Err(e) = out.update(turn.not_run(&why)) {
+            return fail(&out, &turn, e);
+        }
+        return if cancelled || control.is_cancelled() { Stop::Cancelled } else { Stop::EndTurn };
+    }
+    match run_command(turn.clone(), out.clone(), control).await {
+        Ok(ran) if ran.cancelled => Stop::Cancelled,
+        Ok(_) => Stop::EndTurn,
+        Err(e) => fail(&out, &turn, e),
+    }
+}
+
+fn prompt_texts_v1(prompt: &[s1::ContentBlock]) -> Vec<&str> {
+    prompt.iter().filter_map(|b| if let s1::ContentBlock::Text(t) = b { Some(t.text.as_str()) } else { None }).collect()
+}
+
+fn prompt_texts_v2(prompt: &[s2::ContentBlock]) -> Vec<&str> {
+    prompt.iter().filter_map(|b| if let s2::ContentBlock::Text(t) = b { Some(t.text.as_str()) } else { None }).collect()
+}
+
+fn implementation_v1() -> s1::Implementation {
+    s1::Implementation::new(NAME, env!("CARGO_PKG_VERSION"))
+}
+
+/// The v1 Agent: every turn through the Bridge.
+fn v1_agent(state: Arc<State>) -> impl ConnectTo<Client> {
+    let (s_init, s_new, s_prompt, s_cancel) = (state.clone(), state.clone(), state.clone(), state);
+    Agent
+        .v1()
+        .name(NAME)
+        .on_receive_request(
+            async move |req: s1::InitializeRequest, responder: agent_client_protocol::v1::Responder<s1::InitializeResponse>, _cx| {
+                let meta = req.client_capabilities.meta.as_ref().and_then(|m| m.get("terminal_output")) == Some(&Value::Bool(true));
+                s_init.meta.store(meta, Ordering::Relaxed);
+                eprintln!("{NAME}: speaking ACP v1; the _meta terminal convention: {}", if meta { "on" } else { "off" });
+                responder.respond(s1::InitializeResponse::new(ProtocolVersion::V1).agent_capabilities(s1::AgentCapabilities::new()).agent_info(implementation_v1()))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: s1::NewSessionRequest, responder: agent_client_protocol::v1::Responder<s1::NewSessionResponse>, _cx| match s_new.new_session(&req.cwd) {
+                Ok(id) => responder.respond(s1::NewSessionResponse::new(s1::SessionId::new(id))),
+                Err(e) => responder.respond_with_error(e),
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: s1::PromptRequest, responder: agent_client_protocol::v1::Responder<s1::PromptResponse>, cx: agent_client_protocol::v1::ConnectionTo<Client>| {
+                let state = s_prompt.clone();
+                let prepared = state.session(&req.session_id.to_string()).and_then(|s| state.command(&prompt_texts_v1(&req.prompt)).map(|c| (s, c)));
+                let (session, command) = match prepared {
+                    Ok(p) => p,
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                let epoch = session.epoch();
+                cx.clone().spawn(async move {
+                    let _held = session.queue.lock().await;
+                    let Some(control) = session.begin(epoch) else {
+                        return responder.respond(s1::PromptResponse::new(s1::StopReason::Cancelled));
+                    };
+                    let turn = Arc::new(state.turn(Version::V1, &session, command));
+                    let sender = cx.clone();
+                    let out: Arc<dyn Out> = Arc::new(Bridged::new(&session.id, state.options.cap, state.meta.load(Ordering::Relaxed), move |params| {
+                        UntypedMessage::new("session/update", params).and_then(|m| sender.send_notification(m)).map_err(|e| format!("cannot send to the Client: {e}"))
+                    }));
+                    let params = match turn.v1_permission(&session.id) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            session.end();
+                            return responder.respond_with_error(error(-32603, e, None));
+                        }
+                    };
+                    let asker = cx.clone();
+                    let stop = play(turn, out, control, params, async move |p| match UntypedMessage::new("session/request_permission", p) {
+                        Ok(m) => asker.send_request(m).block_task().await.map_err(|e| e.to_string()),
+                        Err(e) => Err(e.to_string()),
+                    })
+                    .await;
+                    session.end();
+                    responder.respond(s1::PromptResponse::new(match stop {
+                        Stop::EndTurn | Stop::Failed(_) => s1::StopReason::EndTurn,
+                        Stop::Cancelled => s1::StopReason::Cancelled,
+                    }))
+                })
+            },
+            on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |n: s1::CancelNotification, _cx| {
+                s_cancel.cancel(&n.session_id.to_string());
                 Ok(())
-            });
-        }
-        cmd.spawn().map_err(|e| format!("cannot start /bin/sh in {}: {e}", o.cwd))?
-        // `cmd` and its copies of the slave side are dropped here.
-    };
-    drop(slave); // the master reads EOF (EIO) once the child and its children close theirs
-    let mut master = std::fs::File::from(master);
-    let mut all = Vec::new();
-    let mut buf = vec![0u8; 16 * 1024];
-    loop {
-        match master.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                all.extend_from_slice(&buf[..n]);
-                if !o.replay {
-                    let data = wire::encode_base64(&buf[..n]);
-                    out.update(json!({ "sessionUpdate": "terminal_output_chunk", "terminalId": TERMINAL, "data": data }))?;
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::IO.raw_os_error()) => break, // Linux: every slave fd closed
-            Err(e) => return Err(format!("cannot read the terminal: {e}")),
-        }
-    }
-    let status = child.wait().map_err(|e| format!("cannot wait for the command: {e}"))?;
-    Ok((all, status))
+            },
+            on_receive_notification!(),
+        )
 }
 
-fn signal_name(n: i32) -> String {
-    const NAMES: [&str; 32] = [
-        "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM",
-        "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR", "SIGSYS",
-    ];
-    usize::try_from(n).ok().and_then(|i| NAMES.get(i)).filter(|s| !s.is_empty()).map_or_else(|| format!("SIG{n}"), |s| (*s).to_string())
+/// Sends a v2 update built with the SDK's types (the lifecycle updates outside the
+/// terminal surface: the user message, the session's state).
+fn send_v2(cx: &agent_client_protocol::v2::ConnectionTo<Client>, session: &str, update: s2::SessionUpdate) {
+    if let Err(e) = cx.send_notification(s2::UpdateSessionNotification::new(s2::SessionId::new(session), update)) {
+        eprintln!("{NAME}: cannot send to the Client: {e}");
+    }
 }
 
-fn agent(o: &Options) -> Result<(), String> {
-    let mut out = Out { stdout: std::io::stdout(), session: o.session.clone() };
-    let mut input = std::io::stdin().lock();
-    out.update(json!({ "sessionUpdate": "tool_call_update", "toolCallId": TOOL_CALL, "title": format!("Run `{}`", o.command), "kind": "execute", "status": "pending" }))?;
-    if let Answer::Refuse(why) = ask_permission(&mut out, o, &mut input)? {
-        eprintln!("acp-example-agent: not running the command: {why}");
-        let text = format!("Permission refused ({why}): the command was not run.");
-        return out.update(json!({
-            "sessionUpdate": "tool_call_update", "toolCallId": TOOL_CALL, "status": "failed",
-            "content": [{ "type": "content", "content": { "type": "text", "text": text } }],
-        }));
+/// The v2 Agent: the terminal surface as it is.
+fn v2_agent(state: Arc<State>) -> impl ConnectTo<Client> {
+    let (s_new, s_prompt, s_cancel) = (state.clone(), state.clone(), state);
+    Agent
+        .v2()
+        .name(NAME)
+        .on_receive_request(
+            async move |req: s2::InitializeRequest, responder: agent_client_protocol::v2::Responder<s2::InitializeResponse>, _cx| {
+                eprintln!("{NAME}: speaking ACP v2 (the Client offered {})", req.protocol_version);
+                responder.respond(s2::InitializeResponse::new(ProtocolVersion::V2, s2::Implementation::new(NAME, env!("CARGO_PKG_VERSION"))))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: s2::NewSessionRequest, responder: agent_client_protocol::v2::Responder<s2::NewSessionResponse>, _cx| match s_new.new_session(req.cwd.as_ref()) {
+                Ok(id) => responder.respond(s2::NewSessionResponse::new(s2::SessionId::new(id))),
+                Err(e) => responder.respond_with_error(e),
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |req: s2::PromptRequest, responder: agent_client_protocol::v2::Responder<s2::PromptResponse>, cx: agent_client_protocol::v2::ConnectionTo<Client>| {
+                let state = s_prompt.clone();
+                let prepared = state.session(&req.session_id.to_string()).and_then(|s| state.command(&prompt_texts_v2(&req.prompt)).map(|c| (s, c)));
+                let (session, command) = match prepared {
+                    Ok(p) => p,
+                    Err(e) => return responder.respond_with_error(e),
+                };
+                let epoch = session.epoch();
+                cx.clone().spawn(async move {
+                    // A prompt sent while another runs is held, then inserted (v2 forbids
+                    // rejecting it for that reason); a cancel before then withdraws it.
+                    let _held = session.queue.lock().await;
+                    let Some(control) = session.begin(epoch) else {
+                        return responder.respond_with_error(Error::request_cancelled());
+                    };
+                    let turn = Arc::new(state.turn(Version::V2, &session, command));
+                    let message_id = format!("msg_{}", state.next(Counter::Message));
+                    let params = match turn.v2_permission(&session.id) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            session.end();
+                            return responder.respond_with_error(error(-32603, e, None));
+                        }
+                    };
+                    responder.respond(s2::PromptResponse::new(s2::MessageId::new(message_id.clone())))?;
+                    let sid = session.id.clone();
+                    send_v2(&cx, &sid, s2::SessionUpdate::UserMessage(s2::UserMessage::new(s2::MessageId::new(message_id)).content(req.prompt)));
+                    send_v2(&cx, &sid, s2::SessionUpdate::StateUpdate(s2::StateUpdate::Running(s2::RunningStateUpdate::new())));
+                    let sender = cx.clone();
+                    let out: Arc<dyn Out> = Arc::new(V2Out {
+                        session_id: sid.clone(),
+                        send: Box::new(move |params| UntypedMessage::new("session/update", params).and_then(|m| sender.send_notification(m)).map_err(|e| format!("cannot send to the Client: {e}"))),
+                    });
+                    let asker = cx.clone();
+                    let (ask_sid, ask_cx) = (sid.clone(), cx.clone());
+                    let stop = play(turn, out, control, params, async move |p| {
+                        send_v2(&ask_cx, &ask_sid, s2::SessionUpdate::StateUpdate(s2::StateUpdate::RequiresAction(s2::RequiresActionStateUpdate::new())));
+                        let answer = match UntypedMessage::new("session/request_permission", p) {
+                            Ok(m) => asker.send_request(m).block_task().await.map_err(|e| e.to_string()),
+                            Err(e) => Err(e.to_string()),
+                        };
+                        send_v2(&ask_cx, &ask_sid, s2::SessionUpdate::StateUpdate(s2::StateUpdate::Running(s2::RunningStateUpdate::new())));
+                        answer
+                    })
+                    .await;
+                    session.end();
+                    let reason = match stop {
+                        Stop::EndTurn => s2::StopReason::EndTurn,
+                        Stop::Cancelled => s2::StopReason::Cancelled,
+                        Stop::Failed(e) => s2::StopReason::Error(s2::ErrorStopReason::new().error(s2::Error::new(-32603, e))),
+                    };
+                    send_v2(&cx, &sid, s2::SessionUpdate::StateUpdate(s2::StateUpdate::Idle(s2::IdleStateUpdate::new().stop_reason(reason))));
+                    Ok(())
+                })
+            },
+            on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |n: s2::CancelSessionNotification, _cx| {
+                s_cancel.cancel(&n.session_id.to_string());
+                Ok(())
+            },
+            on_receive_notification!(),
+        )
+}
+
+/// v2: the terminal surface's updates as they are, each checked by the generated crate.
+struct V2Out {
+    session_id: String,
+    send: Box<dyn Fn(Value) -> Result<(), String> + Send + Sync>,
+}
+
+impl Out for V2Out {
+    fn update(&self, update: Value) -> Result<(), String> {
+        (self.send)(turn::v2_notification(&self.session_id, update)?)
     }
-    out.update(json!({ "sessionUpdate": "tool_call_update", "toolCallId": TOOL_CALL, "status": "in_progress", "content": [{ "type": "terminal", "terminalId": TERMINAL }] }))?;
-    out.update(json!({ "sessionUpdate": "terminal_update", "terminalId": TERMINAL, "command": o.command, "cwd": o.cwd, "size": { "cols": o.cols, "rows": o.rows } }))?;
-    let (bytes, status) = run_command(&mut out, o)?;
-    let exit = match (status.code(), status.signal()) {
-        (Some(code), _) => json!({ "exitCode": code }),
-        (None, Some(sig)) => json!({ "signal": signal_name(sig) }),
-        (None, None) => json!({}),
-    };
-    let mut last = json!({ "sessionUpdate": "terminal_update", "terminalId": TERMINAL, "exitStatus": exit });
-    if o.replay {
-        last["output"] = json!({ "data": wire::encode_base64(&bytes) });
+
+    fn flush(&self) -> Result<(), String> {
+        Ok(())
     }
-    out.update(last)?;
-    let done = if status.success() { "completed" } else { "failed" };
-    out.update(json!({ "sessionUpdate": "tool_call_update", "toolCallId": TOOL_CALL, "status": done }))
+
+    fn holds_back(&self) -> bool {
+        false
+    }
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let o = match parse_args(&args) {
+    let options = match parse_args(&args) {
         Ok(o) => o,
         Err(e) => {
             if !e.is_empty() {
-                eprintln!("acp-example-agent: {e}");
+                eprintln!("{NAME}: {e}");
             }
             eprintln!("{USAGE}");
             return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
-    match agent(&o) {
+    let protocol = options.protocol;
+    let state = Arc::new(State { options, sessions: Mutex::new(HashMap::new()), counters: Default::default(), meta: AtomicBool::new(false) });
+    let router = Agent.protocol_router().with_v1(v1_agent(state.clone()));
+    let router = if protocol >= 2 { router.with_v2(v2_agent(state.clone())) } else { router };
+    let result = futures::executor::block_on(router.connect_to(Stdio::new()));
+    // The Client is gone: nothing started for it may outlive the connection.
+    state.cancel_all();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("acp-example-agent: {e}");
+            eprintln!("{NAME}: the connection failed: {e}");
             ExitCode::from(1)
         }
     }

@@ -116,12 +116,8 @@ pub fn decode(version: &str, name: &str, text: &str) -> Option<Result<Decoded, E
             "ToolCallStatus" => Some(run::<crate::v1::ToolCallStatus>(text)),
             "ToolCallUpdate" => Some(run::<crate::v1::ToolCallUpdate>(text)),
             "ToolKind" => Some(run::<crate::v1::ToolKind>(text)),
-            "WaitForTerminalExitRequest" => {
-                Some(run::<crate::v1::WaitForTerminalExitRequest>(text))
-            }
-            "WaitForTerminalExitResponse" => {
-                Some(run::<crate::v1::WaitForTerminalExitResponse>(text))
-            }
+            "WaitForTerminalExitRequest" => Some(run::<crate::v1::WaitForTerminalExitRequest>(text)),
+            "WaitForTerminalExitResponse" => Some(run::<crate::v1::WaitForTerminalExitResponse>(text)),
             _ => None,
         },
         _ => None,
@@ -143,12 +139,7 @@ pub fn with_defaults(version: &str, name: &str, text: &str) -> Option<Result<Dec
 /// writes it back canonically. `None` when there is no such response with a table.
 #[must_use]
 #[allow(clippy::match_single_binding)] // a schema without responses has only the fallback arm
-pub fn decode_result(
-    version: &str,
-    name: &str,
-    method: &str,
-    text: &str,
-) -> Option<Result<Decoded, Error>> {
+pub fn decode_result(version: &str, name: &str, method: &str, text: &str) -> Option<Result<Decoded, Error>> {
     match (version, name) {
         _ => {
             // Used only by the arms of schemas that have responses.

@@ -4,18 +4,21 @@
 //! appended chunks, either-order arrival), with a safe transcript per terminal.
 //!
 //! Costs (README, "The store's guarantees"): applying an update takes time
-//! proportional to its size, plus amortized constant time per terminal and per
-//! reference. Memory is the retained bytes plus a small constant per terminal; the
-//! transcript is built only for terminals whose text is asked for, incrementally.
-//! Every limit ([`Limits`]) is visible when hit and never loses what was applied.
+//! proportional to its size, plus amortized constant time (logarithmic in the number of
+//! terminals) per terminal and per reference. Memory is the retained bytes plus a small
+//! constant per terminal; the transcript is built only for terminals whose text is asked
+//! for, incrementally. Every limit ([`Limits`]) is visible when hit.
+//!
+//! A long session never stops showing output: past [`Limits::max_terminals`] the store
+//! evicts the least recently updated terminal that has exited (a live one only when
+//! every terminal is live) and reports it ([`TerminalStore::take_events`]); past
+//! [`Limits::max_total_bytes`] it drops the oldest bytes of the least recently updated
+//! exited terminals first.
 
-use crate::v2::{
-    AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId,
-    UpdateSessionNotification,
-};
+use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
 use crate::wire::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, PoisonError};
 
 /// Limits a Client sets on what an Agent can make it hold. The defaults are safe for
@@ -23,13 +26,24 @@ use std::sync::{Mutex, PoisonError};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// At most this many terminals. An update or reference that would create one more
-    /// is ignored and counted in [`Counters::terminals_refused`]; terminals the store
-    /// already holds keep working.
+    /// first evicts the least recently updated terminal that has exited, or, when every
+    /// terminal is live, the least recently updated live one: counted in
+    /// [`Counters::terminals_evicted`] and reported as a [`StoreEvent::Evicted`]. An
+    /// update for an evicted id starts a fresh terminal ([`StoreEvent::Restarted`],
+    /// [`TerminalState::restarted`]). With 0, no terminal is kept (each is counted in
+    /// [`Counters::terminals_refused`]).
     pub max_terminals: usize,
     /// At most this many output bytes retained per terminal. Past it the store keeps
     /// the most recent bytes and counts the rest in [`TerminalState::dropped_bytes`].
     /// The transcript still renders every byte (it reads bytes before they go).
     pub max_retained_bytes: usize,
+    /// At most this many output bytes retained by all terminals together. Past it the
+    /// store drops the oldest bytes of the least recently updated exited terminals
+    /// first (then of live ones, least recently updated first), counted in
+    /// [`Counters::bytes_evicted`] and in each terminal's
+    /// [`TerminalState::dropped_bytes`]. A transcript already built reads the bytes
+    /// before they go; one built later starts at the first byte kept.
+    pub max_total_bytes: usize,
     /// At most this many warnings returned per applied message; the rest are counted
     /// in [`Counters::warnings_dropped`].
     pub max_warnings: usize,
@@ -44,13 +58,14 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message,
-    /// and the transcript's own defaults ([`MAX_LINE_LENGTH`] cells per line,
-    /// [`MAX_TEXT_LENGTH`] code points of finished lines).
+    /// The default limits: 1024 terminals, 1 MiB per terminal, 256 MiB in all, 64
+    /// warnings per message, and the transcript's own defaults ([`MAX_LINE_LENGTH`]
+    /// cells per line, [`MAX_TEXT_LENGTH`] code points of finished lines).
     pub const DEFAULT: Self = Self {
         max_terminals: 1024,
         max_retained_bytes: 1 << 20,
-        max_warnings: 64,
+        max_total_bytes: 256 << 20,
+        max_warnings: wire::DEFAULT_MAX_WARNINGS,
         max_line_length: MAX_LINE_LENGTH,
         max_text_length: MAX_TEXT_LENGTH,
     };
@@ -62,14 +77,43 @@ impl Default for Limits {
     }
 }
 
-/// What the store ignored because a limit was hit.
+/// What the store dropped because a limit was hit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counters {
-    /// Updates and references ignored because they would have created a terminal past
-    /// [`Limits::max_terminals`].
+    /// Updates and references ignored because [`Limits::max_terminals`] is 0.
     pub terminals_refused: u64,
     /// Warnings not returned because a message had more than [`Limits::max_warnings`].
     pub warnings_dropped: u64,
+    /// Terminals evicted to make room for a new one ([`Limits::max_terminals`]).
+    pub terminals_evicted: u64,
+    /// Output bytes dropped to keep the store within [`Limits::max_total_bytes`].
+    pub bytes_evicted: u64,
+    /// Events not kept because more were waiting than the store keeps
+    /// ([`Limits::max_terminals`], at least 64) before [`TerminalStore::take_events`]
+    /// took them: the oldest go first.
+    pub events_dropped: u64,
+}
+
+/// What the store did on its own that a display may want to show
+/// ([`TerminalStore::take_events`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreEvent {
+    /// The terminal was evicted to make room for a new one ([`Limits::max_terminals`]):
+    /// its output and state are no longer kept ("output no longer kept").
+    Evicted {
+        /// The evicted terminal.
+        terminal_id: TerminalId,
+        /// Whether it had exited (the store evicts a live terminal only when every
+        /// terminal it holds is live).
+        exited: bool,
+    },
+    /// An update named a terminal the store had evicted: it starts fresh, without what
+    /// it held before ([`TerminalState::restarted`]).
+    Restarted {
+        /// The terminal started again.
+        terminal_id: TerminalId,
+    },
 }
 
 /// Output bytes kept as a list of blocks. Chunks of 4 KiB or more are kept as they
@@ -250,6 +294,11 @@ impl Lazy {
     fn catch_up(&mut self, output: &ByteLog) -> &Transcript {
         let end = output.dropped() + output.len() as u64;
         let (line, text) = self.limits;
+        if self.transcript.is_none() {
+            // A transcript built now starts at the first byte kept (bytes the total
+            // limit dropped before any transcript was asked for are not rendered).
+            self.rendered = self.rendered.max(output.dropped());
+        }
         let t = self.transcript.get_or_insert_with(|| Box::new(Transcript::with_limits(line, text)));
         if self.rendered == end {
             return t;
@@ -275,6 +324,7 @@ pub struct TerminalState {
     meta: Option<Members>,
     lazy: Mutex<Lazy>,
     tool_calls: BTreeSet<ToolCallId>,
+    restarted: bool,
 }
 
 impl TerminalState {
@@ -356,6 +406,23 @@ impl TerminalState {
         self.tool_calls.iter()
     }
 
+    /// `true` when the store had evicted a terminal of this id ([`Limits::max_terminals`])
+    /// and this one started fresh on a later update: what came before is no longer kept.
+    #[must_use]
+    pub const fn restarted(&self) -> bool {
+        self.restarted
+    }
+
+    /// Drops the first `n` retained bytes for the store's total limit: a transcript
+    /// already built reads them first; otherwise they go unread.
+    fn evict_bytes(&mut self, n: usize) {
+        let lazy = self.lazy.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if lazy.transcript.is_some() {
+            lazy.catch_up(&self.output);
+        }
+        self.output.drop_front(n);
+    }
+
     fn replace_output(&mut self, bytes: Vec<u8>, limit: usize) {
         let lazy = self.lazy.get_mut().unwrap_or_else(PoisonError::into_inner);
         *lazy = Lazy { limits: lazy.limits, ..Lazy::default() };
@@ -384,15 +451,52 @@ impl TerminalState {
 /// notification of another session is rejected (`session_mismatch`) without effect.
 /// Updates applied without their notification ([`TerminalStore::apply`],
 /// [`TerminalStore::apply_text`]) are taken as the caller's session.
+///
+/// A long session keeps showing output: past [`Limits::max_terminals`] the least
+/// recently updated exited terminal is evicted (a live one only when all are live), and
+/// past [`Limits::max_total_bytes`] the oldest bytes of the least recently updated
+/// exited terminals go first. What was evicted is reported by
+/// [`TerminalStore::take_events`].
 #[derive(Debug, Default)]
 pub struct TerminalStore {
-    terminals: Vec<(TerminalId, TerminalState)>,
-    index: HashMap<TerminalId, usize>,
+    /// Every terminal, by its handle: the order it was (last) created in.
+    held: BTreeMap<u64, Held>,
+    index: HashMap<TerminalId, u64>,
+    /// Eviction order: (0 exited or 1 live, last update) to handle.
+    recency: BTreeMap<(u8, u64), u64>,
+    /// The same order, for the terminals that retain bytes (the total limit's victims).
+    with_bytes: BTreeMap<(u8, u64), u64>,
     /// The terminals each tool call's current content references, each once.
-    tool_calls: HashMap<ToolCallId, Vec<usize>>,
+    tool_calls: HashMap<ToolCallId, HashSet<u64>>,
+    /// Ids evicted lately (at most `max_terminals`, at least 64), to report a restart:
+    /// id to the number of its eviction, and the evictions in order.
+    evicted: HashMap<TerminalId, u64>,
+    evicted_order: VecDeque<(TerminalId, u64)>,
+    events: VecDeque<StoreEvent>,
+    /// Bytes retained by all terminals.
+    total_bytes: usize,
+    /// Counts creations, updates and evictions (handles and recency come from it).
+    clock: u64,
+    /// Elementary steps done (see [`TerminalStore::work`]).
+    work: u64,
     limits: Limits,
     counters: Counters,
     session: Option<SessionId>,
+}
+
+/// One terminal the store holds.
+#[derive(Debug)]
+struct Held {
+    id: TerminalId,
+    state: TerminalState,
+    /// When it was last updated (its place in the eviction order).
+    touched: u64,
+}
+
+impl Held {
+    fn key(&self) -> (u8, u64) {
+        (u8::from(self.state.exit_status.is_none()), self.touched)
+    }
 }
 
 /// An update that failed to parse, with its position in the sequence applied.
@@ -423,7 +527,7 @@ impl TerminalStore {
         self.limits
     }
 
-    /// What the limits made the store ignore so far.
+    /// What the limits made the store drop so far.
     #[must_use]
     pub const fn counters(&self) -> Counters {
         self.counters
@@ -435,51 +539,190 @@ impl TerminalStore {
         self.session.as_ref()
     }
 
-    /// The state of `id`, if the store has seen it.
+    /// The state of `id`, if the store holds it.
     #[must_use]
     pub fn terminal(&self, id: &str) -> Option<&TerminalState> {
-        self.index.get(id).map(|&i| &self.terminals[i].1)
+        self.index.get(id).and_then(|h| self.held.get(h)).map(|h| &h.state)
     }
 
-    /// Every terminal, in first-seen order.
+    /// Every terminal, in first-seen order (a terminal started again after an eviction
+    /// counts as new).
     pub fn terminals(&self) -> impl Iterator<Item = (&TerminalId, &TerminalState)> {
-        self.terminals.iter().map(|(id, t)| (id, t))
+        self.held.values().map(|h| (&h.id, &h.state))
     }
 
-    /// The index of `id`, created when new; `None` (counted) past the terminal limit.
-    fn entry(&mut self, id: &TerminalId) -> Option<usize> {
-        if let Some(&i) = self.index.get(id) {
-            return Some(i);
+    /// The output bytes all terminals retain ([`Limits::max_total_bytes`] bounds it).
+    #[must_use]
+    pub const fn total_bytes(&self) -> usize {
+        self.total_bytes
+    }
+
+    /// What happened since the last call, oldest first: terminals evicted and terminals
+    /// started again after an eviction. A display calls it after applying updates, to
+    /// say "output no longer kept". The store keeps at most `max_terminals` (at least
+    /// 64) events; older ones are counted in [`Counters::events_dropped`].
+    pub fn take_events(&mut self) -> Vec<StoreEvent> {
+        self.events.drain(..).collect()
+    }
+
+    /// Elementary steps done so far (references visited, terminals and tool calls
+    /// touched, bytes copied or dropped, evictions): the work counter the tests read to
+    /// check that it grows linearly with the input, without a clock.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn work(&self) -> u64 {
+        self.work
+    }
+
+    /// How many evicted ids (and events waiting) the store keeps: `max_terminals`, at
+    /// least 64.
+    fn remembered(&self) -> usize {
+        self.limits.max_terminals.max(64)
+    }
+
+    fn event(&mut self, e: StoreEvent) {
+        if self.events.len() >= self.remembered() {
+            self.events.pop_front();
+            self.counters.events_dropped += 1;
         }
-        if self.terminals.len() >= self.limits.max_terminals {
+        self.events.push_back(e);
+    }
+
+    fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// The handle of `id`, created when new (evicting a terminal when the store is full);
+    /// `None` (counted) when `max_terminals` is 0.
+    fn entry(&mut self, id: &TerminalId) -> Option<u64> {
+        if let Some(&h) = self.index.get(id) {
+            return Some(h);
+        }
+        if self.limits.max_terminals == 0 {
             self.counters.terminals_refused += 1;
             return None;
         }
+        // Known as evicted before this eviction can push it out of the memory of ids.
+        let restarted = self.evicted.remove(id).is_some();
+        while self.held.len() >= self.limits.max_terminals && self.evict_one() {}
+        let h = self.tick();
         let lazy = Lazy { limits: (self.limits.max_line_length, self.limits.max_text_length), ..Lazy::default() };
-        self.terminals.push((id.clone(), TerminalState { lazy: Mutex::new(lazy), ..TerminalState::default() }));
-        self.index.insert(id.clone(), self.terminals.len() - 1);
-        Some(self.terminals.len() - 1)
+        let held = Held { id: id.clone(), state: TerminalState { lazy: Mutex::new(lazy), restarted, ..TerminalState::default() }, touched: h };
+        self.recency.insert(held.key(), h);
+        self.held.insert(h, held);
+        self.index.insert(id.clone(), h);
+        self.work += 1;
+        if restarted {
+            self.event(StoreEvent::Restarted { terminal_id: id.clone() });
+        }
+        Some(h)
+    }
+
+    /// Evicts the least recently updated exited terminal, else the least recently
+    /// updated live one: every trace of it goes at once (its references, its bytes).
+    fn evict_one(&mut self) -> bool {
+        let Some((&key, &h)) = self.recency.iter().next() else { return false };
+        self.recency.remove(&key);
+        self.with_bytes.remove(&key);
+        let Some(held) = self.held.remove(&h) else { return false };
+        self.index.remove(&held.id);
+        for call in &held.state.tool_calls {
+            self.work += 1;
+            if let Some(set) = self.tool_calls.get_mut(call) {
+                set.remove(&h);
+                if set.is_empty() {
+                    self.tool_calls.remove(call);
+                }
+            }
+        }
+        self.total_bytes -= held.state.output.len();
+        self.counters.terminals_evicted += 1;
+        self.work += 1;
+        let n = self.tick();
+        self.evicted.insert(held.id.clone(), n);
+        self.evicted_order.push_back((held.id.clone(), n));
+        // At most `remembered` ids, the oldest evictions forgotten first; an id evicted
+        // again counts once (its older entry in the order is stale and skipped).
+        while self.evicted.len() > self.remembered() {
+            let Some((old, m)) = self.evicted_order.pop_front() else { break };
+            if self.evicted.get(&old) == Some(&m) {
+                self.evicted.remove(&old);
+            }
+        }
+        if self.evicted_order.len() > 2 * self.remembered() {
+            let evicted = &self.evicted;
+            self.evicted_order.retain(|(id, m)| evicted.get(id) == Some(m));
+        }
+        self.event(StoreEvent::Evicted { terminal_id: held.id, exited: key.0 == 0 });
+        true
+    }
+
+    /// Runs `f` on terminal `h` as one update: it becomes the most recently updated,
+    /// moves between exited and live as its exit status says, and the total limit is
+    /// applied after.
+    fn update(&mut self, h: u64, f: impl FnOnce(&mut TerminalState)) {
+        let now = self.tick();
+        let Some(held) = self.held.get_mut(&h) else { return };
+        let (old_key, old_len) = (held.key(), held.state.output.len());
+        f(&mut held.state);
+        held.touched = now;
+        let (key, len) = (held.key(), held.state.output.len());
+        self.recency.remove(&old_key);
+        self.recency.insert(key, h);
+        if old_len > 0 {
+            self.with_bytes.remove(&old_key);
+        }
+        if len > 0 {
+            self.with_bytes.insert(key, h);
+        }
+        self.total_bytes = self.total_bytes - old_len + len;
+        self.work += 1;
+        self.enforce_total();
+    }
+
+    /// Drops the oldest bytes of the least recently updated exited terminals (then live
+    /// ones) until the store is within [`Limits::max_total_bytes`].
+    fn enforce_total(&mut self) {
+        while self.total_bytes > self.limits.max_total_bytes {
+            let Some((&key, &h)) = self.with_bytes.iter().next() else { return };
+            let Some(held) = self.held.get_mut(&h) else { return };
+            let n = held.state.output.len().min(self.total_bytes - self.limits.max_total_bytes);
+            held.state.evict_bytes(n);
+            self.total_bytes -= n;
+            self.counters.bytes_evicted += n as u64;
+            self.work += 1;
+            if held.state.output.is_empty() {
+                self.with_bytes.remove(&key);
+            }
+        }
     }
 
     /// Adds `terminal` to `tool_call`'s references unless it is there already.
     fn link(&mut self, tool_call: &ToolCallId, terminal: &TerminalId) {
-        if let Some(i) = self.entry(terminal) {
-            if self.terminals[i].1.tool_calls.insert(tool_call.clone()) {
-                self.tool_calls.entry(tool_call.clone()).or_default().push(i);
-            }
+        self.work += 1;
+        if let Some(h) = self.entry(terminal)
+            && let Some(held) = self.held.get_mut(&h)
+            && held.state.tool_calls.insert(tool_call.clone())
+        {
+            self.tool_calls.entry(tool_call.clone()).or_default().insert(h);
         }
     }
 
     /// Removes every reference of `tool_call`.
     fn unlink_all(&mut self, tool_call: &ToolCallId) {
-        for i in self.tool_calls.remove(tool_call).unwrap_or_default() {
-            self.terminals[i].1.tool_calls.remove(tool_call);
+        for h in self.tool_calls.remove(tool_call).unwrap_or_default() {
+            self.work += 1;
+            if let Some(held) = self.held.get_mut(&h) {
+                held.state.tool_calls.remove(tool_call);
+            }
         }
     }
 
     fn relink(&mut self, tool_call: &ToolCallId, content: &[ToolCallContent]) {
         self.unlink_all(tool_call);
         for c in content {
+            self.work += 1;
             if let ToolCallContent::Terminal(t) = c {
                 self.link(tool_call, &t.terminal_id);
             }
@@ -487,26 +730,34 @@ impl TerminalStore {
     }
 
     /// Applies one parsed update. Updates outside the terminal surface are ignored.
+    /// What it evicted is reported by [`TerminalStore::take_events`].
     pub fn apply(&mut self, update: SessionUpdate) {
         let limit = self.limits.max_retained_bytes;
         match update {
             SessionUpdate::TerminalUpdate(u) => {
-                let Some(i) = self.entry(&u.terminal_id) else { return };
-                let t = &mut self.terminals[i].1;
-                u.command.apply_to(&mut t.command);
-                u.cwd.apply_to(&mut t.cwd);
-                u.exit_status.apply_to(&mut t.exit_status);
-                u.size.apply_to(&mut t.size);
-                u.meta.apply_to(&mut t.meta);
-                match u.output {
-                    Patch::Keep => {}
-                    Patch::Clear => t.replace_output(Vec::new(), limit),
-                    Patch::Set(o) => t.replace_output(o.data.0, limit),
-                }
+                let Some(h) = self.entry(&u.terminal_id) else { return };
+                let bytes = match &u.output {
+                    Patch::Set(o) => o.data.0.len(),
+                    _ => 0,
+                };
+                self.work += bytes as u64;
+                self.update(h, |t| {
+                    u.command.apply_to(&mut t.command);
+                    u.cwd.apply_to(&mut t.cwd);
+                    u.exit_status.apply_to(&mut t.exit_status);
+                    u.size.apply_to(&mut t.size);
+                    u.meta.apply_to(&mut t.meta);
+                    match u.output {
+                        Patch::Keep => {}
+                        Patch::Clear => t.replace_output(Vec::new(), limit),
+                        Patch::Set(o) => t.replace_output(o.data.0, limit),
+                    }
+                });
             }
             SessionUpdate::TerminalOutputChunk(c) => {
-                if let Some(i) = self.entry(&c.terminal_id) {
-                    self.terminals[i].1.append_output(c.data.0, limit);
+                if let Some(h) = self.entry(&c.terminal_id) {
+                    self.work += c.data.0.len() as u64;
+                    self.update(h, |t| t.append_output(c.data.0, limit));
                 }
             }
             SessionUpdate::ToolCallUpdate(u) => match u.content {
@@ -523,11 +774,68 @@ impl TerminalStore {
         }
     }
 
-    fn keep_warnings(&mut self, mut warnings: Vec<Warning>) -> Vec<Warning> {
-        if warnings.len() > self.limits.max_warnings {
-            self.counters.warnings_dropped += (warnings.len() - self.limits.max_warnings) as u64;
-            warnings.truncate(self.limits.max_warnings);
+    /// Checks that every structure of the store agrees (for the fuzzers and tests):
+    /// no terminal is ever half-evicted.
+    ///
+    /// # Errors
+    /// The first disagreement found.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.index.len() != self.held.len() || self.recency.len() != self.held.len() {
+            return Err(format!("{} ids, {} terminals, {} in the eviction order", self.index.len(), self.held.len(), self.recency.len()));
         }
+        if self.limits.max_terminals > 0 && self.held.len() > self.limits.max_terminals {
+            return Err(format!("{} terminals held, past the limit {}", self.held.len(), self.limits.max_terminals));
+        }
+        let mut total = 0;
+        for (&h, held) in &self.held {
+            if self.index.get(&held.id) != Some(&h) {
+                return Err(format!("{:?} is not indexed", held.id.as_str()));
+            }
+            if self.evicted.contains_key(&held.id) {
+                return Err(format!("{:?} is held and remembered as evicted", held.id.as_str()));
+            }
+            if self.recency.get(&held.key()) != Some(&h) {
+                return Err(format!("{:?} is not in the eviction order", held.id.as_str()));
+            }
+            if (self.with_bytes.get(&held.key()) == Some(&h)) == held.state.output.is_empty() {
+                return Err(format!("{:?}: the byte order does not match its {} bytes", held.id.as_str(), held.state.output.len()));
+            }
+            for call in &held.state.tool_calls {
+                if !self.tool_calls.get(call).is_some_and(|s| s.contains(&h)) {
+                    return Err(format!("{:?} names tool call {:?}, which does not reference it", held.id.as_str(), call.as_str()));
+                }
+            }
+            total += held.state.output.len();
+        }
+        for (call, set) in &self.tool_calls {
+            for h in set {
+                if !self.held.get(h).is_some_and(|held| held.state.tool_calls.contains(call)) {
+                    return Err(format!("tool call {:?} references a terminal the store does not hold (half-evicted)", call.as_str()));
+                }
+            }
+        }
+        if self.with_bytes.len() > self.held.len() || total != self.total_bytes {
+            return Err(format!("{} bytes counted, {total} held", self.total_bytes));
+        }
+        if total > self.limits.max_total_bytes {
+            return Err(format!("{total} bytes held, past the limit {}", self.limits.max_total_bytes));
+        }
+        if self.evicted.len() > self.remembered() || self.evicted_order.len() > 2 * self.remembered() {
+            return Err(format!("{} evicted ids remembered ({} in their order)", self.evicted.len(), self.evicted_order.len()));
+        }
+        Ok(())
+    }
+
+    /// Parses `text` keeping at most [`Limits::max_warnings`] warnings: the decoder
+    /// only counts the others, so a message of millions of bad items costs no memory
+    /// beyond its text.
+    fn parse<T: wire::Decode>(&self, text: &str) -> Result<wire::Parsed<T>, Error> {
+        wire::from_str_with::<T>(text, wire::ParseOptions::DEFAULT.max_warnings(self.limits.max_warnings))
+    }
+
+    fn keep_warnings(&mut self, parsed_dropped: u64, warnings: Vec<Warning>) -> Vec<Warning> {
+        self.counters.warnings_dropped += parsed_dropped;
         warnings
     }
 
@@ -537,9 +845,9 @@ impl TerminalStore {
     /// # Errors
     /// The parse error; nothing is applied then.
     pub fn apply_text(&mut self, text: &str) -> Result<Vec<Warning>, Error> {
-        let parsed = wire::from_str::<SessionUpdate>(text)?;
+        let parsed = self.parse::<SessionUpdate>(text)?;
         self.apply(parsed.value);
-        Ok(self.keep_warnings(parsed.warnings))
+        Ok(self.keep_warnings(parsed.warnings_dropped, parsed.warnings))
     }
 
     /// Parses one `session/update` notification's params (JSON text) and applies its
@@ -549,9 +857,9 @@ impl TerminalStore {
     /// The parse error, or `session_mismatch` at `/sessionId` for a notification of
     /// another session; nothing is applied then.
     pub fn apply_notification_text(&mut self, text: &str) -> Result<Vec<Warning>, Error> {
-        let parsed = wire::from_str::<UpdateSessionNotification>(text)?;
+        let parsed = self.parse::<UpdateSessionNotification>(text)?;
         self.apply_notification(parsed.value)?;
-        Ok(self.keep_warnings(parsed.warnings))
+        Ok(self.keep_warnings(parsed.warnings_dropped, parsed.warnings))
     }
 
     /// Applies one parsed `session/update` notification's update, keeping its session:
@@ -568,11 +876,7 @@ impl TerminalStore {
                 return Err(Error::new(
                     ErrorKind::SessionMismatch,
                     "/sessionId",
-                    format!(
-                        "this store holds session {:?}, not {:?}; use one store per session",
-                        bound.as_str(),
-                        notification.session_id.as_str()
-                    ),
+                    format!("this store holds session {:?}, not {:?}; use one store per session", bound.as_str(), notification.session_id.as_str()),
                 ));
             }
             Some(_) => {}

@@ -32,7 +32,7 @@ fn limit(name: &str, value: &Bound<'_, PyAny>) -> PyResult<usize> {
 ///
 /// The same API as the pure-Python ``acp_terminal.Transcript``: ``push(data)``, ``text``,
 /// ``finished_length``, ``finished_since(start)``, ``current_line``, ``reset()``, and the
-/// counters ``wrapped_lines``, ``dropped_lines``, ``dropped_chars``.
+/// counters ``wrapped_lines``, ``dropped_lines``, ``dropped_chars``, ``work``.
 #[pyclass(module = "acp_terminal_native")]
 struct Transcript {
     inner: Inner,
@@ -134,6 +134,13 @@ impl Transcript {
     #[getter]
     fn dropped_chars(&self) -> u64 {
         self.inner.dropped_chars()
+    }
+
+    /// Bytes and cells looked at, written or moved so far by ``push`` (the work counter the
+    /// tests read to check, without a clock, that the work grows linearly with the input).
+    #[getter]
+    fn work(&self) -> u64 {
+        self.inner.work()
     }
 }
 

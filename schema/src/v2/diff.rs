@@ -1,8 +1,8 @@
 //! File changes shown as a diff.
 
 use super::ids::MediaType;
-use crate::wire::{self, AbsolutePath, Members};
 use crate::json_schema as schema;
+use crate::wire::{self, AbsolutePath, Members};
 use crate::{string_enum, wire_struct};
 use serde_json::json;
 
@@ -102,42 +102,18 @@ impl schemars::JsonSchema for DiffChange {
     fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let lenient = [wire::Check::Lenient];
         let props = vec![
-            schema::Property {
-                name: "fileType",
-                schema: schema::member(g.subschema_for::<Option<DiffFileType>>(), "The kind of file; omitted or `null` when unknown.", &lenient),
-                required: false,
-            },
-            schema::Property {
-                name: "mimeType",
-                schema: schema::member(g.subschema_for::<Option<MediaType>>(), "The file's MIME type; omitted or `null` when unknown.", &lenient),
-                required: false,
-            },
-            schema::Property {
-                name: "_meta",
-                schema: schema::member(g.subschema_for::<Option<Members>>(), "Extension data; omitted and `null` mean none.", &lenient),
-                required: false,
-            },
+            schema::Property { name: "fileType", schema: schema::member(g.subschema_for::<Option<DiffFileType>>(), "The kind of file; omitted or `null` when unknown.", &lenient), required: false },
+            schema::Property { name: "mimeType", schema: schema::member(g.subschema_for::<Option<MediaType>>(), "The file's MIME type; omitted or `null` when unknown.", &lenient), required: false },
+            schema::Property { name: "_meta", schema: schema::member(g.subschema_for::<Option<Members>>(), "Extension data; omitted and `null` mean none.", &lenient), required: false },
         ];
         let single = schema::payload_ref::<DiffPathChange>(g);
         let pair = schema::payload_ref::<DiffPathPairChange>(g);
         let variants = OPERATIONS
             .iter()
-            .map(|(tag, description)| schema::Variant {
-                tag,
-                description: (*description).to_owned(),
-                payload: if matches!(*tag, "move" | "copy") { pair.clone() } else { single.clone() },
-            })
+            .map(|(tag, description)| schema::Variant { tag, description: (*description).to_owned(), payload: if matches!(*tag, "move" | "copy") { pair.clone() } else { single.clone() } })
             .collect();
-        let mut s = schema::object(
-            "One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.",
-            props,
-            json!({}),
-        );
-        for (k, v) in schema::union_branches(
-            TAG,
-            variants,
-            Some("An operation this version does not know, kept whole so it can be stored or forwarded unchanged."),
-        ) {
+        let mut s = schema::object("One file-level change of a diff, tagged by `operation`, so a Client can list the affected files without parsing patch text.", props, json!({}));
+        for (k, v) in schema::union_branches(TAG, variants, Some("An operation this version does not know, kept whole so it can be stored or forwarded unchanged.")) {
             s.insert(k, v);
         }
         s

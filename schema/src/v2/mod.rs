@@ -13,15 +13,13 @@ pub use crate::wire::AbsolutePath;
 // Declared in the wire runtime (shared with the generated binding); a v2 definition.
 crate::register_definition!(AbsolutePath);
 pub use content::{
-    Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, EmbeddedResourceResource, Icon,
-    IconTheme, ImageContent, ResourceLink, Role, TextContent, TextResourceContents,
+    Annotations, AudioContent, BlobResourceContents, ContentBlock, EmbeddedResource, EmbeddedResourceResource, Icon, IconTheme, ImageContent, ResourceLink, Role, TextContent, TextResourceContents,
 };
 pub use diff::{Diff, DiffChange, DiffFileType, DiffOperation, DiffPatch, DiffPatchFormat, DiffPathChange, DiffPathPairChange};
 pub use ids::{MediaType, PermissionOptionId, SessionId, TerminalId, ToolCallId};
 pub use permission::{
-    CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject, SelectedPermissionOutcome,
-    ToolCallPermissionSubject,
+    CommandPermissionSubject, PermissionOption, PermissionOptionKind, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse, RequestPermissionSubject,
+    SelectedPermissionOutcome, ToolCallPermissionSubject,
 };
 pub use session::{SessionUpdate, UpdateSessionNotification};
 pub use terminal::{Terminal, TerminalExitStatus, TerminalOutput, TerminalOutputChunk, TerminalSize, TerminalUpdate};
@@ -50,9 +48,7 @@ mod registry_probe {
         assert!(!registry::names(Version::V1).contains(&"RegistryProbe"), "a v2 module declares it, not v1");
         assert!(registry::decode(Version::V1, "RegistryProbe", "{}").is_none());
 
-        let (text, warnings) = registry::decode(Version::V2, "RegistryProbe", r#"{ "label" : "x", "extra": 1 }"#)
-            .expect("registered")
-            .expect("valid");
+        let (text, warnings) = registry::decode(Version::V2, "RegistryProbe", r#"{ "label" : "x", "extra": 1 }"#).expect("registered").expect("valid");
         assert_eq!(text, r#"{"label":"x","extra":1}"#);
         assert!(warnings.is_empty(), "{warnings:?}");
         let e = registry::decode(Version::V2, "RegistryProbe", "{}").expect("registered").unwrap_err();

@@ -16,10 +16,7 @@ use std::ops::Deref;
 /// every accepted text re-encodes to itself.
 const STRICT: GeneralPurpose = GeneralPurpose::new(
     &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new()
-        .with_encode_padding(true)
-        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical)
-        .with_decode_allow_trailing_bits(false),
+    GeneralPurposeConfig::new().with_encode_padding(true).with_decode_padding_mode(DecodePaddingMode::RequireCanonical).with_decode_allow_trailing_bits(false),
 );
 
 /// Decodes strict canonical base64, or says why the text is not.
@@ -44,20 +41,11 @@ fn explain(text: &str) -> String {
             D::InvalidByte(i, b'=') => {
                 format!("padding `=` at offset {i} is not at the end of the text")
             }
-            D::InvalidByte(i, b) if b.is_ascii_whitespace() => format!(
-                "whitespace at offset {i}; base64 here must be one unbroken line"
-            ),
-            D::InvalidByte(i, b) if b == b'-' || b == b'_' => format!(
-                "`{}` at offset {i} belongs to the URL-safe alphabet; use the standard one (`+`, `/`)",
-                b as char
-            ),
+            D::InvalidByte(i, b) if b.is_ascii_whitespace() => format!("whitespace at offset {i}; base64 here must be one unbroken line"),
+            D::InvalidByte(i, b) if b == b'-' || b == b'_' => format!("`{}` at offset {i} belongs to the URL-safe alphabet; use the standard one (`+`, `/`)", b as char),
             D::InvalidByte(i, b) => format!("byte 0x{b:02x} at offset {i} is not in the standard base64 alphabet"),
-            D::InvalidLength(n) => format!(
-                "length {n} is not a multiple of 4 after padding; pad the last group with `=`"
-            ),
-            D::InvalidLastSymbol { offset: i, .. } => format!(
-                "the symbol at offset {i} has non-zero unused bits; the canonical encoding of these bytes differs"
-            ),
+            D::InvalidLength(n) => format!("length {n} is not a multiple of 4 after padding; pad the last group with `=`"),
+            D::InvalidLastSymbol { offset: i, .. } => format!("the symbol at offset {i} has non-zero unused bits; the canonical encoding of these bytes differs"),
             D::InvalidPadding => "padding is missing, or there is more than the last group needs".to_owned(),
         }
     }
@@ -98,4 +86,3 @@ impl From<&[u8]> for Bytes {
         Self(v.to_vec())
     }
 }
-

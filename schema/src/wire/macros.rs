@@ -19,19 +19,42 @@ macro_rules! __wire_ty {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_nullable {
-    (req) => { false };
-    (opt) => { true };
-    (maybe) => { true };
-    (patch) => { true };
+    (req) => {
+        false
+    };
+    (opt) => {
+        true
+    };
+    (maybe) => {
+        true
+    };
+    (patch) => {
+        true
+    };
 }
 
 /// Turns a decoded member into its storage (a failed member is absent or `Keep`).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_take {
-    (req, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
-    (opt, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
-    (maybe, $got:expr) => { match $got { $crate::wire::Got::Value(v) => Some(v), _ => None } };
+    (req, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
+    (opt, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
+    (maybe, $got:expr) => {
+        match $got {
+            $crate::wire::Got::Value(v) => Some(v),
+            _ => None,
+        }
+    };
     (patch, $got:expr) => {
         match $got {
             $crate::wire::Got::Value(v) => $crate::wire::Patch::Set(v),
@@ -59,8 +82,7 @@ macro_rules! __wire_required_tree {
         let $f = match $f.flatten() {
             Some(v) => v,
             None => {
-                let e = $cx.missing($name);
-                return $cx.fail(e);
+                return $cx.fail_missing($name);
             }
         };
     };
@@ -71,8 +93,12 @@ macro_rules! __wire_required_tree {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_is_req {
-    (req) => { true };
-    ($mode:ident) => { false };
+    (req) => {
+        true
+    };
+    ($mode:ident) => {
+        false
+    };
 }
 
 /// A required member's presence check (the error is `missing_field`).
@@ -83,8 +109,7 @@ macro_rules! __wire_required {
         let $f = match $f.flatten() {
             Some(v) => v,
             None => {
-                let e = $cx.missing($name);
-                return Ok($cx.fail(e));
+                return Ok($cx.fail_missing($name));
             }
         };
     };
@@ -94,28 +119,52 @@ macro_rules! __wire_required {
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_finish {
-    (req, $f:ident) => { $f };
-    (opt, $f:ident) => { $f.flatten() };
-    (maybe, $f:ident) => { $f.flatten() };
-    (patch, $f:ident) => { $f.unwrap_or_default() };
+    (req, $f:ident) => {
+        $f
+    };
+    (opt, $f:ident) => {
+        $f.flatten()
+    };
+    (maybe, $f:ident) => {
+        $f.flatten()
+    };
+    (patch, $f:ident) => {
+        $f.unwrap_or_default()
+    };
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_put {
-    (req, $w:ident, $name:expr, $v:expr) => { $crate::wire::put($w, $name, &$v) };
-    (opt, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_opt($w, $name, $v.as_ref()) };
-    (maybe, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_opt($w, $name, $v.as_ref()) };
-    (patch, $w:ident, $name:expr, $v:expr) => { $crate::wire::put_patch($w, $name, &$v) };
+    (req, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put($w, $name, &$v)
+    };
+    (opt, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_opt($w, $name, $v.as_ref())
+    };
+    (maybe, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_opt($w, $name, $v.as_ref())
+    };
+    (patch, $w:ident, $name:expr, $v:expr) => {
+        $crate::wire::put_patch($w, $name, &$v)
+    };
 }
 
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __wire_ser {
-    (req, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_req($m, $name, &$v) };
-    (opt, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
-    (maybe, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_opt($m, $name, $v.as_ref()) };
-    (patch, $m:ident, $name:expr, $v:expr) => { $crate::wire::ser_patch($m, $name, &$v) };
+    (req, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_req($m, $name, &$v)
+    };
+    (opt, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_opt($m, $name, $v.as_ref())
+    };
+    (maybe, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_opt($m, $name, $v.as_ref())
+    };
+    (patch, $m:ident, $name:expr, $v:expr) => {
+        $crate::wire::ser_patch($m, $name, &$v)
+    };
 }
 
 /// The constructor: required members as arguments, the others omitted.
@@ -356,11 +405,9 @@ macro_rules! acp_string_newtype {
 macro_rules! acp_string_enum {
     (@unknown open $name:ident, $s:ident, $cx:ident) => { Some(Self::Unknown($s.to_owned())) };
     (@unknown closed $name:ident, $s:ident, $cx:ident) => {{
-        let e = $cx.error(
-            $crate::wire::ErrorKind::UnknownVariant,
-            format!("`{}` is not a known {} value; use one of: {}", $s, stringify!($name), Self::KNOWN.join(", ")),
-        );
-        $cx.fail(e)
+        $cx.fail_with($crate::wire::ErrorKind::UnknownVariant, || {
+            format!("`{}` is not a known {} value; use one of: {}", $s, stringify!($name), Self::KNOWN.join(", "))
+        })
     }};
     (
         $(#[doc = $doc:literal])*
@@ -443,11 +490,9 @@ macro_rules! acp_tagged_union {
         None
     }};
     (@closed $tag:ident, $cx:ident, $name:ident, $t:expr) => {
-        let e = $cx.at($t, |cx| cx.error(
-            $crate::wire::ErrorKind::UnknownVariant,
-            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", ")),
-        ));
-        $cx.fail::<()>(e);
+        $cx.at($t, |cx| cx.fail_with::<()>($crate::wire::ErrorKind::UnknownVariant, || {
+            format!("`{}` is not a known {} variant; use one of: {}", $tag, stringify!($name), Self::KNOWN.join(", "))
+        }));
     };
     (
         $(#[doc = $doc:literal])*
@@ -515,8 +560,7 @@ macro_rules! acp_tagged_union {
                         Ok(None)
                     }
                     $crate::wire::First::Empty => {
-                        let e = cx.missing($t);
-                        Ok(cx.fail(e))
+                        Ok(cx.fail_missing($t))
                     }
                     $crate::wire::First::Other(k, v) => $crate::wire::buffered(map, cx, Some((k, v)), Self::from_tree),
                 }

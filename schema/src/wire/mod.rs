@@ -3,8 +3,8 @@
 //! type, checked decoding with warnings, canonical encoding, and schema helpers.
 
 mod bytes;
-mod display;
 mod decode;
+mod display;
 mod envelope;
 mod error;
 mod json;
@@ -12,25 +12,22 @@ mod macros;
 mod map;
 mod patch;
 mod path;
-mod pattern;
 mod path_type;
+mod pattern;
 mod serde_impl;
 mod text;
-mod untagged;
 /// The safe transcript renderer of docs/TRANSCRIPT.md.
 pub mod transcript;
 mod transcript_table;
+mod untagged;
 
-pub use bytes::{Bytes, decode_base64, encode_base64};
-pub use display::safe_display;
 #[doc(hidden)]
 pub use bytes::decode_base64_scalar;
-pub use decode::{Check, Cx, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
+pub use bytes::{Bytes, decode_base64, encode_base64};
+pub use decode::{Check, Cx, DEFAULT_MAX_WARNINGS, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
-pub use decode::{
-    Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree,
-    read_tag, skip_value, value_from_tree,
-};
+pub use decode::{Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, payload_from_tree, read_tag, skip_value, value_from_tree};
+pub use display::safe_display;
 pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
@@ -38,8 +35,8 @@ pub use json::{Json, Members, Writer, push_token};
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
-pub use pattern::{Atom, Pattern};
 pub use path_type::AbsolutePath;
+pub use pattern::{Atom, Pattern};
 #[doc(hidden)]
 pub use serde_impl::{Ser, ser_members, ser_number, ser_opt, ser_patch, ser_req};
 pub use serde_impl::{SerializeWire, deserialize};
@@ -55,12 +52,7 @@ pub trait Payload: Sized {
     ///
     /// # Errors
     /// Only when the input is not JSON.
-    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(
-        map: &mut A,
-        cx: &mut Cx,
-        skip: &[&str],
-        consumed: Option<&str>,
-    ) -> Result<Option<Self>, A::Error>;
+    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(map: &mut A, cx: &mut Cx, skip: &[&str], consumed: Option<&str>) -> Result<Option<Self>, A::Error>;
     /// Writes the known members in schema order.
     fn encode_known(&self, w: &mut Writer);
     /// Serializes the known members in schema order.
@@ -137,12 +129,7 @@ pub struct NoPayload {
 }
 
 impl Payload for NoPayload {
-    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(
-        map: &mut A,
-        cx: &mut Cx,
-        skip: &[&str],
-        consumed: Option<&str>,
-    ) -> Result<Option<Self>, A::Error> {
+    fn decode_fields<'de, A: serde::de::MapAccess<'de>>(map: &mut A, cx: &mut Cx, skip: &[&str], consumed: Option<&str>) -> Result<Option<Self>, A::Error> {
         let mut extra = Members::new();
         let mut names = NameSet::default();
         while let Some(k) = map.next_key_seed(Key)? {
@@ -177,12 +164,45 @@ impl Payload for NoPayload {
 pub struct Parsed<T> {
     /// The value.
     pub value: T,
-    /// What was dropped, in document order.
+    /// What was dropped, in document order: at most [`ParseOptions::max_warnings`].
     pub warnings: Vec<Warning>,
+    /// How many more problems lenient members absorbed past
+    /// [`ParseOptions::max_warnings`]: counted, never built.
+    pub warnings_dropped: u64,
+}
+
+/// How a parse reports what lenient members absorb.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// At most this many warnings are kept ([`DEFAULT_MAX_WARNINGS`], the store's
+    /// default); every further absorbed problem is only counted, in
+    /// [`Parsed::warnings_dropped`], and costs no memory. `usize::MAX` keeps them all.
+    pub max_warnings: usize,
+}
+
+impl ParseOptions {
+    /// [`DEFAULT_MAX_WARNINGS`] warnings.
+    pub const DEFAULT: Self = Self { max_warnings: DEFAULT_MAX_WARNINGS };
+    /// Every warning, for a tool that wants them all (a message of millions of bad
+    /// items then holds millions of warnings).
+    pub const ALL_WARNINGS: Self = Self { max_warnings: usize::MAX };
+
+    /// These options with at most `max` warnings kept.
+    #[must_use]
+    pub const fn max_warnings(self, max: usize) -> Self {
+        Self { max_warnings: max }
+    }
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }
 
 /// Parses JSON text as `T`: the value and the warnings for what lenient members
-/// dropped, or the first problem.
+/// dropped (at most [`DEFAULT_MAX_WARNINGS`], the rest counted), or the first problem.
 ///
 /// Reads straight from the text (no intermediate tree): strings without escapes are
 /// borrowed, base64 is decoded from the text in place, numbers are read exactly.
@@ -191,11 +211,30 @@ pub struct Parsed<T> {
 /// One error with kind, JSON pointer and message: `invalid_json` first, then
 /// `duplicate_key`, then the first problem in input order.
 pub fn from_str<T: Decode>(text: &str) -> Result<Parsed<T>, Error> {
-    let mut cx = Cx::new();
+    from_str_with(text, ParseOptions::DEFAULT)
+}
+
+/// [`from_str`] with `options` (how many warnings to keep).
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_str_with<T: Decode>(text: &str, options: ParseOptions) -> Result<Parsed<T>, Error> {
+    from_str_counted(text, options).0
+}
+
+/// [`from_str_with`], and how many problems had their pointer and message built
+/// ([`Cx::problems_built`]): for the tests that check a problem past the warning limit
+/// costs nothing.
+#[doc(hidden)]
+pub fn from_str_counted<T: Decode>(text: &str, options: ParseOptions) -> (Result<Parsed<T>, Error>, u64) {
+    let mut cx = Cx::with_max_warnings(options.max_warnings);
     let mut de = text::TextDe::new(text);
     match T::decode(&mut de, &mut cx).and_then(|v| de.end().map(|()| v)) {
-        Err(e) => Err(Error::new(ErrorKind::InvalidJson, "", format!("the text is not valid JSON: {e}"))),
-        Ok(v) => cx.finish(v),
+        Err(e) => (Err(Error::new(ErrorKind::InvalidJson, "", format!("the text is not valid JSON: {e}"))), cx.problems_built()),
+        Ok(v) => {
+            let built = cx.problems_built();
+            (cx.finish(v), built)
+        }
     }
 }
 
@@ -206,7 +245,15 @@ pub fn from_str<T: Decode>(text: &str) -> Result<Parsed<T>, Error> {
 /// # Errors
 /// One error with kind, JSON pointer and message.
 pub fn from_value<T: Decode>(v: &serde_json::Value) -> Result<Parsed<T>, Error> {
-    let mut cx = Cx::new();
+    from_value_with(v, ParseOptions::DEFAULT)
+}
+
+/// [`from_value`] with `options` (how many warnings to keep).
+///
+/// # Errors
+/// As [`from_value`].
+pub fn from_value_with<T: Decode>(v: &serde_json::Value, options: ParseOptions) -> Result<Parsed<T>, Error> {
+    let mut cx = Cx::with_max_warnings(options.max_warnings);
     match T::decode(v, &mut cx) {
         Err(e) => Err(Error::new(ErrorKind::InvalidJson, "", format!("the value is not valid JSON: {e}"))),
         Ok(v) => cx.finish(v),
@@ -218,7 +265,15 @@ pub fn from_value<T: Decode>(v: &serde_json::Value) -> Result<Parsed<T>, Error> 
 /// # Errors
 /// One error with kind, JSON pointer and message.
 pub fn from_json<T: Decode>(v: &Json) -> Result<Parsed<T>, Error> {
-    let mut cx = Cx::new();
+    from_json_with(v, ParseOptions::DEFAULT)
+}
+
+/// [`from_json`] with `options` (how many warnings to keep).
+///
+/// # Errors
+/// As [`from_json`].
+pub fn from_json_with<T: Decode>(v: &Json, options: ParseOptions) -> Result<Parsed<T>, Error> {
+    let mut cx = Cx::with_max_warnings(options.max_warnings);
     match T::decode(v, &mut cx) {
         Err(e) => Err(Error::new(ErrorKind::InvalidJson, "", format!("the value is not valid JSON: {e}"))),
         Ok(v) => cx.finish(v),

@@ -34,12 +34,7 @@ impl std::fmt::Display for AbsolutePath {
 impl Decode for AbsolutePath {
     const EXPECTED: &'static str = "an absolute path string";
     fn from_str(s: &str, cx: &mut Cx) -> Option<Self> {
-        if is_absolute_path(s) {
-            Some(Self(s.to_owned()))
-        } else {
-            let e = cx.error(ErrorKind::RelativePath, why_not_absolute(s));
-            cx.fail(e)
-        }
+        if is_absolute_path(s) { Some(Self(s.to_owned())) } else { cx.fail_with(ErrorKind::RelativePath, || why_not_absolute(s)) }
     }
 }
 
@@ -48,7 +43,6 @@ impl Encode for AbsolutePath {
         w.string(&self.0);
     }
 }
-
 
 impl SerializeWire for AbsolutePath {
     fn ser<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

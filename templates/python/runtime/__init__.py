@@ -2,6 +2,7 @@
 
 from .base64 import Base64Error, decode_base64, encode_base64
 from .decode import (
+    DEFAULT_MAX_WARNINGS,
     MAX_SAFE_INTEGER,
     Cx,
     Decoder,
@@ -23,6 +24,8 @@ from .decode import (
     decode_uint64,
     decode_value,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from .errors import ERROR_KINDS, DecodeError, ErrorKind, Parsed, ParseError, Problem
 from .json import MAX_DEPTH, Json, JsonObject, parse_json, to_json
@@ -55,6 +58,7 @@ from .writer import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_WARNINGS",
     "ERROR_KINDS",
     "MAX_DEPTH",
     "MAX_SAFE_INTEGER",
@@ -108,7 +112,9 @@ __all__ = [
     "is_unknown_variant",
     "members_except",
     "no_payload",
+    "objects_only",
     "parse_json",
+    "tag_first",
     "to_json",
     "unknown_variant",
     "why_not_absolute",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NoReturn, TypeAlias, TypeVar
+from typing import Any, Final, NoReturn, TypeAlias, TypeVar
 
 from pydantic import MISSING
 
@@ -17,6 +18,7 @@ from .pattern import Pattern, matches_pattern
 from .writer import Encoder, Writer, format_number
 
 __all__ = [
+    "DEFAULT_MAX_WARNINGS",
     "MAX_SAFE_INTEGER",
     "Cx",
     "Decoder",
@@ -41,9 +43,51 @@ __all__ = [
     "decode_value",
     "describe",
     "encode_text",
+    "objects_only",
+    "tag_first",
 ]
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_MAX_WARNINGS: Final = 64
+"""How many warnings a parse keeps by default: the store's ``Limits().max_warnings``."""
+
+_QUIET: Final = DecodeError(Problem("wrong_type", "", ""))
+"""What is raised for a problem that will be absorbed past the warning limit: one shared
+exception, so such a problem makes no pointer, no message and no exception object."""
+
+
+def _quiet() -> NoReturn:
+    # A fresh traceback each time: the shared exception must not collect them.
+    raise _QUIET.with_traceback(None)
+
+
+def objects_only(decode: F) -> F:
+    """Marks a generated decoder whose first step is ``cx.expect_object``: an array past
+    its warning limit counts a non-object item as dropped without calling it."""
+    decode.acp_shape = True  # type: ignore[attr-defined]
+    return decode
+
+
+def tag_first(tag: str) -> Callable[[F], F]:
+    """Marks a generated decoder whose first steps are ``cx.expect_object`` and
+    ``cx.read_tag(obj, tag)``: an array past its warning limit counts an item that is not an
+    object with a string ``tag`` as dropped without calling it (no exception raised)."""
+
+    def mark(decode: F) -> F:
+        decode.acp_shape = tag  # type: ignore[attr-defined]
+        return decode
+
+    return mark
+
+
+def _fits(x: object, shape: str | bool) -> bool:
+    """Whether ``x`` can pass the first steps of a decoder marked ``shape``."""
+    if not isinstance(x, dict):
+        return False
+    return shape is True or isinstance(x.get(shape), str)
+
 
 MAX_SAFE_INTEGER: Final = 9007199254740991
 """The largest integer every binding reads exactly (2^53 - 1); the bound of the 64-bit formats."""
@@ -100,15 +144,46 @@ class Cx:
     what lenient members absorbed so far. One per parse; generated decoders take it as
     their second argument and report every problem through it."""
 
-    __slots__ = ("_skip_items_next", "_tokens", "warnings")
+    __slots__ = (
+        "_absorbing",
+        "_skip_items_next",
+        "_tokens",
+        "max_warnings",
+        "problems_built",
+        "warnings",
+        "warnings_dropped",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, max_warnings: int | None = DEFAULT_MAX_WARNINGS) -> None:
         self._tokens: list[str | int] = []
         """Reference tokens from the root to the value being decoded."""
         self.warnings: list[Problem] = []
-        """Problems lenient members and skipped items absorbed, in document order."""
+        """Problems lenient members and skipped items absorbed, in document order (at most
+        ``max_warnings``)."""
+        self.max_warnings: int = _max_warnings(max_warnings)
+        """How many warnings to keep; past it an absorbed problem is only counted and
+        nothing is built for it (no pointer, message or exception)."""
+        self.warnings_dropped = 0
+        """Absorbed problems not kept, past ``max_warnings``."""
+        self.problems_built = 0
+        """How many problems had their pointer and message built: the work counter the tests read."""
         self._skip_items_next = False
         """Set by a member with ``skip_items``; taken by the next ``array`` call."""
+        self._absorbing = False
+        """A problem raised now is absorbed (a lenient member or a skipped item is being read)."""
+
+    @property
+    def silent(self) -> bool:
+        """Whether a problem raised now would be absorbed past the warning limit (then
+        nothing is built for it)."""
+        return self._absorbing and len(self.warnings) >= self.max_warnings
+
+    def _keep(self, e: DecodeError) -> None:
+        """Keeps an absorbed problem, or only counts it past the limit."""
+        if e is _QUIET or len(self.warnings) >= self.max_warnings:
+            self.warnings_dropped += 1
+        else:
+            self.warnings.append(e.problem)
 
     @property
     def path(self) -> str:
@@ -139,18 +214,27 @@ class Cx:
 
     def problem(self, kind: ErrorKind, message: str) -> Problem:
         """A problem at the current pointer."""
+        self.problems_built += 1
         return Problem(kind, pointer(self._tokens), message)
 
     def fail(self, kind: ErrorKind, message: str) -> NoReturn:
         """Fails with ``kind`` at the current pointer."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
+        self.problems_built += 1
         raise DecodeError(Problem(kind, pointer(self._tokens), message))
 
     def wrong_type(self, expected: str, got: Json) -> NoReturn:
         """Fails with ``wrong_type`` at the current pointer."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
         self.fail("wrong_type", f"expected {expected}, got {describe(got)}")
 
     def missing(self, name: str) -> NoReturn:
         """Fails with ``missing_field`` for member ``name`` of the object at the current pointer."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
+        self.problems_built += 1
         raise DecodeError(
             Problem(
                 "missing_field",
@@ -162,6 +246,9 @@ class Cx:
     def missing_one_of(self, names: Sequence[str]) -> NoReturn:
         """Fails with ``missing_field`` for an object that has none of the members that
         select a shape union's alternatives; the pointer names the first of them."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
+        self.problems_built += 1
         listed = " or ".join(f"`{n}`" for n in names)
         raise DecodeError(
             Problem(
@@ -173,10 +260,15 @@ class Cx:
 
     def unknown_value(self, value: str, type_name: str, known: Sequence[str]) -> NoReturn:
         """Fails with ``unknown_variant`` at the current pointer: a closed enum got ``value``."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
         self.fail("unknown_variant", f"`{value}` is not a known {type_name} value; use one of: {', '.join(known)}")
 
     def unknown_tag(self, tag_name: str, tag: str, type_name: str, known: Sequence[str]) -> NoReturn:
         """Fails with ``unknown_variant`` at the tag member: a closed union got the tag ``tag``."""
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
+        self.problems_built += 1
         raise DecodeError(
             Problem(
                 "unknown_variant",
@@ -186,20 +278,27 @@ class Cx:
         )
 
     def warn(self, p: Problem) -> None:
-        """Records an absorbed problem."""
-        self.warnings.append(p)
+        """Records an absorbed problem (only counted past the warning limit)."""
+        if len(self.warnings) < self.max_warnings:
+            self.warnings.append(p)
+        else:
+            self.warnings_dropped += 1
 
     def absorb(self, fn: Callable[[Cx], T]) -> T | None:
         """Runs ``fn``; when it fails with a decoding problem, records the problem as a
         warning and returns ``None`` (the lenient value is dropped)."""
         depth = len(self._tokens)
+        absorbing = self._absorbing
+        self._absorbing = True
         try:
             return fn(self)
         except DecodeError as e:
             del self._tokens[depth:]
             self._skip_items_next = False
-            self.warnings.append(e.problem)
+            self._keep(e)
             return None
+        finally:
+            self._absorbing = absorbing
 
     # --- values ---
 
@@ -207,6 +306,8 @@ class Cx:
         """Expects an object."""
         if isinstance(v, dict):
             return v
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
         self.wrong_type("an object", v)
 
     def map(self, v: Json, value: Decoder[T]) -> dict[str, T]:
@@ -232,6 +333,9 @@ class Cx:
             return tag
         if tag is MISSING:
             self.missing(tag_name)
+        if self._absorbing and len(self.warnings) >= self.max_warnings:
+            _quiet()
+        self.problems_built += 1
         raise DecodeError(
             Problem(
                 "wrong_type", push_token(pointer(self._tokens), tag_name), f"expected a string tag, got {describe(tag)}"
@@ -339,6 +443,7 @@ class Cx:
         depth = len(tokens)
         tokens.append(0)
         out: list[T] = []
+        absorbing = self._absorbing
         try:
             if not skip:
                 append = out.append
@@ -346,17 +451,42 @@ class Cx:
                     tokens[depth] = i
                     append(item(x, self))
                 return out
-            for i, x in enumerate(v):
+            self._absorbing = True
+            shape: str | bool = getattr(item, "acp_shape", False)
+            warnings = self.warnings
+            limit = self.max_warnings
+            items = enumerate(v)
+            for i, x in items:
                 tokens[depth] = i
                 try:
                     out.append(item(x, self))
                 except DecodeError as e:
                     del tokens[depth + 1 :]
                     self._skip_items_next = False
-                    self.warnings.append(e.problem)
+                    self._keep(e)
+                    if shape and len(warnings) >= limit:
+                        break
+            # Past the warning limit: an item the decoder would reject at its first step
+            # is dropped and counted without a call, with nothing built.
+            for i, x in items:
+                if type(x) is dict:
+                    if shape is not True and not isinstance(x.get(shape), str):  # type: ignore[arg-type]
+                        self.warnings_dropped += 1
+                        continue
+                elif not _fits(x, shape):
+                    self.warnings_dropped += 1
+                    continue
+                tokens[depth] = i
+                try:
+                    out.append(item(x, self))
+                except DecodeError as e:
+                    del tokens[depth + 1 :]
+                    self._skip_items_next = False
+                    self._keep(e)
             return out
         finally:
             del tokens[depth:]
+            self._absorbing = absorbing
 
     # --- members ---
 
@@ -384,11 +514,15 @@ class Cx:
                 return decode(v, self)
             if not opts.lenient:
                 return self._checked(v, decode, opts)
+            absorbing = self._absorbing
+            self._absorbing = True
             try:
                 return decode(v, self) if opts.plain else self._checked(v, decode, opts)
             except DecodeError as e:
-                self.warnings.append(e.problem)
+                self._keep(e)
                 return None
+            finally:
+                self._absorbing = absorbing
         finally:
             tokens.pop()
 
@@ -410,11 +544,15 @@ class Cx:
                 return decode(v, self)
             if not opts.lenient:
                 return self._checked(v, decode, opts)
+            absorbing = self._absorbing
+            self._absorbing = True
             try:
                 return decode(v, self) if opts.plain else self._checked(v, decode, opts)
             except DecodeError as e:
-                self.warnings.append(e.problem)
+                self._keep(e)
                 return MISSING
+            finally:
+                self._absorbing = absorbing
         finally:
             tokens.pop()
 
@@ -547,21 +685,34 @@ def decode_array(item: Decoder[T]) -> Decoder[list[T]]:
 # --- entry points ---
 
 
-def decode_text(text: str, decode: Decoder[T]) -> Parsed[T]:
+def _max_warnings(n: int | None) -> int:
+    """A warning limit: a whole number from 0 up, or ``None`` for all of them."""
+    if n is None:
+        return sys.maxsize
+    if type(n) is not int or n < 0:
+        raise ValueError(f"max_warnings must be a whole number from 0 up, or None for all; got {n!r}")
+    return n
+
+
+def decode_text(text: str, decode: Decoder[T], *, max_warnings: int | None = DEFAULT_MAX_WARNINGS) -> Parsed[T]:
     """Parses JSON text as a ``T``: the value and the warnings for what lenient members
-    absorbed. Raises ``ParseError`` with the first problem (``invalid_json``,
+    absorbed (at most ``max_warnings``; ``None`` keeps all; the rest are counted in
+    ``warnings_dropped``). Raises ``ParseError`` with the first problem (``invalid_json``,
     ``duplicate_key``, then type problems in input order)."""
+    limit = _max_warnings(max_warnings)
     try:
         value = parse_json(text)
     except DecodeError as e:
         raise ParseError(e.problem) from None
-    return _decode_parsed(value, decode)
+    return _decode_parsed(value, decode, limit)
 
 
-def decode_input(data: str | Json, decode: Decoder[T]) -> Parsed[T]:
+def decode_input(data: str | Json, decode: Decoder[T], *, max_warnings: int | None = DEFAULT_MAX_WARNINGS) -> Parsed[T]:
     """``decode_text`` for a ``str`` (JSON text), ``decode_value`` for anything else (an
     already parsed value): what every generated ``parse_<name>`` does."""
-    return decode_text(data, decode) if isinstance(data, str) else decode_value(data, decode)
+    if isinstance(data, str):
+        return decode_text(data, decode, max_warnings=max_warnings)
+    return decode_value(data, decode, max_warnings=max_warnings)
 
 
 def decode_default(text: str, decode: Decoder[T]) -> T | None:
@@ -573,26 +724,28 @@ def decode_default(text: str, decode: Decoder[T]) -> T | None:
         return None
 
 
-def decode_value(value: Json, decode: Decoder[T]) -> Parsed[T]:
+def decode_value(value: Json, decode: Decoder[T], *, max_warnings: int | None = DEFAULT_MAX_WARNINGS) -> Parsed[T]:
     """Checks an already parsed JSON value as a ``T``. The rules of JSON text apply
     first (``check_value``: JSON types only, no NaN or infinities, no number too large
     for a double, no lone surrogates, nesting at most ``MAX_DEPTH`` deep), so a value is
     accepted exactly when its text would be; only repeated member names can no longer be
-    seen (use ``decode_text`` on untrusted text). Raises ``ParseError``."""
+    seen (use ``decode_text`` on untrusted text). Warnings as for ``decode_text``.
+    Raises ``ParseError``."""
+    limit = _max_warnings(max_warnings)
     try:
         check_value(value)
     except DecodeError as e:
         raise ParseError(e.problem) from None
-    return _decode_parsed(value, decode)
+    return _decode_parsed(value, decode, limit)
 
 
-def _decode_parsed(value: Json, decode: Decoder[T]) -> Parsed[T]:
-    cx = Cx()
+def _decode_parsed(value: Json, decode: Decoder[T], max_warnings: int) -> Parsed[T]:
+    cx = Cx(max_warnings)
     try:
         out = decode(value, cx)
     except DecodeError as e:
         raise ParseError(e.problem) from None
-    return Parsed(out, tuple(cx.warnings))
+    return Parsed(out, tuple(cx.warnings), cx.warnings_dropped)
 
 
 def encode_text(value: T, encode: Encoder[T]) -> str:

@@ -173,6 +173,7 @@ class Transcript:
         "_parts",
         "_pending",
         "_st",
+        "_work",
         "dropped_chars",
         "dropped_lines",
         "wrapped_lines",
@@ -205,6 +206,7 @@ class Transcript:
         self._col = 0  # cursor column (0-based), may be past the end
         self._st = _T.GROUND  # the parser state (a row of the table)
         self._param = 0  # the first CSI parameter so far
+        self._work = 0  # bytes and cells looked at or moved so far (see `work`)
 
     def reset(self) -> None:
         """Forgets everything (text, current line, pending sequence or character). Use it
@@ -229,6 +231,15 @@ class Transcript:
             fin = self._fin
             self._cache = (fin[self._head :] if self._head else fin).decode() + self._line().decode()
         return self._cache
+
+    @property
+    def work(self) -> int:
+        """Bytes and cells looked at, written or moved so far by ``push`` (each byte pushed,
+        each cell printed, padded, erased, joined or re-encoded, each byte of a line left out
+        or compacted): the work counter the tests read to check, without a clock, that the
+        work grows linearly with the input whatever the sequences. The readers cost what they
+        return."""
+        return self._work
 
     @property
     def finished_length(self) -> int:
@@ -258,6 +269,7 @@ class Transcript:
         """Continues the transcript with the next chunk of terminal bytes."""
         dec = self._dec
         self._cache = None
+        self._work += len(data)
         waiting = dec.getstate()[0]
         s = dec.decode(data)
         held = dec.getstate()[0]
@@ -284,6 +296,7 @@ class Transcript:
 
     def _line(self) -> bytes:
         cells = self._cells
+        self._work += self._n if cells is None else len(cells)
         return (b"".join(self._parts) if cells is None else "".join(cells).encode()).rstrip(b" ")
 
     def _clear(self) -> None:
@@ -294,6 +307,7 @@ class Transcript:
     def _wide(self) -> list[str]:
         cells = self._cells
         if cells is None:
+            self._work += self._n
             cells = self._cells = list(b"".join(self._parts).decode())
             self._parts = []
             self._n = 0
@@ -324,6 +338,7 @@ class Transcript:
         """Prints ``b`` (``count`` characters) without passing the line length limit."""
         col = self._col
         cells = self._cells
+        self._work += count + max(0, col - (self._n if cells is None else len(cells)))
         if cells is None:
             n = self._n
             if col >= n:
@@ -358,6 +373,7 @@ class Transcript:
     def _settle(self) -> None:
         """Moves the pending lines to ``_fin``, counts them and applies the text length limit."""
         if self._out:
+            self._work += self._pending
             lines = b"".join(self._out)
             self._out.clear()
             self._pending = 0
@@ -376,6 +392,7 @@ class Transcript:
             # the line end at or past them, then count what went.
             excess = self._chars - self._max_chars
             cut = fin.find(b"\n", head + excess - 1) + 1
+            self._work += cut - head
             view = fin[head:cut]
             chars = _chars(view)
             self.dropped_lines += view.count(b"\n")
@@ -383,6 +400,7 @@ class Transcript:
             self._chars -= chars
             head = cut
         if head * 2 > len(fin):
+            self._work += len(fin)
             del fin[:head]
             self._base += head
             head = 0
@@ -397,12 +415,14 @@ class Transcript:
         if mode == 2 or (mode == 0 and col == 0) or (mode == 1 and col + 1 >= n):
             self._clear()
         elif mode == 0 and col < n:
+            self._work += n - col
             del self._wide()[col:]
             self._blank = min(self._blank, col)
         elif mode == 1:
             cells = self._wide()
             blank = self._blank
             if col + 1 > blank:
+                self._work += col + 1 - blank
                 cells[blank : col + 1] = [" "] * (col + 1 - blank)
                 self._blank = col + 1
 

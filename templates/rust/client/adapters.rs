@@ -132,7 +132,11 @@ pub fn convert(direction: Direction, type_name: &str, to_type: Option<&str>, tex
     let Some(&(_, _, target)) = pair else {
         return Err(refuse(
             "",
-            format!("there is no {} counterpart of the {} definition `{type_name}` that these converters produce; see docs/ADAPTERS.md for the definitions they convert", direction.to(), direction.from()),
+            format!(
+                "there is no {} counterpart of the {} definition `{type_name}` that these converters produce; see docs/ADAPTERS.md for the definitions they convert",
+                direction.to(),
+                direction.from()
+            ),
         ));
     };
     let (canonical, warnings) = registry::decode(direction.from(), type_name, text).ok_or_else(|| refuse("", format!("`{type_name}` is not a {} definition", direction.from())))??;
@@ -270,10 +274,7 @@ impl Converter {
             (Direction::V2ToV1, "tool_call_update") => self.tool_call_update(v, p, false),
             (Direction::V2ToV1, "terminal_update" | "terminal_output_chunk") => Err(refuse(p, TERMINAL_UPDATE)),
             (Direction::V2ToV1, "tool_call_content_chunk") => Err(refuse(p, CHUNK)),
-            _ => Err(refuse(
-                p,
-                format!("the {} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own", self.direction.from()),
-            )),
+            _ => Err(refuse(p, format!("the {} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own", self.direction.from()))),
         }
     }
 
@@ -285,10 +286,7 @@ impl Converter {
                     if k == "content" || k == "locations" {
                         o.insert(k, Value::Array(Vec::new()));
                     } else {
-                        return Err(refuse(
-                            &at(p, &k),
-                            format!("`{k}: null` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead"),
-                        ));
+                        return Err(refuse(&at(p, &k), format!("`{k}: null` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead")));
                     }
                 }
             }
@@ -542,10 +540,7 @@ impl Bridge {
                 self.call(&id).sent = true;
                 Ok(out)
             }
-            other => Err(refuse(
-                "",
-                format!("the bridge adapts tool-call and terminal updates only; a v2 `{other}` update has to be handled on its own"),
-            )),
+            other => Err(refuse("", format!("the bridge adapts tool-call and terminal updates only; a v2 `{other}` update has to be handled on its own"))),
         }
     }
 

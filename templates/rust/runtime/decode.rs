@@ -16,8 +16,17 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
+/// How many warnings a parse keeps by default: the store's
+/// `Limits::DEFAULT.max_warnings`. Every further absorbed problem is only counted
+/// ([`Parsed::warnings_dropped`](super::Parsed::warnings_dropped)).
+pub const DEFAULT_MAX_WARNINGS: usize = 64;
+
 /// Where decoding is, the first problem found, and what lenient members absorbed.
-#[derive(Debug, Default)]
+///
+/// At most `max_warnings` warnings are kept; past that, a problem that a lenient member
+/// or a skipped item absorbs is only counted: no pointer, message or error is built for
+/// it, so a message of millions of bad items costs no memory beyond its own text.
+#[derive(Debug)]
 pub struct Cx {
     path: String,
     warnings: Vec<Warning>,
@@ -28,6 +37,20 @@ pub struct Cx {
     /// The `Range` of the member being read, so that an integer outside it is
     /// `out_of_range` before its fraction is looked at (bounds are checked first).
     range_next: Option<(f64, f64)>,
+    max_warnings: usize,
+    /// Absorbed problems not kept (past `max_warnings`).
+    dropped: u64,
+    /// A problem recorded now will be absorbed (a lenient member or a skipped item is
+    /// being read, with no problem pending).
+    absorbing: bool,
+    /// Problems built (pointer and message) since the start: what the tests count.
+    built: u64,
+}
+
+impl Default for Cx {
+    fn default() -> Self {
+        Self::with_max_warnings(DEFAULT_MAX_WARNINGS)
+    }
 }
 
 /// A constraint on one member, checked by the field helpers.
@@ -49,10 +72,68 @@ pub enum Check {
 }
 
 impl Cx {
-    /// A context at the document root.
+    /// A context at the document root that keeps [`DEFAULT_MAX_WARNINGS`] warnings.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A context at the document root that keeps at most `max` warnings
+    /// (`usize::MAX`: all of them).
+    #[must_use]
+    pub const fn with_max_warnings(max: usize) -> Self {
+        Self {
+            path: String::new(),
+            warnings: Vec::new(),
+            pending: None,
+            duplicate: None,
+            skip_items_next: false,
+            last_seq_len: 0,
+            range_next: None,
+            max_warnings: max,
+            dropped: 0,
+            absorbing: false,
+            built: 0,
+        }
+    }
+
+    /// How many problems had their pointer and message built so far (through
+    /// [`Cx::fail`], [`Cx::fail_with`] or [`Cx::warn`]): the work counter the tests read
+    /// to check that a problem past the warning limit costs nothing.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn problems_built(&self) -> u64 {
+        self.built
+    }
+
+    /// `true` when a problem recorded now would not be kept: one is pending already, or
+    /// it will be absorbed past the warning limit. Then nothing is built for it.
+    #[must_use]
+    pub fn silent(&self) -> bool {
+        self.pending.is_some() || (self.absorbing && self.warnings.len() >= self.max_warnings)
+    }
+
+    /// Records a problem of `kind` at the current pointer, building its message only
+    /// when it will be kept (see [`Cx::silent`]); always returns `None`.
+    pub fn fail_with<T>(&mut self, kind: ErrorKind, message: impl FnOnce() -> String) -> Option<T> {
+        if self.silent() {
+            if self.pending.is_none() {
+                // Absorbed and only counted: no pointer, no message.
+                self.pending = Some(Error::new(kind, String::new(), String::new()));
+            }
+            return None;
+        }
+        let e = Error::new(kind, self.path.clone(), message());
+        self.fail(e)
+    }
+
+    /// Records `missing_field` for member `name` of the object at the current pointer.
+    pub fn fail_missing<T>(&mut self, name: &str) -> Option<T> {
+        if self.silent() {
+            return self.fail_with(ErrorKind::MissingField, String::new);
+        }
+        let e = self.missing(name);
+        self.fail(e)
     }
 
     /// The current JSON pointer.
@@ -81,7 +162,7 @@ impl Cx {
             return Err(e);
         }
         match value {
-            Some(value) => Ok(super::Parsed { value, warnings: self.warnings }),
+            Some(value) => Ok(super::Parsed { value, warnings: self.warnings, warnings_dropped: self.dropped }),
             None => Err(Error::new(ErrorKind::WrongType, "", "the value could not be decoded")),
         }
     }
@@ -92,8 +173,10 @@ impl Cx {
         Error::new(kind, self.path.clone(), message)
     }
 
-    /// Records `e` when it is the first problem; always returns `None`.
+    /// Records `e` when it is the first problem; always returns `None`. Prefer
+    /// [`Cx::fail_with`], which builds nothing for a problem that will not be kept.
     pub fn fail<T>(&mut self, e: Error) -> Option<T> {
+        self.built += 1;
         if self.pending.is_none() {
             self.pending = Some(e);
         }
@@ -102,8 +185,7 @@ impl Cx {
 
     /// Records a `wrong_type` problem at the current pointer.
     pub fn wrong_type<T>(&mut self, expected: &str, got: &str) -> Option<T> {
-        let e = self.error(ErrorKind::WrongType, format!("expected {expected}, got {got}"));
-        self.fail(e)
+        self.fail_with(ErrorKind::WrongType, || format!("expected {expected}, got {got}"))
     }
 
     /// A `missing_field` error for member `name` of the object at the current pointer.
@@ -144,19 +226,40 @@ impl Cx {
     }
 
     /// Records an absorbed problem (not while a problem is pending: nothing after the
-    /// first problem of a value is looked at).
+    /// first problem of a value is looked at); past the warning limit it is only counted.
     pub fn warn(&mut self, e: Error) {
+        self.built += 1;
         if self.pending.is_none() {
+            self.keep(e);
+        }
+    }
+
+    fn keep(&mut self, e: Error) {
+        if self.warnings.len() < self.max_warnings {
             self.warnings.push(e.into());
+        } else {
+            self.dropped += 1;
         }
     }
 
     fn absorb(&mut self, was_ok: bool) {
         if was_ok {
             if let Some(e) = self.pending.take() {
-                self.warnings.push(e.into());
+                self.keep(e);
             }
         }
+    }
+
+    /// Starts reading a value whose problem will be absorbed (when none is pending);
+    /// returns what to pass to [`Cx::end_absorbing`].
+    fn begin_absorbing(&mut self) -> bool {
+        let before = self.absorbing;
+        self.absorbing = self.pending.is_none();
+        before
+    }
+
+    fn end_absorbing(&mut self, before: bool) {
+        self.absorbing = before;
     }
 }
 
@@ -332,7 +435,7 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
         let len = cx.path.len();
         push_token(&mut cx.path, self.name);
         let was_ok = cx.pending.is_none();
-        let warnings = cx.warnings.len();
+        let (warnings, dropped) = (cx.warnings.len(), cx.dropped);
         let mut lenient = false;
         for c in self.checks {
             match c {
@@ -342,9 +445,11 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
             }
         }
         cx.range_next = self.checks.iter().find_map(|c| if let Check::Range(min, max) = *c { Some((min, max)) } else { None });
+        let absorbing = if lenient { cx.begin_absorbing() } else { cx.absorbing };
         let got = d.deserialize_any(Slot::<T> { cx: &mut *cx, nullable: self.nullable, t: PhantomData });
         cx.skip_items_next = false;
         cx.range_next = None;
+        let got = got.inspect_err(|_| cx.end_absorbing(absorbing));
         let mut got = got?;
         if let Got::Value(v) = &got {
             for c in self.checks {
@@ -352,8 +457,7 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                     Check::Range(min, max) => {
                         if let Some(n) = v.number() {
                             if n < min || n > max {
-                                let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the allowed range {min} to {max}"));
-                                got = cx.fail(e).into();
+                                got = cx.fail_with(ErrorKind::OutOfRange, || format!("{n} is outside the allowed range {min} to {max}")).into();
                                 break;
                             }
                         }
@@ -362,8 +466,7 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                         if let Some(s) = v.text()
                             && !p.matches(s)
                         {
-                            let e = cx.error(ErrorKind::PatternMismatch, format!("the string does not match the pattern `{}`", p.source));
-                            got = cx.fail(e).into();
+                            got = cx.fail_with(ErrorKind::PatternMismatch, || format!("the string does not match the pattern `{}`", p.source)).into();
                             break;
                         }
                     }
@@ -372,8 +475,8 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                         if n < min {
                             // Checked before the items: their warnings do not count.
                             cx.warnings.truncate(warnings);
-                            let e = cx.error(ErrorKind::OutOfRange, format!("the array has {n} items; at least {min} required"));
-                            got = cx.fail(e).into();
+                            cx.dropped = dropped;
+                            got = cx.fail_with(ErrorKind::OutOfRange, || format!("the array has {n} items; at least {min} required")).into();
                             break;
                         }
                     }
@@ -381,6 +484,7 @@ impl<'de, T: Decode> DeserializeSeed<'de> for Field<'_, T> {
                 }
             }
         }
+        cx.end_absorbing(absorbing);
         if lenient {
             cx.absorb(was_ok);
         }
@@ -424,18 +528,22 @@ impl<'de> Visitor<'de> for Key {
 pub fn collect_members<'de, A: MapAccess<'de>>(map: &mut A, cx: &mut Cx, into: &mut Members, consumed: Option<&str>) -> Result<(), A::Error> {
     let mut names = NameSet::default();
     while let Some(k) = map.next_key_seed(Key)? {
+        // The name is checked before its value is read: a repeated name is reported
+        // before anything repeated inside its value (the first in document order).
+        if consumed == Some(&*k) || names.seen(into, &k) {
+            cx.duplicate(&k);
+            skip_value(map, cx)?;
+            continue;
+        }
         let len = cx.path.len();
         push_token(&mut cx.path, &k);
         let v = map.next_value_seed(Slot::<Json>::new(cx, false))?;
         cx.path.truncate(len);
-        if consumed == Some(&*k) || names.seen(into, &k) {
-            cx.duplicate(&k);
-            continue;
-        }
-        if let Got::Value(v) = v {
-            names.add(&k);
-            into.push_unchecked(k.into_owned(), v);
-        }
+        // A value that failed (a repeat inside it, already recorded) still takes its
+        // name, so that a later repeat of the name is found too.
+        let v = if let Got::Value(v) = v { v } else { Json::Null };
+        names.add(&k);
+        into.push_unchecked(k.into_owned(), v);
     }
     Ok(())
 }
@@ -521,10 +629,7 @@ pub fn field_from_tree<T: Decode>(v: &Json, cx: &mut Cx, name: &str, nullable: b
 /// Reads the tag of an already-read object.
 pub fn read_tag<'m>(m: &'m Members, tag: &str, cx: &mut Cx) -> Option<&'m str> {
     match m.get(tag) {
-        None => {
-            let e = cx.missing(tag);
-            cx.fail(e)
-        }
+        None => cx.fail_missing(tag),
         Some(Json::String(s)) => Some(s),
         Some(other) => cx.at(tag, |cx| cx.wrong_type("a string tag", other.describe())),
     }
@@ -614,16 +719,13 @@ fn whole(n: f64, cx: &mut Cx, min: f64, max: f64, what: &str) -> Option<f64> {
     if let Some((lo, hi)) = cx.range_next.take()
         && (n < lo || n > hi)
     {
-        let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the allowed range {lo} to {hi}"));
-        return cx.fail(e);
+        return cx.fail_with(ErrorKind::OutOfRange, || format!("{n} is outside the allowed range {lo} to {hi}"));
     }
     if n.fract() != 0.0 {
-        let e = cx.error(ErrorKind::WrongType, format!("expected {what}, got {n}, which has a fraction"));
-        return cx.fail(e);
+        return cx.fail_with(ErrorKind::WrongType, || format!("expected {what}, got {n}, which has a fraction"));
     }
     if n < min || n > max {
-        let e = cx.error(ErrorKind::OutOfRange, format!("{n} is outside the range of {what} ({min} to {max})"));
-        return cx.fail(e);
+        return cx.fail_with(ErrorKind::OutOfRange, || format!("{n} is outside the range of {what} ({min} to {max})"));
     }
     Some(n)
 }
@@ -711,10 +813,7 @@ impl Decode for Bytes {
     fn from_str(s: &str, cx: &mut Cx) -> Option<Self> {
         match decode_base64(s) {
             Ok(b) => Some(Self(b)),
-            Err(m) => {
-                let e = cx.error(ErrorKind::InvalidBase64, format!("not strict base64: {m}"));
-                cx.fail(e)
-            }
+            Err(m) => cx.fail_with(ErrorKind::InvalidBase64, || format!("not strict base64: {m}")),
         }
     }
 }
@@ -737,7 +836,9 @@ impl<T: Decode> Decode for Vec<T> {
             cx.path.push('/');
             cx.path.push_str(itoa(i, &mut [0u8; 20]));
             let was_ok = cx.pending.is_none();
+            let absorbing = if skip { cx.begin_absorbing() } else { cx.absorbing };
             let item = seq.next_element_seed(Slot::<T>::new(cx, false));
+            cx.end_absorbing(absorbing);
             cx.path.truncate(len);
             match item? {
                 None => break,

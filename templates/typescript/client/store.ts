@@ -4,10 +4,15 @@
 // Costs (README, "The store's guarantees"): applying an update takes time proportional to its
 // size, plus amortized constant time per terminal and per reference. Memory is the retained
 // bytes plus a small constant per terminal; the transcript is built only for terminals whose
-// text is asked for, incrementally. Every limit is visible when hit and never loses what was applied.
+// text is asked for, incrementally. Every limit is visible when hit.
+//
+// A long session never stops showing output: past `maxTerminals` the store evicts the least
+// recently updated exited terminal (a live one only when all are live) and reports it
+// (`takeEvents`); past `maxTotalBytes` it drops the oldest bytes of the least recently updated
+// exited terminals first.
 
 import { decodeBase64 } from "./runtime/base64.js";
-import type { Problem } from "./runtime/errors.js";
+import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
 import type { JsonObject } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
 import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
@@ -46,8 +51,12 @@ const FAST_UPDATE = new RegExp(String.raw`^\{${CHUNK_HEAD}`);
 /** Limits a Client sets on what an Agent can make it hold; the same in the three languages. */
 export interface Limits {
   /**
-   * At most this many terminals. An update or reference that would create one more is
-   * ignored and counted in `counters.terminalsRefused`; known terminals keep working.
+   * At most this many terminals. An update or reference that would create one more first
+   * evicts the least recently updated terminal that has exited, or, when every terminal is
+   * live, the least recently updated live one: counted in `counters.terminalsEvicted` and
+   * reported by `takeEvents()`. An update for an evicted id starts a fresh terminal (a
+   * `restarted` event, `TerminalState.restarted`). With 0, no terminal is kept (each is
+   * counted in `counters.terminalsRefused`).
    */
   readonly maxTerminals: number;
   /**
@@ -56,6 +65,14 @@ export interface Limits {
    * byte (it reads bytes before they go).
    */
   readonly maxRetainedBytes: number;
+  /**
+   * At most this many output bytes retained by all terminals together. Past it the store drops
+   * the oldest bytes of the least recently updated exited terminals first (then of live ones,
+   * least recently updated first), counted in `counters.bytesEvicted` and in each terminal's
+   * `droppedBytes`. A transcript already built reads the bytes before they go; one built later
+   * starts at the first byte kept.
+   */
+  readonly maxTotalBytes: number;
   /** At most this many warnings returned per applied message; the rest are counted in `counters.warningsDropped`. */
   readonly maxWarnings: number;
   /**
@@ -71,24 +88,45 @@ export interface Limits {
 }
 
 /**
- * The default limits: 1024 terminals, 1 MiB per terminal, 64 warnings per message, and the
- * transcript's own defaults (`MAX_LINE_LENGTH` cells per line, `MAX_TEXT_LENGTH` code points).
+ * The default limits: 1024 terminals, 1 MiB per terminal, 256 MiB in all, 64 warnings per
+ * message, and the transcript's own defaults (`MAX_LINE_LENGTH` cells per line,
+ * `MAX_TEXT_LENGTH` code points).
  */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxTerminals: 1024,
   maxRetainedBytes: 1 << 20,
-  maxWarnings: 64,
+  maxTotalBytes: 256 * (1 << 20),
+  maxWarnings: DEFAULT_MAX_WARNINGS,
   maxLineLength: MAX_LINE_LENGTH,
   maxTextLength: MAX_TEXT_LENGTH,
 });
 
-/** What the store ignored because a limit was hit. */
+/** What the store dropped because a limit was hit. */
 export interface Counters {
-  /** Updates and references ignored because they would have created a terminal past `maxTerminals`. */
+  /** Updates and references ignored because `maxTerminals` is 0. */
   terminalsRefused: number;
   /** Warnings not returned because a message had more than `maxWarnings`. */
   warningsDropped: number;
+  /** Terminals evicted to make room for a new one (`maxTerminals`). */
+  terminalsEvicted: number;
+  /** Output bytes dropped to keep the store within `maxTotalBytes`. */
+  bytesEvicted: number;
+  /**
+   * Events not kept because more were waiting than the store keeps (`maxTerminals`, at least
+   * 64) before `takeEvents()` took them: the oldest go first.
+   */
+  eventsDropped: number;
 }
+
+/**
+ * What the store did on its own that a display may want to show (`takeEvents()`): a terminal
+ * evicted to make room for a new one (its output and state are no longer kept; `exited` says
+ * whether it had exited: a live one goes only when all are live), or a terminal started again
+ * after its eviction (`TerminalState.restarted`).
+ */
+export type StoreEvent =
+  | { readonly kind: "evicted"; readonly terminalId: TerminalId; readonly exited: boolean }
+  | { readonly kind: "restarted"; readonly terminalId: TerminalId };
 
 /** Orders strings by Unicode code point (as Rust and Python do), not by UTF-16 unit. */
 function byCodePoint(a: string, b: string): number {
@@ -291,6 +329,11 @@ export class TerminalState {
   readonly output = new ByteLog();
   /** The tool calls whose current content references this terminal. */
   readonly toolCalls = new Set<ToolCallId>();
+  /**
+   * `true` when the store had evicted a terminal of this id (`maxTerminals`) and this one
+   * started fresh on a later update: what came before is no longer kept.
+   */
+  restarted = false;
   /** The transcript, created when first needed. */
   private renderer: Transcript | null = null;
   /** How many bytes since the last snapshot the renderer has read. */
@@ -374,6 +417,12 @@ export class TerminalState {
     this.rendered = 0;
   }
 
+  /** @internal Drops the first `n` retained bytes for the store's total limit: a transcript already built reads them first. */
+  evictBytes(n: number): void {
+    if (this.renderer !== null) this.catchUp();
+    this.output.dropFront(n);
+  }
+
   /** @internal */
   appendOutput(bytes: Uint8Array, limit: number): void {
     if (this.output.length + bytes.length > limit) {
@@ -419,18 +468,42 @@ export type ApplyResult = { ok: true; warnings: Problem[] } | { ok: false; error
 export class TerminalStore {
   /** The limits in force. */
   readonly limits: Limits;
-  /** What the limits made the store ignore so far. */
-  readonly counters: Counters = { terminalsRefused: 0, warningsDropped: 0 };
+  /** What the limits made the store drop so far. */
+  readonly counters: Counters = { terminalsRefused: 0, warningsDropped: 0, terminalsEvicted: 0, bytesEvicted: 0, eventsDropped: 0 };
+  /** Every terminal, in first-seen order (a terminal started again after an eviction counts as new). */
   private readonly states = new Map<TerminalId, TerminalState>();
+  /** The exited and the live terminals, least recently updated first (the eviction order). */
+  private readonly exited = new Map<TerminalId, TerminalState>();
+  private readonly live = new Map<TerminalId, TerminalState>();
+  /** The same, for the terminals that retain bytes (the total limit's victims). */
+  private readonly exitedBytes = new Map<TerminalId, TerminalState>();
+  private readonly liveBytes = new Map<TerminalId, TerminalState>();
   /** The terminals each tool call's current content references, each once. */
-  private readonly links = new Map<ToolCallId, TerminalState[]>();
+  private readonly links = new Map<ToolCallId, Set<TerminalState>>();
+  /** Ids evicted lately (at most `maxTerminals`, at least 64), oldest first, to report a restart. */
+  private readonly evicted = new Set<TerminalId>();
+  /** Events not taken yet: `events[eventsHead..]`. */
+  private events: StoreEvent[] = [];
+  private eventsHead = 0;
+  /** Bytes retained by all terminals. */
+  private totalBytes_ = 0;
+  private work_ = 0;
   private session: SessionId | null = null;
   /** The limits of every transcript the store creates. */
   private readonly transcriptLimits: TranscriptLimits;
 
-  /** An empty store; `limits` overrides some of `DEFAULT_LIMITS`. */
+  /**
+   * An empty store; `limits` overrides some of `DEFAULT_LIMITS`. Throws a `RangeError` when a
+   * limit is not a whole number from 0 up (or `Infinity`).
+   */
   constructor(limits: Partial<Limits> = {}) {
-    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...limits });
+    const all: Limits = { ...DEFAULT_LIMITS, ...limits };
+    for (const [name, value] of Object.entries(all)) {
+      if (typeof value !== "number" || !(value === Infinity || (Number.isInteger(value) && value >= 0))) {
+        throw new RangeError(`the limit ${name} must be a whole number from 0 up, or Infinity; got ${String(value)}`);
+      }
+    }
+    this.limits = Object.freeze(all);
     this.transcriptLimits = Object.freeze({ maxLineLength: this.limits.maxLineLength, maxTextLength: this.limits.maxTextLength });
   }
 
@@ -439,53 +512,184 @@ export class TerminalStore {
     return this.session;
   }
 
-  /** The state of `id`, if the store has seen it. */
+  /** The state of `id`, if the store holds it. */
   terminal(id: string): TerminalState | undefined {
     return this.states.get(id as TerminalId);
   }
 
-  /** Every terminal, in first-seen order. */
+  /** Every terminal, in first-seen order (a terminal started again after an eviction counts as new). */
   terminals(): IterableIterator<[TerminalId, TerminalState]> {
     return this.states.entries();
   }
 
-  /** The state of `id`, created when new; `undefined` (counted) past the terminal limit. */
+  /** The output bytes all terminals retain (`maxTotalBytes` bounds it). */
+  get totalBytes(): number {
+    return this.totalBytes_;
+  }
+
+  /**
+   * What happened since the last call, oldest first: terminals evicted and terminals started
+   * again after an eviction. A display calls it after applying updates, to say "output no longer
+   * kept". The store keeps at most `maxTerminals` (at least 64) events; older ones are counted
+   * in `counters.eventsDropped`.
+   */
+  takeEvents(): StoreEvent[] {
+    const out = this.events.slice(this.eventsHead);
+    this.events = [];
+    this.eventsHead = 0;
+    return out;
+  }
+
+  /**
+   * @internal Elementary steps done so far (references visited, terminals and tool calls
+   * touched, bytes copied or dropped, evictions): the work counter the tests read.
+   */
+  get work(): number {
+    return this.work_;
+  }
+
+  private event(e: StoreEvent): void {
+    if (this.events.length - this.eventsHead >= Math.max(this.limits.maxTerminals, 64)) {
+      this.eventsHead++;
+      this.counters.eventsDropped++;
+      if (this.eventsHead > 1024 && this.eventsHead * 2 > this.events.length) {
+        this.events = this.events.slice(this.eventsHead);
+        this.eventsHead = 0;
+      }
+    }
+    this.events.push(e);
+  }
+
+  /** The state of `id`, created when new (evicting a terminal when the store is full); `undefined` (counted) when `maxTerminals` is 0. */
   private entry(id: TerminalId): TerminalState | undefined {
     let t = this.states.get(id);
-    if (t === undefined) {
-      if (this.states.size >= this.limits.maxTerminals) {
-        this.counters.terminalsRefused++;
-        return undefined;
-      }
-      t = new TerminalState(this.transcriptLimits);
-      this.states.set(id, t);
+    if (t !== undefined) return t;
+    if (this.limits.maxTerminals === 0) {
+      this.counters.terminalsRefused++;
+      return undefined;
+    }
+    // Known as evicted before this eviction can push it out of the memory of ids.
+    const restarted = this.evicted.delete(id);
+    while (this.states.size >= this.limits.maxTerminals && this.evictOne());
+    t = new TerminalState(this.transcriptLimits);
+    this.states.set(id, t);
+    this.live.set(id, t);
+    this.work_++;
+    if (restarted) {
+      t.restarted = true;
+      this.event({ kind: "restarted", terminalId: id });
     }
     return t;
   }
 
+  /**
+   * Evicts the least recently updated exited terminal, else the least recently updated live
+   * one: every trace of it goes at once (its references, its bytes).
+   */
+  private evictOne(): boolean {
+    let from = this.exited;
+    let next = from.entries().next();
+    if (next.done === true) {
+      from = this.live;
+      next = from.entries().next();
+    }
+    if (next.done === true) return false;
+    const [id, t] = next.value;
+    from.delete(id);
+    this.exitedBytes.delete(id);
+    this.liveBytes.delete(id);
+    this.states.delete(id);
+    for (const call of t.toolCalls) {
+      this.work_++;
+      const set = this.links.get(call);
+      if (set !== undefined) {
+        set.delete(t);
+        if (set.size === 0) this.links.delete(call);
+      }
+    }
+    this.totalBytes_ -= t.output.length;
+    this.counters.terminalsEvicted++;
+    this.work_++;
+    this.evicted.delete(id);
+    this.evicted.add(id);
+    if (this.evicted.size > Math.max(this.limits.maxTerminals, 64)) {
+      const oldest = this.evicted.values().next();
+      if (oldest.done !== true) this.evicted.delete(oldest.value);
+    }
+    this.event({ kind: "evicted", terminalId: id, exited: from === this.exited });
+    return true;
+  }
+
+  /**
+   * Runs `f` on terminal `t` as one update: it becomes the most recently updated, moves
+   * between exited and live as its exit status says, and the total limit is applied after.
+   */
+  private update(id: TerminalId, t: TerminalState, f: () => void): void {
+    const before = t.output.length;
+    this.exited.delete(id);
+    this.live.delete(id);
+    this.exitedBytes.delete(id);
+    this.liveBytes.delete(id);
+    try {
+      f();
+    } finally {
+      const done = t.exitStatus !== null;
+      (done ? this.exited : this.live).set(id, t);
+      if (t.output.length > 0) (done ? this.exitedBytes : this.liveBytes).set(id, t);
+      this.totalBytes_ += t.output.length - before;
+      this.work_++;
+      this.enforceTotal();
+    }
+  }
+
+  /** Drops the oldest bytes of the least recently updated exited terminals (then live ones) until the store is within `maxTotalBytes`. */
+  private enforceTotal(): void {
+    while (this.totalBytes_ > this.limits.maxTotalBytes) {
+      let from = this.exitedBytes;
+      let next = from.entries().next();
+      if (next.done === true) {
+        from = this.liveBytes;
+        next = from.entries().next();
+      }
+      if (next.done === true) return;
+      const [id, t] = next.value;
+      const n = Math.min(t.output.length, this.totalBytes_ - this.limits.maxTotalBytes);
+      t.evictBytes(n);
+      this.totalBytes_ -= n;
+      this.counters.bytesEvicted += n;
+      this.work_++;
+      if (t.output.length === 0) from.delete(id);
+    }
+  }
+
   /** Adds `terminal` to `toolCall`'s references unless it is there already. */
   private link(toolCall: ToolCallId, terminal: TerminalId): void {
+    this.work_++;
     const t = this.entry(terminal);
     if (t === undefined || t.toolCalls.has(toolCall)) return;
     t.toolCalls.add(toolCall);
-    const list = this.links.get(toolCall);
-    if (list === undefined) this.links.set(toolCall, [t]);
-    else list.push(t);
+    const set = this.links.get(toolCall);
+    if (set === undefined) this.links.set(toolCall, new Set([t]));
+    else set.add(t);
   }
 
   private unlinkAll(toolCall: ToolCallId): void {
-    for (const t of this.links.get(toolCall) ?? []) t.toolCalls.delete(toolCall);
+    for (const t of this.links.get(toolCall) ?? []) {
+      this.work_++;
+      t.toolCalls.delete(toolCall);
+    }
     this.links.delete(toolCall);
   }
 
   private relink(toolCall: ToolCallId, content: readonly ToolCallContent[]): void {
     this.unlinkAll(toolCall);
     for (const c of content) {
+      this.work_++;
       if (!isUnknownVariant(c) && c.type === "terminal") this.link(toolCall, c.terminalId);
     }
   }
 
-  /** Applies one parsed update. Updates outside the terminal surface are ignored. */
+  /** Applies one parsed update. Updates outside the terminal surface are ignored. What it evicted is reported by `takeEvents()`. */
   apply(update: SessionUpdate): void {
     if (isUnknownVariant(update)) return;
     const limit = this.limits.maxRetainedBytes;
@@ -493,15 +697,18 @@ export class TerminalStore {
       case "terminal_update": {
         const t = this.entry(update.terminalId);
         if (t === undefined) return;
-        // The output first: it is the only step that allocates much, so a failure there
-        // leaves the other members unchanged too.
-        if (update.output === null) t.replaceOutput(new Uint8Array(0), limit);
-        else if (update.output !== undefined) t.replaceOutput(update.output.data, limit);
-        if (update.command !== undefined) t.command = update.command;
-        if (update.cwd !== undefined) t.cwd = update.cwd;
-        if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
-        if (update.size !== undefined) t.size = update.size;
-        if (update._meta !== undefined) t.meta = update._meta;
+        this.work_ += update.output?.data.length ?? 0;
+        this.update(update.terminalId, t, () => {
+          // The output first: it is the only step that allocates much, so a failure there
+          // leaves the other members unchanged too.
+          if (update.output === null) t.replaceOutput(new Uint8Array(0), limit);
+          else if (update.output !== undefined) t.replaceOutput(update.output.data, limit);
+          if (update.command !== undefined) t.command = update.command;
+          if (update.cwd !== undefined) t.cwd = update.cwd;
+          if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
+          if (update.size !== undefined) t.size = update.size;
+          if (update._meta !== undefined) t.meta = update._meta;
+        });
         break;
       }
       case "terminal_output_chunk":
@@ -521,24 +728,56 @@ export class TerminalStore {
 
   /** Applies a `terminal_output_chunk`: the generic path (`apply`) and the fast one. */
   private appendChunk(id: TerminalId, bytes: Uint8Array): void {
-    this.entry(id)?.appendOutput(bytes, this.limits.maxRetainedBytes);
+    const t = this.entry(id);
+    if (t === undefined) return;
+    this.work_ += bytes.length;
+    this.update(id, t, () => t.appendOutput(bytes, this.limits.maxRetainedBytes));
   }
 
-  private keep(warnings: Problem[]): Problem[] {
-    const max = this.limits.maxWarnings;
-    if (warnings.length <= max) return warnings;
-    this.counters.warningsDropped += warnings.length - max;
-    return warnings.slice(0, max);
+  /** @internal Checks that every structure of the store agrees (for the fuzzers and tests): no terminal is ever half-evicted. Throws the first disagreement. */
+  checkInvariants(): void {
+    const fail = (why: string): never => {
+      throw new Error(`store invariant: ${why}`);
+    };
+    if (this.exited.size + this.live.size !== this.states.size) fail(`${this.states.size} terminals, ${this.exited.size + this.live.size} in the eviction order`);
+    if (this.limits.maxTerminals > 0 && this.states.size > this.limits.maxTerminals) fail(`${this.states.size} terminals past the limit`);
+    let total = 0;
+    for (const [id, t] of this.states) {
+      const done = t.exitStatus !== null;
+      if ((done ? this.exited : this.live).get(id) !== t) fail(`${id} is not in the eviction order`);
+      if (((done ? this.exitedBytes : this.liveBytes).get(id) === t) !== t.output.length > 0) fail(`${id}: the byte order does not match its bytes`);
+      if (this.evicted.has(id)) fail(`${id} is held and remembered as evicted`);
+      for (const call of t.toolCalls) if (this.links.get(call)?.has(t) !== true) fail(`${id} names tool call ${call}, which does not reference it`);
+      total += t.output.length;
+    }
+    const held = new Set(this.states.values());
+    for (const [call, set] of this.links) {
+      for (const t of set) if (!t.toolCalls.has(call) || !held.has(t)) fail(`tool call ${call} references a terminal the store does not hold (half-evicted)`);
+    }
+    if (this.exitedBytes.size + this.liveBytes.size > this.states.size || total !== this.totalBytes_) fail(`${this.totalBytes_} bytes counted, ${total} held`);
+    if (total > this.limits.maxTotalBytes) fail(`${total} bytes past the limit`);
+    if (this.evicted.size > Math.max(this.limits.maxTerminals, 64)) fail(`${this.evicted.size} evicted ids remembered`);
+  }
+
+  /** The parse options of the `apply*Text` entry points: the store's warning limit, applied while decoding. */
+  private get parseOptions(): ParseOptions {
+    return { maxWarnings: this.limits.maxWarnings };
+  }
+
+  /** Counts what the decoder dropped past `maxWarnings`; the warnings it kept are within the limit. */
+  private keep(warnings: Problem[], dropped: number = 0): Problem[] {
+    this.counters.warningsDropped += dropped;
+    return warnings;
   }
 
   /** Runs `apply`; a runtime failure (memory, string length) becomes an error result. */
-  private guarded(update: SessionUpdate, warnings: Problem[]): ApplyResult {
+  private guarded(update: SessionUpdate, warnings: Problem[], dropped: number = 0): ApplyResult {
     try {
       this.apply(update);
     } catch (e) {
       return failed(e);
     }
-    return { ok: true, warnings: this.keep(warnings) };
+    return { ok: true, warnings: this.keep(warnings, dropped) };
   }
 
   /** `guarded` for a plain chunk read by the fast path (it has no warnings). */
@@ -562,9 +801,9 @@ export class TerminalStore {
       const bytes = fastBytes(text.slice(m[0].length, -2));
       if (bytes !== undefined) return this.guardedChunk(m[1] as string, bytes);
     }
-    const r = parseSessionUpdate(text);
+    const r = parseSessionUpdate(text, this.parseOptions);
     if (!r.ok) return r;
-    return this.guarded(r.value, r.warnings);
+    return this.guarded(r.value, r.warnings, r.warningsDropped);
   }
 
   /**
@@ -584,9 +823,9 @@ export class TerminalStore {
         return this.guardedChunk(m[2] as string, bytes);
       }
     }
-    const r = parseUpdateSessionNotification(text);
+    const r = parseUpdateSessionNotification(text, this.parseOptions);
     if (!r.ok) return r;
-    return this.notification(r.value, r.warnings);
+    return this.notification(r.value, r.warnings, r.warningsDropped);
   }
 
   /**
@@ -601,10 +840,10 @@ export class TerminalStore {
   }
 
   /** Checks the notification's session, binding the store on the first, then applies its update. */
-  private notification(n: UpdateSessionNotification, warnings: Problem[]): ApplyResult {
+  private notification(n: UpdateSessionNotification, warnings: Problem[], dropped: number = 0): ApplyResult {
     const mismatch = this.bind(n.sessionId);
     if (mismatch !== undefined) return mismatch;
-    return this.guarded(n.update, warnings);
+    return this.guarded(n.update, warnings, dropped);
   }
 
   /** Binds the store to `id`, or gives the `session_mismatch` error when it holds another. */

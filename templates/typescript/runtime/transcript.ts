@@ -222,11 +222,23 @@ export class Transcript {
   /** An incomplete UTF-8 sequence waiting for the next chunk. */
   #pend = new Uint8Array(8);
   #pendLen = 0;
+  /** Bytes and cells looked at or moved so far (see `work`). */
+  #work = 0;
 
   /** An empty transcript with these limits (defaults: `MAX_LINE_LENGTH`, `MAX_TEXT_LENGTH`). */
   constructor(limits: TranscriptLimits = {}) {
     this.#maxLine = Math.max(1, limit("maxLineLength", limits.maxLineLength ?? MAX_LINE_LENGTH));
     this.#maxChars = limit("maxTextLength", limits.maxTextLength ?? MAX_TEXT_LENGTH);
+  }
+
+  /**
+   * @internal Bytes and cells looked at, written or moved so far by `push` (each byte pushed, each
+   * cell printed, padded, erased, re-encoded or copied, each unit of a line left out or flushed):
+   * the work counter the tests read to check, without a clock, that the work grows linearly with
+   * the input whatever the sequences. The readers cost what they return.
+   */
+  get work(): number {
+    return this.#work;
   }
 
   /** Lines the line length limit broke (each one is a "\n" the bytes did not have). */
@@ -355,6 +367,7 @@ export class Transcript {
   /** Continues the transcript with the next chunk of terminal bytes. */
   push(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
+    this.#work += bytes.length;
     this.#cache = null;
     this.#run(bytes, this.#pendLen > 0 ? this.#resume(bytes) : 0);
     if (this.#chars > this.#maxChars) this.#dropOldest();
@@ -365,6 +378,7 @@ export class Transcript {
   #reserve(extra: number): Uint16Array {
     let buf = this.#buf;
     if (this.#len + extra > buf.length) {
+      this.#work += this.#len;
       const bigger = new Uint16Array(Math.max(buf.length * 2, this.#len + extra));
       bigger.set(buf.subarray(0, this.#len));
       this.#buf = buf = bigger;
@@ -384,6 +398,7 @@ export class Transcript {
     if (cells !== null) return cells;
     cells = [];
     const buf = this.#buf;
+    this.#work += this.#len - this.#lineStart;
     for (let i = this.#lineStart; i < this.#len; i++) {
       const u = buf[i] as number;
       if (u >= 0xd800 && u <= 0xdbff) {
@@ -402,6 +417,7 @@ export class Transcript {
   #putWide(cp: number): void {
     if (this.#col >= this.#maxLine) this.#wrap();
     const cells = this.#wide();
+    this.#work += Math.max(0, this.#col - cells.length) + 1;
     while (cells.length < this.#col) cells.push(0x20);
     if (this.#col < this.#blank) this.#blank = this.#col;
     cells[this.#col++] = cp;
@@ -429,6 +445,7 @@ export class Transcript {
     const col = this.#col;
     const n = this.#n;
     if (this.#cells === null) {
+      this.#work += k + Math.max(0, col - n);
       if (col >= n) {
         const buf = this.#reserve(col - n + k);
         if (col > n) {
@@ -460,6 +477,7 @@ export class Transcript {
     const col = this.#col;
     const n = this.#n;
     if (this.#cells === null && col >= n) {
+      this.#work += col - n + 1;
       const buf = this.#reserve(col - n + 2);
       if (col > n) {
         buf.fill(0x20, this.#len, this.#len + col - n);
@@ -495,10 +513,13 @@ export class Transcript {
       }
     } else if (mode === 1) {
       if (simple) {
+        this.#work += col + 1;
         this.#buf.fill(0x20, this.#lineStart, this.#lineStart + col + 1);
       } else if (col + 1 > this.#blank) {
         // Only the cells past the blank prefix: repeating it costs nothing more.
-        this.#wide().fill(0x20, this.#blank, col + 1);
+        const cells = this.#wide();
+        this.#work += col + 1 - this.#blank;
+        cells.fill(0x20, this.#blank, col + 1);
         this.#blank = col + 1;
       }
     }
@@ -509,6 +530,7 @@ export class Transcript {
     const cells = this.#cells;
     let buf = this.#buf;
     let count: number;
+    this.#work += (cells === null ? this.#len - this.#lineStart : cells.length) + 1;
     if (cells === null) {
       let end = this.#len;
       while (end > this.#lineStart && buf[end - 1] === 0x20) end--;
@@ -541,6 +563,7 @@ export class Transcript {
     this.#chars += count + 1;
     if (this.#lineStart >= FLUSH) {
       if (this.#lineStart > this.#bufHead) {
+        this.#work += this.#lineStart - this.#bufHead;
         const block = unitsToString(buf, this.#bufHead, this.#lineStart);
         this.#blocks.push(block);
         this.#astral.push(ASTRAL.test(block));
@@ -566,6 +589,7 @@ export class Transcript {
       const head = this.#head;
       const from = Math.min(head + (this.#chars - this.#maxChars) - 1, block.length - 1);
       const end = block.indexOf("\n", from) + 1;
+      this.#work += end - head;
       const count = this.#astral[this.#firstBlock] === true ? codePoints(block, head, end) : end - head;
       this.#blockUnits -= end - head;
       this.#chars -= count;
@@ -579,6 +603,7 @@ export class Transcript {
       }
     }
     if (this.#firstBlock > 16 && this.#firstBlock * 2 > blocks.length) {
+      this.#work += blocks.length;
       this.#blocks = blocks.slice(this.#firstBlock);
       this.#astral = this.#astral.slice(this.#firstBlock);
       this.#firstBlock = 0;
@@ -587,11 +612,13 @@ export class Transcript {
     let at = this.#bufHead;
     while (this.#chars > this.#maxChars) {
       let count = 1;
+      const from = at;
       while (buf[at] !== 0x0a) {
         if (((buf[at] as number) & 0xfc00) !== 0xdc00) count++;
         at++;
       }
       at++;
+      this.#work += at - from;
       this.#chars -= count;
       this.#droppedChars += count;
       this.#droppedLines++;

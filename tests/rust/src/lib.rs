@@ -3,6 +3,8 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub mod hostile;
+
 /// What a decoder returns: canonical text and warnings `(kind, path)`, or an error
 /// `(kind, path, message)`; `None` when it does not know the type.
 pub type DecodeOutcome = Option<Result<(String, Vec<(String, String)>), (String, String, String)>>;
@@ -41,9 +43,7 @@ pub fn input_text(case: &Value) -> Result<String, String> {
 }
 
 fn expected_problems(v: Option<&Value>) -> Vec<(String, String)> {
-    v.and_then(Value::as_array)
-        .map(|a| a.iter().map(|w| (w["kind"].as_str().unwrap_or("?").to_owned(), w["path"].as_str().unwrap_or("?").to_owned())).collect())
-        .unwrap_or_default()
+    v.and_then(Value::as_array).map(|a| a.iter().map(|w| (w["kind"].as_str().unwrap_or("?").to_owned(), w["path"].as_str().unwrap_or("?").to_owned())).collect()).unwrap_or_default()
 }
 
 /// The result of one case: `Ok(canonical output or None)` when it passed.
@@ -61,7 +61,7 @@ pub fn decode_case(case: &Value, decode: &dyn Fn(&str, &str, &str) -> DecodeOutc
         (Err((kind, path, message)), Some(want)) => {
             let want = (want["kind"].as_str().unwrap_or("?"), want["path"].as_str().unwrap_or("?"));
             if (kind.as_str(), path.as_str()) == want {
-                Ok(None)
+                Ok(Some(format!("error {kind} {path}")))
             } else {
                 Err(format!("expected error {} at {:?}, got {kind} at {path:?} ({message})", want.0, want.1))
             }
@@ -93,10 +93,8 @@ pub fn decode_case(case: &Value, decode: &dyn Fn(&str, &str, &str) -> DecodeOutc
 /// The generated crate as a decoder.
 #[must_use]
 pub fn generated_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
-    acp_terminal::registry::decode(schema, ty, text).map(|r| {
-        r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect()))
-            .map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message))
-    })
+    acp_terminal::registry::decode(schema, ty, text)
+        .map(|r| r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect())).map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message)))
 }
 
 /// Evaluates one `transcript` case: every chunk pushed, in order, into a fresh transcript.
@@ -110,7 +108,36 @@ pub fn transcript_case(case: &Value) -> CaseResult {
         t.push(&bytes);
     }
     let got = t.text();
-    if got == want { Ok(None) } else { Err(format!("transcript differs\n    expected {want:?}\n    got      {got:?}")) }
+    if got == want { Ok(Some(got)) } else { Err(format!("transcript differs\n    expected {want:?}\n    got      {got:?}")) }
+}
+
+/// `v` with the members of every object sorted by name (code point order), as the
+/// canonical text the runners emit for the cross-language comparison of store views.
+#[must_use]
+pub fn sorted_text(v: &Value) -> String {
+    fn sort(v: &Value) -> acp_terminal::wire::Json {
+        use acp_terminal::wire::Json;
+        match v {
+            Value::Object(m) => {
+                let sorted: std::collections::BTreeMap<&str, &Value> = m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                Json::Object(sorted.into_iter().map(|(k, v)| (k.to_owned(), sort(v))).collect())
+            }
+            Value::Array(a) => Json::Array(a.iter().map(sort).collect()),
+            other => Json::from(other),
+        }
+    }
+    acp_terminal::wire::to_string(&sort(v))
+}
+
+/// A store event as replay cases list it.
+#[must_use]
+pub fn event_view(e: &acp_terminal::store::StoreEvent) -> Value {
+    use acp_terminal::store::StoreEvent;
+    match e {
+        StoreEvent::Evicted { terminal_id, exited } => serde_json::json!({ "kind": "evicted", "terminalId": terminal_id.as_str(), "exited": exited }),
+        StoreEvent::Restarted { terminal_id } => serde_json::json!({ "kind": "restarted", "terminalId": terminal_id.as_str() }),
+        _ => serde_json::json!({ "kind": "unknown" }),
+    }
 }
 
 /// The view of a store's terminals that `replay` cases compare. `size` is there only
@@ -121,8 +148,7 @@ pub fn transcript_case(case: &Value) -> CaseResult {
 pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
     let mut out = serde_json::Map::new();
     for (id, t) in store.terminals() {
-        let (transcript, wrapped, dropped_lines, dropped_chars) =
-            t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
+        let (transcript, wrapped, dropped_lines, dropped_chars) = t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
         let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
         let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
         let mut view = serde_json::json!({
@@ -146,17 +172,30 @@ pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
             view["droppedLines"] = dropped_lines.into();
             view["droppedChars"] = dropped_chars.into();
         }
+        if t.restarted() {
+            view["restarted"] = true.into();
+        }
         out.insert(id.as_str().to_owned(), view);
     }
     Value::Object(out)
 }
 
-/// The store's counters as replay cases compare them: `None` when all are zero.
+/// The store's counters as replay cases compare them: `None` when all are zero; else
+/// `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`,
+/// `bytesEvicted`, `eventsDropped` above zero.
 #[must_use]
 pub fn store_counters(store: &acp_terminal::store::TerminalStore) -> Option<Value> {
     let c = store.counters();
-    (c.terminals_refused > 0 || c.warnings_dropped > 0)
-        .then(|| serde_json::json!({ "terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped }))
+    if c == acp_terminal::store::Counters::default() {
+        return None;
+    }
+    let mut v = serde_json::json!({ "terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped });
+    for (name, n) in [("terminalsEvicted", c.terminals_evicted), ("bytesEvicted", c.bytes_evicted), ("eventsDropped", c.events_dropped)] {
+        if n > 0 {
+            v[name] = n.into();
+        }
+    }
+    Some(v)
 }
 
 /// The limits of a replay case (`limits`, members optional; defaults otherwise).
@@ -169,6 +208,7 @@ pub fn replay_limits(case: &Value) -> Result<acp_terminal::store::Limits, String
     for (name, slot) in [
         ("maxTerminals", &mut limits.max_terminals),
         ("maxRetainedBytes", &mut limits.max_retained_bytes),
+        ("maxTotalBytes", &mut limits.max_total_bytes),
         ("maxWarnings", &mut limits.max_warnings),
         ("maxLineLength", &mut limits.max_line_length),
         ("maxTextLength", &mut limits.max_text_length),
@@ -191,13 +231,16 @@ pub fn replay_case(case: &Value) -> CaseResult {
     let expect = case.get("expect").ok_or("the case has no `expect`")?;
     let mut store = acp_terminal::store::TerminalStore::with_limits(replay_limits(case)?);
     let mut error: Option<(String, String)> = None;
+    let mut events = Vec::new();
     for (i, u) in items.iter().enumerate() {
         let text = serde_json::to_string(u).map_err(|e| e.to_string())?;
         let r = if member == "updates" { store.apply_text(&text) } else { store.apply_notification_text(&text) };
+        events.extend(store.take_events().iter().map(event_view));
         if let Err(e) = r {
             error = Some((e.kind.as_str().to_owned(), format!("/{member}/{i}{}", e.path)));
             break;
         }
+        store.check_invariants().map_err(|e| format!("after update {i}: {e}"))?;
     }
     let want_error = expect.get("error").map(|e| (e["kind"].as_str().unwrap_or("?").to_owned(), e["path"].as_str().unwrap_or("?").to_owned()));
     if error != want_error {
@@ -208,11 +251,22 @@ pub fn replay_case(case: &Value) -> CaseResult {
     if &got != want {
         return Err(format!("terminals differ\n    expected {want}\n    got      {got}"));
     }
-    let got = store_counters(&store);
-    if got.as_ref() != expect.get("counters") {
-        return Err(format!("counters differ: expected {:?}, got {got:?}", expect.get("counters")));
+    let counters = store_counters(&store);
+    if counters.as_ref() != expect.get("counters") {
+        return Err(format!("counters differ: expected {:?}, got {counters:?}", expect.get("counters")));
     }
-    Ok(None)
+    let want_events = expect.get("events").cloned().unwrap_or(Value::Array(Vec::new()));
+    if Value::Array(events.clone()) != want_events {
+        return Err(format!("events differ\n    expected {want_events}\n    got      {}", Value::Array(events)));
+    }
+    let mut out = serde_json::json!({ "terminals": got, "events": events });
+    if let Some((kind, path)) = error {
+        out["error"] = serde_json::json!({ "kind": kind, "path": path });
+    }
+    if let Some(c) = counters {
+        out["counters"] = c;
+    }
+    Ok(Some(sorted_text(&out)))
 }
 
 fn problems(ws: &[acp_terminal::wire::Warning], prefix: &str) -> Vec<(String, String)> {
@@ -340,7 +394,14 @@ pub fn ingest_case(case: &Value) -> CaseResult {
     }
     let got = store_view(&store);
     let want = expect.get("terminals").ok_or("the case has no `expect.terminals`")?;
-    if &got == want { Ok(None) } else { Err(format!("terminals differ\n    expected {want}\n    got      {got}")) }
+    if &got != want {
+        return Err(format!("terminals differ\n    expected {want}\n    got      {got}"));
+    }
+    let mut out = serde_json::json!({ "terminals": got, "warnings": warnings.iter().map(|(k, p)| serde_json::json!({ "kind": k, "path": p })).collect::<Vec<_>>() });
+    if let Some((kind, path)) = error {
+        out["error"] = serde_json::json!({ "kind": kind, "path": path });
+    }
+    Ok(Some(sorted_text(&out)))
 }
 
 /// One evaluated case.

@@ -44,10 +44,11 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = emit
-        && let Err(e) = std::fs::File::create(&path).and_then(|mut f| f.write_all(lines.as_bytes())) {
-            eprintln!("cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+        && let Err(e) = std::fs::File::create(&path).and_then(|mut f| f.write_all(lines.as_bytes()))
+    {
+        eprintln!("cannot write {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
     println!("rust: {passed} passed, {failed} failed");
     if failed == 0 && passed > 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

@@ -149,9 +149,8 @@ fn v1_value(r: &mut Rng) -> (&'static str, &'static str, Value) {
             ("SessionNotification", "UpdateSessionNotification", json!({ "sessionId": "s", "update": u }))
         }
         4 => {
-            let options: Vec<Value> = (0..=r.below(3))
-                .map(|i| json!({ "optionId": format!("o{i}"), "name": text(r), "kind": r.pick(&["allow_once", "allow_always", "reject_once", "reject_always"]) }))
-                .collect();
+            let options: Vec<Value> =
+                (0..=r.below(3)).map(|i| json!({ "optionId": format!("o{i}"), "name": text(r), "kind": r.pick(&["allow_once", "allow_always", "reject_once", "reject_always"]) })).collect();
             ("RequestPermissionRequest", "RequestPermissionRequest", json!({ "sessionId": "s", "toolCall": tool_call(r, true), "options": options }))
         }
         _ => {
@@ -286,11 +285,7 @@ fn bridge_output_size_for_16_mib_in_4_kib_chunks() {
         n += 1;
     }
     output.truncate(16 << 20);
-    for options in [
-        BridgeOptions { cap: None, meta: false },
-        BridgeOptions { cap: Some(64 * 1024), meta: false },
-        BridgeOptions { cap: Some(64 * 1024), meta: true },
-    ] {
+    for options in [BridgeOptions { cap: None, meta: false }, BridgeOptions { cap: Some(64 * 1024), meta: false }, BridgeOptions { cap: Some(64 * 1024), meta: true }] {
         let mut bridge = Bridge::new(options);
         let mut emitted = 0usize;
         let mut updates = 0usize;

@@ -127,7 +127,17 @@ fn values_can_be_built_with_constructors() {
 
 #[test]
 fn numbers_serialize_as_ecmascript_writes_them() {
-    for (input, want) in [("1.0", "1"), ("1e21", "1e+21"), ("0.0000015", "0.0000015"), ("1e-7", "1e-7"), ("1e16", "10000000000000000"), ("-0", "0"), ("0.1", "0.1"), ("5e-324", "5e-324"), ("1.7976931348623157e308", "1.7976931348623157e+308")] {
+    for (input, want) in [
+        ("1.0", "1"),
+        ("1e21", "1e+21"),
+        ("0.0000015", "0.0000015"),
+        ("1e-7", "1e-7"),
+        ("1e16", "10000000000000000"),
+        ("-0", "0"),
+        ("0.1", "0.1"),
+        ("5e-324", "5e-324"),
+        ("1.7976931348623157e308", "1.7976931348623157e+308"),
+    ] {
         let j = wire::parse_value(input).expect("number");
         assert_eq!(wire::to_string(&j), want, "{input}");
         assert_eq!(serde_json::to_string(&j).expect("writes"), want, "{input}");

@@ -12,10 +12,8 @@ fn truth_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
         "v1" => Version::V1,
         _ => return None,
     };
-    acp_terminal_schema::registry::decode(version, ty, text).map(|r| {
-        r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect()))
-            .map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message))
-    })
+    acp_terminal_schema::registry::decode(version, ty, text)
+        .map(|r| r.map(|(out, ws)| (out, ws.into_iter().map(|w| (w.kind.as_str().to_owned(), w.path)).collect())).map_err(|e| (e.kind.as_str().to_owned(), e.path, e.message)))
 }
 
 fn cases() -> Vec<(String, Value)> {

@@ -47,23 +47,23 @@ where
             t.upstream_keeps_what_we_drop += 1;
         } else {
             t.upstream_checked += 1;
-        match serde_json::from_str::<O>(&text1) {
-            Err(e) => t.failures.push(format!("{id}: we reject what upstream wrote ({text1}): {e}")),
-            Ok(o) => {
-                let ours_text = serde_json::to_string(&o).expect("we write");
-                match serde_json::from_str::<U>(&ours_text) {
-                    Err(e) => t.failures.push(format!("{id}: upstream rejects what we wrote ({ours_text}): {e}")),
-                    Ok(u2) => {
-                        let after = doubles(serde_json::to_value(&u2).expect("upstream writes"));
-                        if after == before {
-                            t.upstream_round_trips += 1;
-                        } else {
-                            t.failures.push(format!("{id}: upstream's value changed through our types\n    before {before}\n    after  {after}"));
+            match serde_json::from_str::<O>(&text1) {
+                Err(e) => t.failures.push(format!("{id}: we reject what upstream wrote ({text1}): {e}")),
+                Ok(o) => {
+                    let ours_text = serde_json::to_string(&o).expect("we write");
+                    match serde_json::from_str::<U>(&ours_text) {
+                        Err(e) => t.failures.push(format!("{id}: upstream rejects what we wrote ({ours_text}): {e}")),
+                        Ok(u2) => {
+                            let after = doubles(serde_json::to_value(&u2).expect("upstream writes"));
+                            if after == before {
+                                t.upstream_round_trips += 1;
+                            } else {
+                                t.failures.push(format!("{id}: upstream's value changed through our types\n    before {before}\n    after  {after}"));
+                            }
                         }
                     }
                 }
             }
-        }
         }
     }
 

@@ -20,6 +20,7 @@ from ._runtime.decode import (
     decode_number,
     decode_uint16,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -157,6 +158,7 @@ def decode_Hello_values(
     return {"version": m0, "ext": m1, "flags": m2, "ratio": m3}, extra
 
 
+@objects_only
 def decode_Hello(v: Json, cx: Cx) -> Hello:
     values, extra = decode_Hello_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Hello, values, extra)
@@ -177,9 +179,15 @@ def encode_Hello(w: Writer, v: Hello) -> None:
     w.end_object()
 
 
-def parse_protocol_version(data: str | Json) -> Parsed[ProtocolVersion]:
-    """Parses JSON text (or an already parsed value) as ``ProtocolVersion``; raises ``ParseError``."""
-    return decode_input(data, decode_ProtocolVersion)
+def parse_protocol_version(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ProtocolVersion]:
+    """Parses JSON text (or an already parsed value) as ``ProtocolVersion``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ProtocolVersion, max_warnings=max_warnings)
 
 
 def serialize_protocol_version(value: ProtocolVersion) -> str:
@@ -187,9 +195,15 @@ def serialize_protocol_version(value: ProtocolVersion) -> str:
     return encode_text(value, encode_ProtocolVersion)
 
 
-def parse_ext_request(data: str | Json) -> Parsed[ExtRequest]:
-    """Parses JSON text (or an already parsed value) as ``ExtRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_ExtRequest)
+def parse_ext_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ExtRequest]:
+    """Parses JSON text (or an already parsed value) as ``ExtRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ExtRequest, max_warnings=max_warnings)
 
 
 def serialize_ext_request(value: ExtRequest) -> str:
@@ -197,9 +211,15 @@ def serialize_ext_request(value: ExtRequest) -> str:
     return encode_text(value, encode_ExtRequest)
 
 
-def parse_flag(data: str | Json) -> Parsed[Flag]:
-    """Parses JSON text (or an already parsed value) as ``Flag``; raises ``ParseError``."""
-    return decode_input(data, decode_Flag)
+def parse_flag(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Flag]:
+    """Parses JSON text (or an already parsed value) as ``Flag``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Flag, max_warnings=max_warnings)
 
 
 def serialize_flag(value: Flag) -> str:
@@ -207,9 +227,15 @@ def serialize_flag(value: Flag) -> str:
     return encode_text(value, encode_Flag)
 
 
-def parse_ratio(data: str | Json) -> Parsed[Ratio]:
-    """Parses JSON text (or an already parsed value) as ``Ratio``; raises ``ParseError``."""
-    return decode_input(data, decode_Ratio)
+def parse_ratio(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Ratio]:
+    """Parses JSON text (or an already parsed value) as ``Ratio``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Ratio, max_warnings=max_warnings)
 
 
 def serialize_ratio(value: Ratio) -> str:
@@ -217,9 +243,15 @@ def serialize_ratio(value: Ratio) -> str:
     return encode_text(value, encode_Ratio)
 
 
-def parse_hello(data: str | Json) -> Parsed[Hello]:
-    """Parses JSON text (or an already parsed value) as ``Hello``; raises ``ParseError``."""
-    return decode_input(data, decode_Hello)
+def parse_hello(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Hello]:
+    """Parses JSON text (or an already parsed value) as ``Hello``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Hello, max_warnings=max_warnings)
 
 
 def serialize_hello(value: Hello) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -114,6 +114,7 @@ export function decodeHelloMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeHello(v: Json, cx: Cx): Hello {
   return decodeHelloMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeHello);
 
 /** Writes the known members of a `Hello`, in schema order. */
 export function encodeHelloKnown(w: Writer, v: Hello): void {
@@ -134,10 +135,11 @@ export function encodeHello(w: Writer, v: Hello): void {
 
 /**
  * Parses a `ProtocolVersion`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseProtocolVersion(input: unknown): ParseResult<ProtocolVersion> {
-  return decodeInput(input, decodeProtocolVersion);
+export function parseProtocolVersion(input: unknown, options?: ParseOptions): ParseResult<ProtocolVersion> {
+  return decodeInput(input, decodeProtocolVersion, options);
 }
 
 /** The canonical JSON text of a `ProtocolVersion`. */
@@ -147,10 +149,11 @@ export function serializeProtocolVersion(value: ProtocolVersion): string {
 
 /**
  * Parses a `ExtRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseExtRequest(input: unknown): ParseResult<ExtRequest> {
-  return decodeInput(input, decodeExtRequest);
+export function parseExtRequest(input: unknown, options?: ParseOptions): ParseResult<ExtRequest> {
+  return decodeInput(input, decodeExtRequest, options);
 }
 
 /** The canonical JSON text of a `ExtRequest`. */
@@ -160,10 +163,11 @@ export function serializeExtRequest(value: ExtRequest): string {
 
 /**
  * Parses a `Flag`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFlag(input: unknown): ParseResult<Flag> {
-  return decodeInput(input, decodeFlag);
+export function parseFlag(input: unknown, options?: ParseOptions): ParseResult<Flag> {
+  return decodeInput(input, decodeFlag, options);
 }
 
 /** The canonical JSON text of a `Flag`. */
@@ -173,10 +177,11 @@ export function serializeFlag(value: Flag): string {
 
 /**
  * Parses a `Ratio`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRatio(input: unknown): ParseResult<Ratio> {
-  return decodeInput(input, decodeRatio);
+export function parseRatio(input: unknown, options?: ParseOptions): ParseResult<Ratio> {
+  return decodeInput(input, decodeRatio, options);
 }
 
 /** The canonical JSON text of a `Ratio`. */
@@ -186,10 +191,11 @@ export function serializeRatio(value: Ratio): string {
 
 /**
  * Parses a `Hello`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseHello(input: unknown): ParseResult<Hello> {
-  return decodeInput(input, decodeHello);
+export function parseHello(input: unknown, options?: ParseOptions): ParseResult<Hello> {
+  return decodeInput(input, decodeHello, options);
 }
 
 /** The canonical JSON text of a `Hello`. */

@@ -22,6 +22,7 @@ from ._runtime.decode import (
     decode_uint8,
     decode_uint16,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -187,6 +188,7 @@ def decode_Caps_values(
     return {"image": m0, "level": m1, "mode": m2}, extra
 
 
+@objects_only
 def decode_Caps(v: Json, cx: Cx) -> Caps:
     values, extra = decode_Caps_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Caps, values, extra)
@@ -237,6 +239,7 @@ def decode_Init_values(
     return {"version": m0, "caps": m1, "tags": m2, "env": m3}, extra
 
 
+@objects_only
 def decode_Init(v: Json, cx: Cx) -> Init:
     values, extra = decode_Init_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Init, values, extra)
@@ -257,9 +260,15 @@ def encode_Init(w: Writer, v: Init) -> None:
     w.end_object()
 
 
-def parse_mode(data: str | Json) -> Parsed[Mode]:
-    """Parses JSON text (or an already parsed value) as ``Mode``; raises ``ParseError``."""
-    return decode_input(data, decode_Mode)
+def parse_mode(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Mode]:
+    """Parses JSON text (or an already parsed value) as ``Mode``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Mode, max_warnings=max_warnings)
 
 
 def serialize_mode(value: Mode) -> str:
@@ -267,9 +276,15 @@ def serialize_mode(value: Mode) -> str:
     return encode_text(value, encode_Mode)
 
 
-def parse_caps(data: str | Json) -> Parsed[Caps]:
-    """Parses JSON text (or an already parsed value) as ``Caps``; raises ``ParseError``."""
-    return decode_input(data, decode_Caps)
+def parse_caps(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Caps]:
+    """Parses JSON text (or an already parsed value) as ``Caps``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Caps, max_warnings=max_warnings)
 
 
 def serialize_caps(value: Caps) -> str:
@@ -277,9 +292,15 @@ def serialize_caps(value: Caps) -> str:
     return encode_text(value, encode_Caps)
 
 
-def parse_init(data: str | Json) -> Parsed[Init]:
-    """Parses JSON text (or an already parsed value) as ``Init``; raises ``ParseError``."""
-    return decode_input(data, decode_Init)
+def parse_init(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Init]:
+    """Parses JSON text (or an already parsed value) as ``Init``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Init, max_warnings=max_warnings)
 
 
 def serialize_init(value: Init) -> str:

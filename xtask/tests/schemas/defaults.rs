@@ -43,9 +43,7 @@ impl Caps {
             v.level = crate::wire::from_str::<u8>("3").ok().map(|p| p.value);
         }
         if v.mode.is_none() {
-            v.mode = crate::wire::from_str::<Mode>("\"fast\"")
-                .ok()
-                .map(|p| p.value);
+            v.mode = crate::wire::from_str::<Mode>("\"fast\"").ok().map(|p| p.value);
         }
         v
     }
@@ -73,19 +71,13 @@ impl Init {
     pub fn with_defaults(&self) -> Self {
         let mut v = self.clone();
         if v.caps.is_none() {
-            v.caps = crate::wire::from_str::<Caps>("{\"image\":true}")
-                .ok()
-                .map(|p| p.value);
+            v.caps = crate::wire::from_str::<Caps>("{\"image\":true}").ok().map(|p| p.value);
         }
         if v.tags.is_none() {
-            v.tags = crate::wire::from_str::<Vec<String>>("[]")
-                .ok()
-                .map(|p| p.value);
+            v.tags = crate::wire::from_str::<Vec<String>>("[]").ok().map(|p| p.value);
         }
         if v.env.is_none() {
-            v.env = crate::wire::from_str::<crate::wire::Map<String>>("{}")
-                .ok()
-                .map(|p| p.value);
+            v.env = crate::wire::from_str::<crate::wire::Map<String>>("{}").ok().map(|p| p.value);
         }
         v
     }

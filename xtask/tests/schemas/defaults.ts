@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -104,6 +104,7 @@ export function decodeCapsMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeCaps(v: Json, cx: Cx): Caps {
   return decodeCapsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCaps);
 
 /** Writes the known members of a `Caps`, in schema order. */
 export function encodeCapsKnown(w: Writer, v: Caps): void {
@@ -195,6 +196,7 @@ export function decodeInitMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeInit(v: Json, cx: Cx): Init {
   return decodeInitMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeInit);
 
 /** Writes the known members of a `Init`, in schema order. */
 export function encodeInitKnown(w: Writer, v: Init): void {
@@ -237,10 +239,11 @@ export function withDefaultsInit(v: Init): Init {
 
 /**
  * Parses a `Mode`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseMode(input: unknown): ParseResult<Mode> {
-  return decodeInput(input, decodeMode);
+export function parseMode(input: unknown, options?: ParseOptions): ParseResult<Mode> {
+  return decodeInput(input, decodeMode, options);
 }
 
 /** The canonical JSON text of a `Mode`. */
@@ -250,10 +253,11 @@ export function serializeMode(value: Mode): string {
 
 /**
  * Parses a `Caps`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCaps(input: unknown): ParseResult<Caps> {
-  return decodeInput(input, decodeCaps);
+export function parseCaps(input: unknown, options?: ParseOptions): ParseResult<Caps> {
+  return decodeInput(input, decodeCaps, options);
 }
 
 /** The canonical JSON text of a `Caps`. */
@@ -263,10 +267,11 @@ export function serializeCaps(value: Caps): string {
 
 /**
  * Parses a `Init`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseInit(input: unknown): ParseResult<Init> {
-  return decodeInput(input, decodeInit);
+export function parseInit(input: unknown, options?: ParseOptions): ParseResult<Init> {
+  return decodeInput(input, decodeInit, options);
 }
 
 /** The canonical JSON text of a `Init`. */

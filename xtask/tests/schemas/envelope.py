@@ -22,6 +22,7 @@ from ._runtime.decode import (
     decode_uint16,
     decode_value,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -373,6 +374,7 @@ def decode_Error_values(
     return {"code": m0, "message": m1, "data": m2}, extra
 
 
+@objects_only
 def decode_Error(v: Json, cx: Cx) -> Error:
     values, extra = decode_Error_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Error, values, extra)
@@ -414,6 +416,7 @@ def decode_PingRequest_values(
     return {"message": m0}, extra
 
 
+@objects_only
 def decode_PingRequest(v: Json, cx: Cx) -> PingRequest:
     values, extra = decode_PingRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PingRequest, values, extra)
@@ -456,6 +459,7 @@ def decode_EchoRequest_values(
     return {"text": m0, "times": m1}, extra
 
 
+@objects_only
 def decode_EchoRequest(v: Json, cx: Cx) -> EchoRequest:
     values, extra = decode_EchoRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EchoRequest, values, extra)
@@ -496,6 +500,7 @@ def decode_NoteNotification_values(
     return {"text": m0}, extra
 
 
+@objects_only
 def decode_NoteNotification(v: Json, cx: Cx) -> NoteNotification:
     values, extra = decode_NoteNotification_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(NoteNotification, values, extra)
@@ -535,6 +540,7 @@ def decode_CancelNotification_values(
     return {"request_id": m0}, extra
 
 
+@objects_only
 def decode_CancelNotification(v: Json, cx: Cx) -> CancelNotification:
     values, extra = decode_CancelNotification_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CancelNotification, values, extra)
@@ -572,6 +578,7 @@ def decode_PingResponse_values(
     return {"note": m0}, extra
 
 
+@objects_only
 def decode_PingResponse(v: Json, cx: Cx) -> PingResponse:
     values, extra = decode_PingResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PingResponse, values, extra)
@@ -611,6 +618,7 @@ def decode_EchoResponse_values(
     return {"text": m0}, extra
 
 
+@objects_only
 def decode_EchoResponse(v: Json, cx: Cx) -> EchoResponse:
     values, extra = decode_EchoResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EchoResponse, values, extra)
@@ -628,6 +636,7 @@ def encode_EchoResponse(w: Writer, v: EchoResponse) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_ClientRequest(v: Json, cx: Cx) -> ClientRequest:
     obj = cx.expect_object(v)
     if "method" not in obj:
@@ -676,6 +685,7 @@ def encode_ClientRequest(w: Writer, v: ClientRequest) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_ClientNotification(v: Json, cx: Cx) -> ClientNotification:
     obj = cx.expect_object(v)
     if "method" not in obj:
@@ -711,6 +721,7 @@ def encode_ClientNotification(w: Writer, v: ClientNotification) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_ProtocolNotification(v: Json, cx: Cx) -> ProtocolNotification:
     obj = cx.expect_object(v)
     if "method" not in obj:
@@ -746,6 +757,7 @@ def encode_ProtocolNotification(w: Writer, v: ProtocolNotification) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_AgentResponse(v: Json, cx: Cx) -> AgentResponse:
     obj = cx.expect_object(v)
     if "result" in obj:
@@ -789,6 +801,7 @@ def decode_AgentResponseResult_values(
     return {"id": m0, "result": m1}, extra
 
 
+@objects_only
 def decode_AgentResponseResult(v: Json, cx: Cx) -> AgentResponseResult:
     values, extra = decode_AgentResponseResult_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AgentResponseResult, values, extra)
@@ -834,6 +847,7 @@ def decode_AgentResponseError_values(
     return {"id": m0, "error": m1}, extra
 
 
+@objects_only
 def decode_AgentResponseError(v: Json, cx: Cx) -> AgentResponseError:
     values, extra = decode_AgentResponseError_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AgentResponseError, values, extra)
@@ -873,9 +887,15 @@ def serialize_agent_result(method: str, value: AgentResult) -> str:
     return encode_text(v, encode_json)
 
 
-def parse_request_id(data: str | Json) -> Parsed[RequestId]:
-    """Parses JSON text (or an already parsed value) as ``RequestId``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestId)
+def parse_request_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestId]:
+    """Parses JSON text (or an already parsed value) as ``RequestId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestId, max_warnings=max_warnings)
 
 
 def serialize_request_id(value: RequestId) -> str:
@@ -883,9 +903,15 @@ def serialize_request_id(value: RequestId) -> str:
     return encode_text(value, encode_RequestId)
 
 
-def parse_error(data: str | Json) -> Parsed[Error]:
-    """Parses JSON text (or an already parsed value) as ``Error``; raises ``ParseError``."""
-    return decode_input(data, decode_Error)
+def parse_error(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Error]:
+    """Parses JSON text (or an already parsed value) as ``Error``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Error, max_warnings=max_warnings)
 
 
 def serialize_error(value: Error) -> str:
@@ -893,9 +919,15 @@ def serialize_error(value: Error) -> str:
     return encode_text(value, encode_Error)
 
 
-def parse_ping_request(data: str | Json) -> Parsed[PingRequest]:
-    """Parses JSON text (or an already parsed value) as ``PingRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_PingRequest)
+def parse_ping_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PingRequest]:
+    """Parses JSON text (or an already parsed value) as ``PingRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PingRequest, max_warnings=max_warnings)
 
 
 def serialize_ping_request(value: PingRequest) -> str:
@@ -903,9 +935,15 @@ def serialize_ping_request(value: PingRequest) -> str:
     return encode_text(value, encode_PingRequest)
 
 
-def parse_echo_request(data: str | Json) -> Parsed[EchoRequest]:
-    """Parses JSON text (or an already parsed value) as ``EchoRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_EchoRequest)
+def parse_echo_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EchoRequest]:
+    """Parses JSON text (or an already parsed value) as ``EchoRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EchoRequest, max_warnings=max_warnings)
 
 
 def serialize_echo_request(value: EchoRequest) -> str:
@@ -913,9 +951,15 @@ def serialize_echo_request(value: EchoRequest) -> str:
     return encode_text(value, encode_EchoRequest)
 
 
-def parse_ext_request(data: str | Json) -> Parsed[ExtRequest]:
-    """Parses JSON text (or an already parsed value) as ``ExtRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_ExtRequest)
+def parse_ext_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ExtRequest]:
+    """Parses JSON text (or an already parsed value) as ``ExtRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ExtRequest, max_warnings=max_warnings)
 
 
 def serialize_ext_request(value: ExtRequest) -> str:
@@ -923,9 +967,15 @@ def serialize_ext_request(value: ExtRequest) -> str:
     return encode_text(value, encode_ExtRequest)
 
 
-def parse_note_notification(data: str | Json) -> Parsed[NoteNotification]:
-    """Parses JSON text (or an already parsed value) as ``NoteNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_NoteNotification)
+def parse_note_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[NoteNotification]:
+    """Parses JSON text (or an already parsed value) as ``NoteNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_NoteNotification, max_warnings=max_warnings)
 
 
 def serialize_note_notification(value: NoteNotification) -> str:
@@ -933,9 +983,15 @@ def serialize_note_notification(value: NoteNotification) -> str:
     return encode_text(value, encode_NoteNotification)
 
 
-def parse_ext_notification(data: str | Json) -> Parsed[ExtNotification]:
-    """Parses JSON text (or an already parsed value) as ``ExtNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_ExtNotification)
+def parse_ext_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ExtNotification]:
+    """Parses JSON text (or an already parsed value) as ``ExtNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ExtNotification, max_warnings=max_warnings)
 
 
 def serialize_ext_notification(value: ExtNotification) -> str:
@@ -943,9 +999,15 @@ def serialize_ext_notification(value: ExtNotification) -> str:
     return encode_text(value, encode_ExtNotification)
 
 
-def parse_cancel_notification(data: str | Json) -> Parsed[CancelNotification]:
-    """Parses JSON text (or an already parsed value) as ``CancelNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_CancelNotification)
+def parse_cancel_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CancelNotification]:
+    """Parses JSON text (or an already parsed value) as ``CancelNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CancelNotification, max_warnings=max_warnings)
 
 
 def serialize_cancel_notification(value: CancelNotification) -> str:
@@ -953,9 +1015,15 @@ def serialize_cancel_notification(value: CancelNotification) -> str:
     return encode_text(value, encode_CancelNotification)
 
 
-def parse_ping_response(data: str | Json) -> Parsed[PingResponse]:
-    """Parses JSON text (or an already parsed value) as ``PingResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_PingResponse)
+def parse_ping_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PingResponse]:
+    """Parses JSON text (or an already parsed value) as ``PingResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PingResponse, max_warnings=max_warnings)
 
 
 def serialize_ping_response(value: PingResponse) -> str:
@@ -963,9 +1031,15 @@ def serialize_ping_response(value: PingResponse) -> str:
     return encode_text(value, encode_PingResponse)
 
 
-def parse_echo_response(data: str | Json) -> Parsed[EchoResponse]:
-    """Parses JSON text (or an already parsed value) as ``EchoResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_EchoResponse)
+def parse_echo_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EchoResponse]:
+    """Parses JSON text (or an already parsed value) as ``EchoResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EchoResponse, max_warnings=max_warnings)
 
 
 def serialize_echo_response(value: EchoResponse) -> str:
@@ -973,9 +1047,15 @@ def serialize_echo_response(value: EchoResponse) -> str:
     return encode_text(value, encode_EchoResponse)
 
 
-def parse_ext_response(data: str | Json) -> Parsed[ExtResponse]:
-    """Parses JSON text (or an already parsed value) as ``ExtResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_ExtResponse)
+def parse_ext_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ExtResponse]:
+    """Parses JSON text (or an already parsed value) as ``ExtResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ExtResponse, max_warnings=max_warnings)
 
 
 def serialize_ext_response(value: ExtResponse) -> str:
@@ -983,9 +1063,15 @@ def serialize_ext_response(value: ExtResponse) -> str:
     return encode_text(value, encode_ExtResponse)
 
 
-def parse_client_request(data: str | Json) -> Parsed[ClientRequest]:
-    """Parses JSON text (or an already parsed value) as ``ClientRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_ClientRequest)
+def parse_client_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ClientRequest]:
+    """Parses JSON text (or an already parsed value) as ``ClientRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ClientRequest, max_warnings=max_warnings)
 
 
 def serialize_client_request(value: ClientRequest) -> str:
@@ -993,9 +1079,15 @@ def serialize_client_request(value: ClientRequest) -> str:
     return encode_text(value, encode_ClientRequest)
 
 
-def parse_client_notification(data: str | Json) -> Parsed[ClientNotification]:
-    """Parses JSON text (or an already parsed value) as ``ClientNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_ClientNotification)
+def parse_client_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ClientNotification]:
+    """Parses JSON text (or an already parsed value) as ``ClientNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ClientNotification, max_warnings=max_warnings)
 
 
 def serialize_client_notification(value: ClientNotification) -> str:
@@ -1003,9 +1095,15 @@ def serialize_client_notification(value: ClientNotification) -> str:
     return encode_text(value, encode_ClientNotification)
 
 
-def parse_protocol_notification(data: str | Json) -> Parsed[ProtocolNotification]:
-    """Parses JSON text (or an already parsed value) as ``ProtocolNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_ProtocolNotification)
+def parse_protocol_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ProtocolNotification]:
+    """Parses JSON text (or an already parsed value) as ``ProtocolNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ProtocolNotification, max_warnings=max_warnings)
 
 
 def serialize_protocol_notification(value: ProtocolNotification) -> str:
@@ -1013,9 +1111,15 @@ def serialize_protocol_notification(value: ProtocolNotification) -> str:
     return encode_text(value, encode_ProtocolNotification)
 
 
-def parse_agent_response(data: str | Json) -> Parsed[AgentResponse]:
-    """Parses JSON text (or an already parsed value) as ``AgentResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_AgentResponse)
+def parse_agent_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AgentResponse]:
+    """Parses JSON text (or an already parsed value) as ``AgentResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AgentResponse, max_warnings=max_warnings)
 
 
 def serialize_agent_response(value: AgentResponse) -> str:
@@ -1023,9 +1127,15 @@ def serialize_agent_response(value: AgentResponse) -> str:
     return encode_text(value, encode_AgentResponse)
 
 
-def parse_agent_response_result(data: str | Json) -> Parsed[AgentResponseResult]:
-    """Parses JSON text (or an already parsed value) as ``AgentResponseResult``; raises ``ParseError``."""
-    return decode_input(data, decode_AgentResponseResult)
+def parse_agent_response_result(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AgentResponseResult]:
+    """Parses JSON text (or an already parsed value) as ``AgentResponseResult``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AgentResponseResult, max_warnings=max_warnings)
 
 
 def serialize_agent_response_result(value: AgentResponseResult) -> str:
@@ -1033,9 +1143,15 @@ def serialize_agent_response_result(value: AgentResponseResult) -> str:
     return encode_text(value, encode_AgentResponseResult)
 
 
-def parse_agent_response_error(data: str | Json) -> Parsed[AgentResponseError]:
-    """Parses JSON text (or an already parsed value) as ``AgentResponseError``; raises ``ParseError``."""
-    return decode_input(data, decode_AgentResponseError)
+def parse_agent_response_error(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AgentResponseError]:
+    """Parses JSON text (or an already parsed value) as ``AgentResponseError``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AgentResponseError, max_warnings=max_warnings)
 
 
 def serialize_agent_response_error(value: AgentResponseError) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, decodeValue, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, decodeValue, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -83,6 +83,7 @@ export function decodeErrorMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeError(v: Json, cx: Cx): Error {
   return decodeErrorMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeError);
 
 /** Writes the known members of a `Error`, in schema order. */
 export function encodeErrorKnown(w: Writer, v: Error): void {
@@ -131,6 +132,7 @@ export function decodePingRequestMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodePingRequest(v: Json, cx: Cx): PingRequest {
   return decodePingRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePingRequest);
 
 /** Writes the known members of a `PingRequest`, in schema order. */
 export function encodePingRequestKnown(w: Writer, v: PingRequest): void {
@@ -184,6 +186,7 @@ export function decodeEchoRequestMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeEchoRequest(v: Json, cx: Cx): EchoRequest {
   return decodeEchoRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEchoRequest);
 
 /** Writes the known members of a `EchoRequest`, in schema order. */
 export function encodeEchoRequestKnown(w: Writer, v: EchoRequest): void {
@@ -240,6 +243,7 @@ export function decodeNoteNotificationMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeNoteNotification(v: Json, cx: Cx): NoteNotification {
   return decodeNoteNotificationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeNoteNotification);
 
 /** Writes the known members of a `NoteNotification`, in schema order. */
 export function encodeNoteNotificationKnown(w: Writer, v: NoteNotification): void {
@@ -295,6 +299,7 @@ export function decodeCancelNotificationMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeCancelNotification(v: Json, cx: Cx): CancelNotification {
   return decodeCancelNotificationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCancelNotification);
 
 /** Writes the known members of a `CancelNotification`, in schema order. */
 export function encodeCancelNotificationKnown(w: Writer, v: CancelNotification): void {
@@ -341,6 +346,7 @@ export function decodePingResponseMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodePingResponse(v: Json, cx: Cx): PingResponse {
   return decodePingResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePingResponse);
 
 /** Writes the known members of a `PingResponse`, in schema order. */
 export function encodePingResponseKnown(w: Writer, v: PingResponse): void {
@@ -387,6 +393,7 @@ export function decodeEchoResponseMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeEchoResponse(v: Json, cx: Cx): EchoResponse {
   return decodeEchoResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEchoResponse);
 
 /** Writes the known members of a `EchoResponse`, in schema order. */
 export function encodeEchoResponseKnown(w: Writer, v: EchoResponse): void {
@@ -485,6 +492,7 @@ export function decodeClientRequest(v: Json, cx: Cx): ClientRequest {
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
+objectsOnly(decodeClientRequest);
 
 /** Writes a `ClientRequest` canonically: its other members, `method`, `params` (omitted when absent), unknown members. */
 export function encodeClientRequest(w: Writer, v: ClientRequest): void {
@@ -562,6 +570,7 @@ export function decodeClientNotification(v: Json, cx: Cx): ClientNotification {
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
+objectsOnly(decodeClientNotification);
 
 /** Writes a `ClientNotification` canonically: its other members, `method`, `params` (omitted when absent), unknown members. */
 export function encodeClientNotification(w: Writer, v: ClientNotification): void {
@@ -637,6 +646,7 @@ export function decodeProtocolNotification(v: Json, cx: Cx): ProtocolNotificatio
   if (extra !== undefined) out[EXTRA] = extra.finish();
   return out;
 }
+objectsOnly(decodeProtocolNotification);
 
 /** Writes a `ProtocolNotification` canonically: its other members, `method`, `params` (omitted when absent), unknown members. */
 export function encodeProtocolNotification(w: Writer, v: ProtocolNotification): void {
@@ -661,6 +671,7 @@ export function decodeAgentResponse(v: Json, cx: Cx): AgentResponse {
   if (getMember(obj, "error") !== undefined) return decodeAgentResponseError(v, cx);
   return cx.missingOneOf(["result", "error"]);
 }
+objectsOnly(decodeAgentResponse);
 
 /** Writes a `AgentResponse` canonically. */
 export function encodeAgentResponse(w: Writer, v: AgentResponse): void {
@@ -708,6 +719,7 @@ export function decodeAgentResponseResultMembers(obj: JsonObject, cx: Cx, skip: 
 export function decodeAgentResponseResult(v: Json, cx: Cx): AgentResponseResult {
   return decodeAgentResponseResultMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAgentResponseResult);
 
 /** Writes the known members of a `AgentResponseResult`, in schema order. */
 export function encodeAgentResponseResultKnown(w: Writer, v: AgentResponseResult): void {
@@ -764,6 +776,7 @@ export function decodeAgentResponseErrorMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeAgentResponseError(v: Json, cx: Cx): AgentResponseError {
   return decodeAgentResponseErrorMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAgentResponseError);
 
 /** Writes the known members of a `AgentResponseError`, in schema order. */
 export function encodeAgentResponseErrorKnown(w: Writer, v: AgentResponseError): void {
@@ -822,10 +835,11 @@ export function serializeAgentResult(method: string, value: AgentResult): string
 
 /**
  * Parses a `RequestId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestId(input: unknown): ParseResult<RequestId> {
-  return decodeInput(input, decodeRequestId);
+export function parseRequestId(input: unknown, options?: ParseOptions): ParseResult<RequestId> {
+  return decodeInput(input, decodeRequestId, options);
 }
 
 /** The canonical JSON text of a `RequestId`. */
@@ -835,10 +849,11 @@ export function serializeRequestId(value: RequestId): string {
 
 /**
  * Parses a `Error`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseError(input: unknown): ParseResult<Error> {
-  return decodeInput(input, decodeError);
+export function parseError(input: unknown, options?: ParseOptions): ParseResult<Error> {
+  return decodeInput(input, decodeError, options);
 }
 
 /** The canonical JSON text of a `Error`. */
@@ -848,10 +863,11 @@ export function serializeError(value: Error): string {
 
 /**
  * Parses a `PingRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePingRequest(input: unknown): ParseResult<PingRequest> {
-  return decodeInput(input, decodePingRequest);
+export function parsePingRequest(input: unknown, options?: ParseOptions): ParseResult<PingRequest> {
+  return decodeInput(input, decodePingRequest, options);
 }
 
 /** The canonical JSON text of a `PingRequest`. */
@@ -861,10 +877,11 @@ export function serializePingRequest(value: PingRequest): string {
 
 /**
  * Parses a `EchoRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEchoRequest(input: unknown): ParseResult<EchoRequest> {
-  return decodeInput(input, decodeEchoRequest);
+export function parseEchoRequest(input: unknown, options?: ParseOptions): ParseResult<EchoRequest> {
+  return decodeInput(input, decodeEchoRequest, options);
 }
 
 /** The canonical JSON text of a `EchoRequest`. */
@@ -874,10 +891,11 @@ export function serializeEchoRequest(value: EchoRequest): string {
 
 /**
  * Parses a `ExtRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseExtRequest(input: unknown): ParseResult<ExtRequest> {
-  return decodeInput(input, decodeExtRequest);
+export function parseExtRequest(input: unknown, options?: ParseOptions): ParseResult<ExtRequest> {
+  return decodeInput(input, decodeExtRequest, options);
 }
 
 /** The canonical JSON text of a `ExtRequest`. */
@@ -887,10 +905,11 @@ export function serializeExtRequest(value: ExtRequest): string {
 
 /**
  * Parses a `NoteNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseNoteNotification(input: unknown): ParseResult<NoteNotification> {
-  return decodeInput(input, decodeNoteNotification);
+export function parseNoteNotification(input: unknown, options?: ParseOptions): ParseResult<NoteNotification> {
+  return decodeInput(input, decodeNoteNotification, options);
 }
 
 /** The canonical JSON text of a `NoteNotification`. */
@@ -900,10 +919,11 @@ export function serializeNoteNotification(value: NoteNotification): string {
 
 /**
  * Parses a `ExtNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseExtNotification(input: unknown): ParseResult<ExtNotification> {
-  return decodeInput(input, decodeExtNotification);
+export function parseExtNotification(input: unknown, options?: ParseOptions): ParseResult<ExtNotification> {
+  return decodeInput(input, decodeExtNotification, options);
 }
 
 /** The canonical JSON text of a `ExtNotification`. */
@@ -913,10 +933,11 @@ export function serializeExtNotification(value: ExtNotification): string {
 
 /**
  * Parses a `CancelNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCancelNotification(input: unknown): ParseResult<CancelNotification> {
-  return decodeInput(input, decodeCancelNotification);
+export function parseCancelNotification(input: unknown, options?: ParseOptions): ParseResult<CancelNotification> {
+  return decodeInput(input, decodeCancelNotification, options);
 }
 
 /** The canonical JSON text of a `CancelNotification`. */
@@ -926,10 +947,11 @@ export function serializeCancelNotification(value: CancelNotification): string {
 
 /**
  * Parses a `PingResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePingResponse(input: unknown): ParseResult<PingResponse> {
-  return decodeInput(input, decodePingResponse);
+export function parsePingResponse(input: unknown, options?: ParseOptions): ParseResult<PingResponse> {
+  return decodeInput(input, decodePingResponse, options);
 }
 
 /** The canonical JSON text of a `PingResponse`. */
@@ -939,10 +961,11 @@ export function serializePingResponse(value: PingResponse): string {
 
 /**
  * Parses a `EchoResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEchoResponse(input: unknown): ParseResult<EchoResponse> {
-  return decodeInput(input, decodeEchoResponse);
+export function parseEchoResponse(input: unknown, options?: ParseOptions): ParseResult<EchoResponse> {
+  return decodeInput(input, decodeEchoResponse, options);
 }
 
 /** The canonical JSON text of a `EchoResponse`. */
@@ -952,10 +975,11 @@ export function serializeEchoResponse(value: EchoResponse): string {
 
 /**
  * Parses a `ExtResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseExtResponse(input: unknown): ParseResult<ExtResponse> {
-  return decodeInput(input, decodeExtResponse);
+export function parseExtResponse(input: unknown, options?: ParseOptions): ParseResult<ExtResponse> {
+  return decodeInput(input, decodeExtResponse, options);
 }
 
 /** The canonical JSON text of a `ExtResponse`. */
@@ -965,10 +989,11 @@ export function serializeExtResponse(value: ExtResponse): string {
 
 /**
  * Parses a `ClientRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseClientRequest(input: unknown): ParseResult<ClientRequest> {
-  return decodeInput(input, decodeClientRequest);
+export function parseClientRequest(input: unknown, options?: ParseOptions): ParseResult<ClientRequest> {
+  return decodeInput(input, decodeClientRequest, options);
 }
 
 /** The canonical JSON text of a `ClientRequest`. */
@@ -978,10 +1003,11 @@ export function serializeClientRequest(value: ClientRequest): string {
 
 /**
  * Parses a `ClientNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseClientNotification(input: unknown): ParseResult<ClientNotification> {
-  return decodeInput(input, decodeClientNotification);
+export function parseClientNotification(input: unknown, options?: ParseOptions): ParseResult<ClientNotification> {
+  return decodeInput(input, decodeClientNotification, options);
 }
 
 /** The canonical JSON text of a `ClientNotification`. */
@@ -991,10 +1017,11 @@ export function serializeClientNotification(value: ClientNotification): string {
 
 /**
  * Parses a `ProtocolNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseProtocolNotification(input: unknown): ParseResult<ProtocolNotification> {
-  return decodeInput(input, decodeProtocolNotification);
+export function parseProtocolNotification(input: unknown, options?: ParseOptions): ParseResult<ProtocolNotification> {
+  return decodeInput(input, decodeProtocolNotification, options);
 }
 
 /** The canonical JSON text of a `ProtocolNotification`. */
@@ -1004,10 +1031,11 @@ export function serializeProtocolNotification(value: ProtocolNotification): stri
 
 /**
  * Parses a `AgentResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAgentResponse(input: unknown): ParseResult<AgentResponse> {
-  return decodeInput(input, decodeAgentResponse);
+export function parseAgentResponse(input: unknown, options?: ParseOptions): ParseResult<AgentResponse> {
+  return decodeInput(input, decodeAgentResponse, options);
 }
 
 /** The canonical JSON text of a `AgentResponse`. */
@@ -1017,10 +1045,11 @@ export function serializeAgentResponse(value: AgentResponse): string {
 
 /**
  * Parses a `AgentResponseResult`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAgentResponseResult(input: unknown): ParseResult<AgentResponseResult> {
-  return decodeInput(input, decodeAgentResponseResult);
+export function parseAgentResponseResult(input: unknown, options?: ParseOptions): ParseResult<AgentResponseResult> {
+  return decodeInput(input, decodeAgentResponseResult, options);
 }
 
 /** The canonical JSON text of a `AgentResponseResult`. */
@@ -1030,10 +1059,11 @@ export function serializeAgentResponseResult(value: AgentResponseResult): string
 
 /**
  * Parses a `AgentResponseError`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAgentResponseError(input: unknown): ParseResult<AgentResponseError> {
-  return decodeInput(input, decodeAgentResponseError);
+export function parseAgentResponseError(input: unknown, options?: ParseOptions): ParseResult<AgentResponseError> {
+  return decodeInput(input, decodeAgentResponseError, options);
 }
 
 /** The canonical JSON text of a `AgentResponseError`. */

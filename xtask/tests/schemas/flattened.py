@@ -19,6 +19,8 @@ from ._runtime.decode import (
     decode_object,
     decode_string,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -268,6 +270,7 @@ def decode_SessionScope_values(
     return {"session_id": m0, "tool_call_id": m1}, extra
 
 
+@objects_only
 def decode_SessionScope(v: Json, cx: Cx) -> SessionScope:
     values, extra = decode_SessionScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SessionScope, values, extra)
@@ -308,6 +311,7 @@ def decode_RequestScope_values(
     return {"request_id": m0}, extra
 
 
+@objects_only
 def decode_RequestScope(v: Json, cx: Cx) -> RequestScope:
     values, extra = decode_RequestScope_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestScope, values, extra)
@@ -325,6 +329,7 @@ def encode_RequestScope(w: Writer, v: RequestScope) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_FormMode(v: Json, cx: Cx) -> FormMode:
     obj = cx.expect_object(v)
     if "sessionId" in obj:
@@ -371,6 +376,7 @@ def decode_FormModeSession_values(
     return {"fields_": m0, "session_id": m1, "tool_call_id": m2}, extra
 
 
+@objects_only
 def decode_FormModeSession(v: Json, cx: Cx) -> FormModeSession:
     values, extra = decode_FormModeSession_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(FormModeSession, values, extra)
@@ -417,6 +423,7 @@ def decode_FormModeRequest_values(
     return {"fields_": m0, "request_id": m1}, extra
 
 
+@objects_only
 def decode_FormModeRequest(v: Json, cx: Cx) -> FormModeRequest:
     values, extra = decode_FormModeRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(FormModeRequest, values, extra)
@@ -435,6 +442,7 @@ def encode_FormModeRequest(w: Writer, v: FormModeRequest) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_UrlMode(v: Json, cx: Cx) -> UrlMode:
     obj = cx.expect_object(v)
     if "sessionId" in obj:
@@ -481,6 +489,7 @@ def decode_UrlModeSession_values(
     return {"url": m0, "session_id": m1, "tool_call_id": m2}, extra
 
 
+@objects_only
 def decode_UrlModeSession(v: Json, cx: Cx) -> UrlModeSession:
     values, extra = decode_UrlModeSession_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(UrlModeSession, values, extra)
@@ -527,6 +536,7 @@ def decode_UrlModeRequest_values(
     return {"url": m0, "request_id": m1}, extra
 
 
+@objects_only
 def decode_UrlModeRequest(v: Json, cx: Cx) -> UrlModeRequest:
     values, extra = decode_UrlModeRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(UrlModeRequest, values, extra)
@@ -545,6 +555,7 @@ def encode_UrlModeRequest(w: Writer, v: UrlModeRequest) -> None:
     w.end_object()
 
 
+@tag_first("mode")
 def decode_Ask(v: Json, cx: Cx) -> Ask:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "mode")
@@ -609,9 +620,15 @@ def encode_Ask(w: Writer, v: Ask) -> None:
     w.end_object()
 
 
-def parse_session_scope(data: str | Json) -> Parsed[SessionScope]:
-    """Parses JSON text (or an already parsed value) as ``SessionScope``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionScope)
+def parse_session_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionScope]:
+    """Parses JSON text (or an already parsed value) as ``SessionScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionScope, max_warnings=max_warnings)
 
 
 def serialize_session_scope(value: SessionScope) -> str:
@@ -619,9 +636,15 @@ def serialize_session_scope(value: SessionScope) -> str:
     return encode_text(value, encode_SessionScope)
 
 
-def parse_request_scope(data: str | Json) -> Parsed[RequestScope]:
-    """Parses JSON text (or an already parsed value) as ``RequestScope``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestScope)
+def parse_request_scope(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestScope]:
+    """Parses JSON text (or an already parsed value) as ``RequestScope``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestScope, max_warnings=max_warnings)
 
 
 def serialize_request_scope(value: RequestScope) -> str:
@@ -629,9 +652,15 @@ def serialize_request_scope(value: RequestScope) -> str:
     return encode_text(value, encode_RequestScope)
 
 
-def parse_form_mode(data: str | Json) -> Parsed[FormMode]:
-    """Parses JSON text (or an already parsed value) as ``FormMode``; raises ``ParseError``."""
-    return decode_input(data, decode_FormMode)
+def parse_form_mode(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[FormMode]:
+    """Parses JSON text (or an already parsed value) as ``FormMode``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_FormMode, max_warnings=max_warnings)
 
 
 def serialize_form_mode(value: FormMode) -> str:
@@ -639,9 +668,15 @@ def serialize_form_mode(value: FormMode) -> str:
     return encode_text(value, encode_FormMode)
 
 
-def parse_form_mode_session(data: str | Json) -> Parsed[FormModeSession]:
-    """Parses JSON text (or an already parsed value) as ``FormModeSession``; raises ``ParseError``."""
-    return decode_input(data, decode_FormModeSession)
+def parse_form_mode_session(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[FormModeSession]:
+    """Parses JSON text (or an already parsed value) as ``FormModeSession``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_FormModeSession, max_warnings=max_warnings)
 
 
 def serialize_form_mode_session(value: FormModeSession) -> str:
@@ -649,9 +684,15 @@ def serialize_form_mode_session(value: FormModeSession) -> str:
     return encode_text(value, encode_FormModeSession)
 
 
-def parse_form_mode_request(data: str | Json) -> Parsed[FormModeRequest]:
-    """Parses JSON text (or an already parsed value) as ``FormModeRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_FormModeRequest)
+def parse_form_mode_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[FormModeRequest]:
+    """Parses JSON text (or an already parsed value) as ``FormModeRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_FormModeRequest, max_warnings=max_warnings)
 
 
 def serialize_form_mode_request(value: FormModeRequest) -> str:
@@ -659,9 +700,15 @@ def serialize_form_mode_request(value: FormModeRequest) -> str:
     return encode_text(value, encode_FormModeRequest)
 
 
-def parse_url_mode(data: str | Json) -> Parsed[UrlMode]:
-    """Parses JSON text (or an already parsed value) as ``UrlMode``; raises ``ParseError``."""
-    return decode_input(data, decode_UrlMode)
+def parse_url_mode(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[UrlMode]:
+    """Parses JSON text (or an already parsed value) as ``UrlMode``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_UrlMode, max_warnings=max_warnings)
 
 
 def serialize_url_mode(value: UrlMode) -> str:
@@ -669,9 +716,15 @@ def serialize_url_mode(value: UrlMode) -> str:
     return encode_text(value, encode_UrlMode)
 
 
-def parse_url_mode_session(data: str | Json) -> Parsed[UrlModeSession]:
-    """Parses JSON text (or an already parsed value) as ``UrlModeSession``; raises ``ParseError``."""
-    return decode_input(data, decode_UrlModeSession)
+def parse_url_mode_session(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[UrlModeSession]:
+    """Parses JSON text (or an already parsed value) as ``UrlModeSession``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_UrlModeSession, max_warnings=max_warnings)
 
 
 def serialize_url_mode_session(value: UrlModeSession) -> str:
@@ -679,9 +732,15 @@ def serialize_url_mode_session(value: UrlModeSession) -> str:
     return encode_text(value, encode_UrlModeSession)
 
 
-def parse_url_mode_request(data: str | Json) -> Parsed[UrlModeRequest]:
-    """Parses JSON text (or an already parsed value) as ``UrlModeRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_UrlModeRequest)
+def parse_url_mode_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[UrlModeRequest]:
+    """Parses JSON text (or an already parsed value) as ``UrlModeRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_UrlModeRequest, max_warnings=max_warnings)
 
 
 def serialize_url_mode_request(value: UrlModeRequest) -> str:
@@ -689,9 +748,15 @@ def serialize_url_mode_request(value: UrlModeRequest) -> str:
     return encode_text(value, encode_UrlModeRequest)
 
 
-def parse_ask(data: str | Json) -> Parsed[Ask]:
-    """Parses JSON text (or an already parsed value) as ``Ask``; raises ``ParseError``."""
-    return decode_input(data, decode_Ask)
+def parse_ask(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Ask]:
+    """Parses JSON text (or an already parsed value) as ``Ask``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Ask, max_warnings=max_warnings)
 
 
 def serialize_ask(value: Ask) -> str:

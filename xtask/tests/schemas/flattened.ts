@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -66,6 +66,7 @@ export function decodeSessionScopeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeSessionScope(v: Json, cx: Cx): SessionScope {
   return decodeSessionScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSessionScope);
 
 /** Writes the known members of a `SessionScope`, in schema order. */
 export function encodeSessionScopeKnown(w: Writer, v: SessionScope): void {
@@ -113,6 +114,7 @@ export function decodeRequestScopeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeRequestScope(v: Json, cx: Cx): RequestScope {
   return decodeRequestScopeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestScope);
 
 /** Writes the known members of a `RequestScope`, in schema order. */
 export function encodeRequestScopeKnown(w: Writer, v: RequestScope): void {
@@ -138,6 +140,7 @@ export function decodeFormMode(v: Json, cx: Cx): FormMode {
   if (getMember(obj, "requestId") !== undefined) return decodeFormModeRequest(v, cx);
   return cx.missingOneOf(["sessionId", "requestId"]);
 }
+objectsOnly(decodeFormMode);
 
 /** Writes a `FormMode` canonically. */
 export function encodeFormMode(w: Writer, v: FormMode): void {
@@ -206,6 +209,7 @@ export function decodeFormModeSessionMembers(obj: JsonObject, cx: Cx, skip: read
 export function decodeFormModeSession(v: Json, cx: Cx): FormModeSession {
   return decodeFormModeSessionMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFormModeSession);
 
 /** Writes the known members of a `FormModeSession`, in schema order. */
 export function encodeFormModeSessionKnown(w: Writer, v: FormModeSession): void {
@@ -261,6 +265,7 @@ export function decodeFormModeRequestMembers(obj: JsonObject, cx: Cx, skip: read
 export function decodeFormModeRequest(v: Json, cx: Cx): FormModeRequest {
   return decodeFormModeRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFormModeRequest);
 
 /** Writes the known members of a `FormModeRequest`, in schema order. */
 export function encodeFormModeRequestKnown(w: Writer, v: FormModeRequest): void {
@@ -287,6 +292,7 @@ export function decodeUrlMode(v: Json, cx: Cx): UrlMode {
   if (getMember(obj, "requestId") !== undefined) return decodeUrlModeRequest(v, cx);
   return cx.missingOneOf(["sessionId", "requestId"]);
 }
+objectsOnly(decodeUrlMode);
 
 /** Writes a `UrlMode` canonically. */
 export function encodeUrlMode(w: Writer, v: UrlMode): void {
@@ -355,6 +361,7 @@ export function decodeUrlModeSessionMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeUrlModeSession(v: Json, cx: Cx): UrlModeSession {
   return decodeUrlModeSessionMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeUrlModeSession);
 
 /** Writes the known members of a `UrlModeSession`, in schema order. */
 export function encodeUrlModeSessionKnown(w: Writer, v: UrlModeSession): void {
@@ -410,6 +417,7 @@ export function decodeUrlModeRequestMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeUrlModeRequest(v: Json, cx: Cx): UrlModeRequest {
   return decodeUrlModeRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeUrlModeRequest);
 
 /** Writes the known members of a `UrlModeRequest`, in schema order. */
 export function encodeUrlModeRequestKnown(w: Writer, v: UrlModeRequest): void {
@@ -487,6 +495,7 @@ export function decodeAsk(v: Json, cx: Cx): Ask {
   if (m1 !== undefined) out._meta = m1;
   return out;
 }
+objectsOnly(decodeAsk, "mode");
 
 /** Writes a `Ask` canonically: tag, variant members, common members, unknown members. */
 export function encodeAsk(w: Writer, v: Ask): void {
@@ -516,10 +525,11 @@ export function encodeAsk(w: Writer, v: Ask): void {
 
 /**
  * Parses a `SessionScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionScope(input: unknown): ParseResult<SessionScope> {
-  return decodeInput(input, decodeSessionScope);
+export function parseSessionScope(input: unknown, options?: ParseOptions): ParseResult<SessionScope> {
+  return decodeInput(input, decodeSessionScope, options);
 }
 
 /** The canonical JSON text of a `SessionScope`. */
@@ -529,10 +539,11 @@ export function serializeSessionScope(value: SessionScope): string {
 
 /**
  * Parses a `RequestScope`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestScope(input: unknown): ParseResult<RequestScope> {
-  return decodeInput(input, decodeRequestScope);
+export function parseRequestScope(input: unknown, options?: ParseOptions): ParseResult<RequestScope> {
+  return decodeInput(input, decodeRequestScope, options);
 }
 
 /** The canonical JSON text of a `RequestScope`. */
@@ -542,10 +553,11 @@ export function serializeRequestScope(value: RequestScope): string {
 
 /**
  * Parses a `FormMode`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFormMode(input: unknown): ParseResult<FormMode> {
-  return decodeInput(input, decodeFormMode);
+export function parseFormMode(input: unknown, options?: ParseOptions): ParseResult<FormMode> {
+  return decodeInput(input, decodeFormMode, options);
 }
 
 /** The canonical JSON text of a `FormMode`. */
@@ -555,10 +567,11 @@ export function serializeFormMode(value: FormMode): string {
 
 /**
  * Parses a `FormModeSession`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFormModeSession(input: unknown): ParseResult<FormModeSession> {
-  return decodeInput(input, decodeFormModeSession);
+export function parseFormModeSession(input: unknown, options?: ParseOptions): ParseResult<FormModeSession> {
+  return decodeInput(input, decodeFormModeSession, options);
 }
 
 /** The canonical JSON text of a `FormModeSession`. */
@@ -568,10 +581,11 @@ export function serializeFormModeSession(value: FormModeSession): string {
 
 /**
  * Parses a `FormModeRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFormModeRequest(input: unknown): ParseResult<FormModeRequest> {
-  return decodeInput(input, decodeFormModeRequest);
+export function parseFormModeRequest(input: unknown, options?: ParseOptions): ParseResult<FormModeRequest> {
+  return decodeInput(input, decodeFormModeRequest, options);
 }
 
 /** The canonical JSON text of a `FormModeRequest`. */
@@ -581,10 +595,11 @@ export function serializeFormModeRequest(value: FormModeRequest): string {
 
 /**
  * Parses a `UrlMode`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUrlMode(input: unknown): ParseResult<UrlMode> {
-  return decodeInput(input, decodeUrlMode);
+export function parseUrlMode(input: unknown, options?: ParseOptions): ParseResult<UrlMode> {
+  return decodeInput(input, decodeUrlMode, options);
 }
 
 /** The canonical JSON text of a `UrlMode`. */
@@ -594,10 +609,11 @@ export function serializeUrlMode(value: UrlMode): string {
 
 /**
  * Parses a `UrlModeSession`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUrlModeSession(input: unknown): ParseResult<UrlModeSession> {
-  return decodeInput(input, decodeUrlModeSession);
+export function parseUrlModeSession(input: unknown, options?: ParseOptions): ParseResult<UrlModeSession> {
+  return decodeInput(input, decodeUrlModeSession, options);
 }
 
 /** The canonical JSON text of a `UrlModeSession`. */
@@ -607,10 +623,11 @@ export function serializeUrlModeSession(value: UrlModeSession): string {
 
 /**
  * Parses a `UrlModeRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUrlModeRequest(input: unknown): ParseResult<UrlModeRequest> {
-  return decodeInput(input, decodeUrlModeRequest);
+export function parseUrlModeRequest(input: unknown, options?: ParseOptions): ParseResult<UrlModeRequest> {
+  return decodeInput(input, decodeUrlModeRequest, options);
 }
 
 /** The canonical JSON text of a `UrlModeRequest`. */
@@ -620,10 +637,11 @@ export function serializeUrlModeRequest(value: UrlModeRequest): string {
 
 /**
  * Parses a `Ask`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAsk(input: unknown): ParseResult<Ask> {
-  return decodeInput(input, decodeAsk);
+export function parseAsk(input: unknown, options?: ParseOptions): ParseResult<Ask> {
+  return decodeInput(input, decodeAsk, options);
 }
 
 /** The canonical JSON text of a `Ask`. */

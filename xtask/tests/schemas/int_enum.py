@@ -18,6 +18,7 @@ from ._runtime.decode import (
     decode_int32,
     decode_uint8,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -89,6 +90,8 @@ def is_known_level(v: int) -> bool:
 def decode_Level(v: Json, cx: Cx) -> Level:
     n = decode_uint8(v, cx)
     if n not in LEVEL_VALUES:
+        if cx.silent:
+            cx.fail("unknown_variant", "")
         known = ", ".join(str(k) for k in LEVEL_VALUES)
         cx.fail("unknown_variant", f"`{n}` is not a known Level value; use one of: {known}")
     return n
@@ -143,6 +146,7 @@ def decode_Failure_values(
     return {"code": m0, "level": m1}, extra
 
 
+@objects_only
 def decode_Failure(v: Json, cx: Cx) -> Failure:
     values, extra = decode_Failure_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Failure, values, extra)
@@ -161,9 +165,15 @@ def encode_Failure(w: Writer, v: Failure) -> None:
     w.end_object()
 
 
-def parse_error_code(data: str | Json) -> Parsed[ErrorCode]:
-    """Parses JSON text (or an already parsed value) as ``ErrorCode``; raises ``ParseError``."""
-    return decode_input(data, decode_ErrorCode)
+def parse_error_code(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ErrorCode]:
+    """Parses JSON text (or an already parsed value) as ``ErrorCode``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ErrorCode, max_warnings=max_warnings)
 
 
 def serialize_error_code(value: ErrorCode) -> str:
@@ -171,9 +181,15 @@ def serialize_error_code(value: ErrorCode) -> str:
     return encode_text(value, encode_ErrorCode)
 
 
-def parse_level(data: str | Json) -> Parsed[Level]:
-    """Parses JSON text (or an already parsed value) as ``Level``; raises ``ParseError``."""
-    return decode_input(data, decode_Level)
+def parse_level(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Level]:
+    """Parses JSON text (or an already parsed value) as ``Level``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Level, max_warnings=max_warnings)
 
 
 def serialize_level(value: Level) -> str:
@@ -181,9 +197,15 @@ def serialize_level(value: Level) -> str:
     return encode_text(value, encode_Level)
 
 
-def parse_failure(data: str | Json) -> Parsed[Failure]:
-    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``."""
-    return decode_input(data, decode_Failure)
+def parse_failure(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Failure]:
+    """Parses JSON text (or an already parsed value) as ``Failure``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Failure, max_warnings=max_warnings)
 
 
 def serialize_failure(value: Failure) -> str:

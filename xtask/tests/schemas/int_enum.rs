@@ -76,17 +76,10 @@ impl crate::wire::Decode for Level {
     fn from_number(n: f64, cx: &mut crate::wire::Cx) -> Option<Self> {
         let v = Self(<u8 as crate::wire::Decode>::from_number(n, cx)?);
         if !v.is_known() {
-            let known: Vec<String> = Self::KNOWN.iter().map(|k| k.0.to_string()).collect();
-            let e = cx.error(
-                crate::wire::ErrorKind::UnknownVariant,
-                format!(
-                    "`{}` is not a known {} value; use one of: {}",
-                    v.0,
-                    "Level",
-                    known.join(", ")
-                ),
-            );
-            return cx.fail(e);
+            return cx.fail_with(crate::wire::ErrorKind::UnknownVariant, || {
+                let known: Vec<String> = Self::KNOWN.iter().map(|k| k.0.to_string()).collect();
+                format!("`{}` is not a known {} value; use one of: {}", v.0, "Level", known.join(", "))
+            });
         }
         Some(v)
     }

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -53,7 +53,7 @@ export function isKnownLevel(v: number): boolean {
 /** Checks a JSON value as a `Level` (`unknown_variant` for a value this version does not know). */
 export function decodeLevel(v: Json, cx: Cx): Level {
   const n = decodeUint8(v, cx);
-  if (!isKnownLevel(n)) return cx.fail("unknown_variant", `\`${n}\` is not a known Level value; use one of: ${LEVEL_VALUES.join(", ")}`);
+  if (!isKnownLevel(n)) return cx.silent ? cx.fail("unknown_variant", "") : cx.fail("unknown_variant", `\`${n}\` is not a known Level value; use one of: ${LEVEL_VALUES.join(", ")}`);
   return n;
 }
 
@@ -98,6 +98,7 @@ export function decodeFailureMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeFailure(v: Json, cx: Cx): Failure {
   return decodeFailureMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeFailure);
 
 /** Writes the known members of a `Failure`, in schema order. */
 export function encodeFailureKnown(w: Writer, v: Failure): void {
@@ -116,10 +117,11 @@ export function encodeFailure(w: Writer, v: Failure): void {
 
 /**
  * Parses a `ErrorCode`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseErrorCode(input: unknown): ParseResult<ErrorCode> {
-  return decodeInput(input, decodeErrorCode);
+export function parseErrorCode(input: unknown, options?: ParseOptions): ParseResult<ErrorCode> {
+  return decodeInput(input, decodeErrorCode, options);
 }
 
 /** The canonical JSON text of a `ErrorCode`. */
@@ -129,10 +131,11 @@ export function serializeErrorCode(value: ErrorCode): string {
 
 /**
  * Parses a `Level`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseLevel(input: unknown): ParseResult<Level> {
-  return decodeInput(input, decodeLevel);
+export function parseLevel(input: unknown, options?: ParseOptions): ParseResult<Level> {
+  return decodeInput(input, decodeLevel, options);
 }
 
 /** The canonical JSON text of a `Level`. */
@@ -142,10 +145,11 @@ export function serializeLevel(value: Level): string {
 
 /**
  * Parses a `Failure`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseFailure(input: unknown): ParseResult<Failure> {
-  return decodeInput(input, decodeFailure);
+export function parseFailure(input: unknown, options?: ParseOptions): ParseResult<Failure> {
+  return decodeInput(input, decodeFailure, options);
 }
 
 /** The canonical JSON text of a `Failure`. */

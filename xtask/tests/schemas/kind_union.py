@@ -21,6 +21,7 @@ from ._runtime.decode import (
     decode_number,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -271,6 +272,7 @@ def decode_Choice_values(
     return {"value": m0, "name": m1}, extra
 
 
+@objects_only
 def decode_Choice(v: Json, cx: Cx) -> Choice:
     values, extra = decode_Choice_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Choice, values, extra)
@@ -321,6 +323,7 @@ def decode_Group_values(
     return {"group": m0, "name": m1, "options": m2}, extra
 
 
+@objects_only
 def decode_Group(v: Json, cx: Cx) -> Group:
     values, extra = decode_Group_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Group, values, extra)
@@ -368,6 +371,7 @@ def decode_Call_values(
     return {"id": m0, "values": m1, "maybe": m2}, extra
 
 
+@objects_only
 def decode_Call(v: Json, cx: Cx) -> Call:
     values, extra = decode_Call_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Call, values, extra)
@@ -387,9 +391,15 @@ def encode_Call(w: Writer, v: Call) -> None:
     w.end_object()
 
 
-def parse_request_id(data: str | Json) -> Parsed[RequestId]:
-    """Parses JSON text (or an already parsed value) as ``RequestId``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestId)
+def parse_request_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestId]:
+    """Parses JSON text (or an already parsed value) as ``RequestId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestId, max_warnings=max_warnings)
 
 
 def serialize_request_id(value: RequestId) -> str:
@@ -397,9 +407,15 @@ def serialize_request_id(value: RequestId) -> str:
     return encode_text(value, encode_RequestId)
 
 
-def parse_scalar(data: str | Json) -> Parsed[Scalar]:
-    """Parses JSON text (or an already parsed value) as ``Scalar``; raises ``ParseError``."""
-    return decode_input(data, decode_Scalar)
+def parse_scalar(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Scalar]:
+    """Parses JSON text (or an already parsed value) as ``Scalar``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Scalar, max_warnings=max_warnings)
 
 
 def serialize_scalar(value: Scalar) -> str:
@@ -407,9 +423,15 @@ def serialize_scalar(value: Scalar) -> str:
     return encode_text(value, encode_Scalar)
 
 
-def parse_choice(data: str | Json) -> Parsed[Choice]:
-    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``."""
-    return decode_input(data, decode_Choice)
+def parse_choice(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Choice]:
+    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Choice, max_warnings=max_warnings)
 
 
 def serialize_choice(value: Choice) -> str:
@@ -417,9 +439,15 @@ def serialize_choice(value: Choice) -> str:
     return encode_text(value, encode_Choice)
 
 
-def parse_group(data: str | Json) -> Parsed[Group]:
-    """Parses JSON text (or an already parsed value) as ``Group``; raises ``ParseError``."""
-    return decode_input(data, decode_Group)
+def parse_group(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Group]:
+    """Parses JSON text (or an already parsed value) as ``Group``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Group, max_warnings=max_warnings)
 
 
 def serialize_group(value: Group) -> str:
@@ -427,9 +455,15 @@ def serialize_group(value: Group) -> str:
     return encode_text(value, encode_Group)
 
 
-def parse_choices(data: str | Json) -> Parsed[Choices]:
-    """Parses JSON text (or an already parsed value) as ``Choices``; raises ``ParseError``."""
-    return decode_input(data, decode_Choices)
+def parse_choices(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Choices]:
+    """Parses JSON text (or an already parsed value) as ``Choices``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Choices, max_warnings=max_warnings)
 
 
 def serialize_choices(value: Choices) -> str:
@@ -437,9 +471,15 @@ def serialize_choices(value: Choices) -> str:
     return encode_text(value, encode_Choices)
 
 
-def parse_call(data: str | Json) -> Parsed[Call]:
-    """Parses JSON text (or an already parsed value) as ``Call``; raises ``ParseError``."""
-    return decode_input(data, decode_Call)
+def parse_call(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Call]:
+    """Parses JSON text (or an already parsed value) as ``Call``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Call, max_warnings=max_warnings)
 
 
 def serialize_call(value: Call) -> str:

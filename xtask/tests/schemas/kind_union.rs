@@ -86,10 +86,7 @@ impl crate::wire::Decode for Scalar {
     fn from_bool(b: bool, cx: &mut crate::wire::Cx) -> Option<Self> {
         <bool as crate::wire::Decode>::from_bool(b, cx).map(Self::Boolean)
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
         Ok(<Vec<String> as crate::wire::Decode>::from_seq(seq, cx)?.map(Self::StringArray))
     }
     fn from_number(n: f64, cx: &mut crate::wire::Cx) -> Option<Self> {
@@ -171,16 +168,10 @@ impl crate::wire::Decode for Choices {
     fn from_string(s: String, cx: &mut crate::wire::Cx) -> Option<Self> {
         <String as crate::wire::Decode>::from_string(s, cx).map(Self::Label)
     }
-    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(
-        seq: A,
-        cx: &mut crate::wire::Cx,
-    ) -> Result<Option<Self>, A::Error> {
+    fn from_seq<'de, A: serde::de::SeqAccess<'de>>(seq: A, cx: &mut crate::wire::Cx) -> Result<Option<Self>, A::Error> {
         // Several array branches: the first item's members pick one (the first array
         // branch for an empty array or a first item with none of their keys).
-        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)?
-        else {
-            return Ok(None);
-        };
+        let Some(items) = <Vec<crate::wire::Json> as crate::wire::Decode>::from_seq(seq, cx)? else { return Ok(None) };
         let has = |key: &str| matches!(items.first(), Some(crate::wire::Json::Object(m)) if m.get(key).is_some());
         let has_1 = has("value");
         let has_2 = has("group");

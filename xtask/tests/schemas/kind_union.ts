@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -128,6 +128,7 @@ export function decodeChoiceMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeChoice(v: Json, cx: Cx): Choice {
   return decodeChoiceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeChoice);
 
 /** Writes the known members of a `Choice`, in schema order. */
 export function encodeChoiceKnown(w: Writer, v: Choice): void {
@@ -189,6 +190,7 @@ export function decodeGroupMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeGroup(v: Json, cx: Cx): Group {
   return decodeGroupMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeGroup);
 
 /** Writes the known members of a `Group`, in schema order. */
 export function encodeGroupKnown(w: Writer, v: Group): void {
@@ -281,6 +283,7 @@ export function decodeCallMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeCall(v: Json, cx: Cx): Call {
   return decodeCallMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCall);
 
 /** Writes the known members of a `Call`, in schema order. */
 export function encodeCallKnown(w: Writer, v: Call): void {
@@ -300,10 +303,11 @@ export function encodeCall(w: Writer, v: Call): void {
 
 /**
  * Parses a `RequestId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestId(input: unknown): ParseResult<RequestId> {
-  return decodeInput(input, decodeRequestId);
+export function parseRequestId(input: unknown, options?: ParseOptions): ParseResult<RequestId> {
+  return decodeInput(input, decodeRequestId, options);
 }
 
 /** The canonical JSON text of a `RequestId`. */
@@ -313,10 +317,11 @@ export function serializeRequestId(value: RequestId): string {
 
 /**
  * Parses a `Scalar`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseScalar(input: unknown): ParseResult<Scalar> {
-  return decodeInput(input, decodeScalar);
+export function parseScalar(input: unknown, options?: ParseOptions): ParseResult<Scalar> {
+  return decodeInput(input, decodeScalar, options);
 }
 
 /** The canonical JSON text of a `Scalar`. */
@@ -326,10 +331,11 @@ export function serializeScalar(value: Scalar): string {
 
 /**
  * Parses a `Choice`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoice(input: unknown): ParseResult<Choice> {
-  return decodeInput(input, decodeChoice);
+export function parseChoice(input: unknown, options?: ParseOptions): ParseResult<Choice> {
+  return decodeInput(input, decodeChoice, options);
 }
 
 /** The canonical JSON text of a `Choice`. */
@@ -339,10 +345,11 @@ export function serializeChoice(value: Choice): string {
 
 /**
  * Parses a `Group`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseGroup(input: unknown): ParseResult<Group> {
-  return decodeInput(input, decodeGroup);
+export function parseGroup(input: unknown, options?: ParseOptions): ParseResult<Group> {
+  return decodeInput(input, decodeGroup, options);
 }
 
 /** The canonical JSON text of a `Group`. */
@@ -352,10 +359,11 @@ export function serializeGroup(value: Group): string {
 
 /**
  * Parses a `Choices`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoices(input: unknown): ParseResult<Choices> {
-  return decodeInput(input, decodeChoices);
+export function parseChoices(input: unknown, options?: ParseOptions): ParseResult<Choices> {
+  return decodeInput(input, decodeChoices, options);
 }
 
 /** The canonical JSON text of a `Choices`. */
@@ -365,10 +373,11 @@ export function serializeChoices(value: Choices): string {
 
 /**
  * Parses a `Call`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCall(input: unknown): ParseResult<Call> {
-  return decodeInput(input, decodeCall);
+export function parseCall(input: unknown, options?: ParseOptions): ParseResult<Call> {
+  return decodeInput(input, decodeCall, options);
 }
 
 /** The canonical JSON text of a `Call`. */

@@ -17,6 +17,8 @@ from ._runtime.decode import (
     decode_input,
     decode_string,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -284,6 +286,7 @@ def decode_Running_values(
     return {"since": m0}, extra
 
 
+@objects_only
 def decode_Running(v: Json, cx: Cx) -> Running:
     values, extra = decode_Running_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Running, values, extra)
@@ -321,6 +324,7 @@ def decode_Idle_values(
     return {"reason": m0}, extra
 
 
+@objects_only
 def decode_Idle(v: Json, cx: Cx) -> Idle:
     values, extra = decode_Idle_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Idle, values, extra)
@@ -338,6 +342,7 @@ def encode_Idle(w: Writer, v: Idle) -> None:
     w.end_object()
 
 
+@tag_first("state")
 def decode_State(v: Json, cx: Cx) -> State:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "state")
@@ -372,6 +377,7 @@ def encode_State(w: Writer, v: State) -> None:
     w.end_object()
 
 
+@tag_first("mode")
 def decode_Mode(v: Json, cx: Cx) -> Mode:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "mode")
@@ -415,6 +421,7 @@ def decode_Note_values(
     return {"text": m0}, extra
 
 
+@objects_only
 def decode_Note(v: Json, cx: Cx) -> Note:
     values, extra = decode_Note_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Note, values, extra)
@@ -432,6 +439,7 @@ def encode_Note(w: Writer, v: Note) -> None:
     w.end_object()
 
 
+@tag_first("kind")
 def decode_Update(v: Json, cx: Cx) -> Update:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -520,6 +528,7 @@ def decode_Log_values(
     return {"updates": m0}, extra
 
 
+@objects_only
 def decode_Log(v: Json, cx: Cx) -> Log:
     values, extra = decode_Log_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Log, values, extra)
@@ -537,9 +546,15 @@ def encode_Log(w: Writer, v: Log) -> None:
     w.end_object()
 
 
-def parse_running(data: str | Json) -> Parsed[Running]:
-    """Parses JSON text (or an already parsed value) as ``Running``; raises ``ParseError``."""
-    return decode_input(data, decode_Running)
+def parse_running(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Running]:
+    """Parses JSON text (or an already parsed value) as ``Running``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Running, max_warnings=max_warnings)
 
 
 def serialize_running(value: Running) -> str:
@@ -547,9 +562,15 @@ def serialize_running(value: Running) -> str:
     return encode_text(value, encode_Running)
 
 
-def parse_idle(data: str | Json) -> Parsed[Idle]:
-    """Parses JSON text (or an already parsed value) as ``Idle``; raises ``ParseError``."""
-    return decode_input(data, decode_Idle)
+def parse_idle(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Idle]:
+    """Parses JSON text (or an already parsed value) as ``Idle``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Idle, max_warnings=max_warnings)
 
 
 def serialize_idle(value: Idle) -> str:
@@ -557,9 +578,15 @@ def serialize_idle(value: Idle) -> str:
     return encode_text(value, encode_Idle)
 
 
-def parse_state(data: str | Json) -> Parsed[State]:
-    """Parses JSON text (or an already parsed value) as ``State``; raises ``ParseError``."""
-    return decode_input(data, decode_State)
+def parse_state(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[State]:
+    """Parses JSON text (or an already parsed value) as ``State``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_State, max_warnings=max_warnings)
 
 
 def serialize_state(value: State) -> str:
@@ -567,9 +594,15 @@ def serialize_state(value: State) -> str:
     return encode_text(value, encode_State)
 
 
-def parse_mode(data: str | Json) -> Parsed[Mode]:
-    """Parses JSON text (or an already parsed value) as ``Mode``; raises ``ParseError``."""
-    return decode_input(data, decode_Mode)
+def parse_mode(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Mode]:
+    """Parses JSON text (or an already parsed value) as ``Mode``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Mode, max_warnings=max_warnings)
 
 
 def serialize_mode(value: Mode) -> str:
@@ -577,9 +610,15 @@ def serialize_mode(value: Mode) -> str:
     return encode_text(value, encode_Mode)
 
 
-def parse_note(data: str | Json) -> Parsed[Note]:
-    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``."""
-    return decode_input(data, decode_Note)
+def parse_note(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Note]:
+    """Parses JSON text (or an already parsed value) as ``Note``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Note, max_warnings=max_warnings)
 
 
 def serialize_note(value: Note) -> str:
@@ -587,9 +626,15 @@ def serialize_note(value: Note) -> str:
     return encode_text(value, encode_Note)
 
 
-def parse_update(data: str | Json) -> Parsed[Update]:
-    """Parses JSON text (or an already parsed value) as ``Update``; raises ``ParseError``."""
-    return decode_input(data, decode_Update)
+def parse_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Update]:
+    """Parses JSON text (or an already parsed value) as ``Update``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Update, max_warnings=max_warnings)
 
 
 def serialize_update(value: Update) -> str:
@@ -597,9 +642,15 @@ def serialize_update(value: Update) -> str:
     return encode_text(value, encode_Update)
 
 
-def parse_log(data: str | Json) -> Parsed[Log]:
-    """Parses JSON text (or an already parsed value) as ``Log``; raises ``ParseError``."""
-    return decode_input(data, decode_Log)
+def parse_log(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Log]:
+    """Parses JSON text (or an already parsed value) as ``Log``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Log, max_warnings=max_warnings)
 
 
 def serialize_log(value: Log) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -61,6 +61,7 @@ export function decodeRunningMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeRunning(v: Json, cx: Cx): Running {
   return decodeRunningMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRunning);
 
 /** Writes the known members of a `Running`, in schema order. */
 export function encodeRunningKnown(w: Writer, v: Running): void {
@@ -107,6 +108,7 @@ export function decodeIdleMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeIdle(v: Json, cx: Cx): Idle {
   return decodeIdleMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeIdle);
 
 /** Writes the known members of a `Idle`, in schema order. */
 export function encodeIdleKnown(w: Writer, v: Idle): void {
@@ -156,6 +158,7 @@ export function decodeState(v: Json, cx: Cx): State {
       return unknownVariant(tag, obj, "state", cx);
   }
 }
+objectsOnly(decodeState, "state");
 
 /** Writes a `State` canonically: the tag first. */
 export function encodeState(w: Writer, v: State): void {
@@ -246,6 +249,7 @@ export function decodeMode(v: Json, cx: Cx): Mode {
       return cx.unknownTag("mode", tag, "Mode", MODE_TAGS);
   }
 }
+objectsOnly(decodeMode, "mode");
 
 /** Writes a `Mode` canonically: the tag first. */
 export function encodeMode(w: Writer, v: Mode): void {
@@ -322,6 +326,7 @@ export function decodeNoteMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeNote(v: Json, cx: Cx): Note {
   return decodeNoteMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeNote);
 
 /** Writes the known members of a `Note`, in schema order. */
 export function encodeNoteKnown(w: Writer, v: Note): void {
@@ -372,6 +377,7 @@ export function decodeUpdate(v: Json, cx: Cx): Update {
       return unknownVariant(tag, obj, "kind", cx);
   }
 }
+objectsOnly(decodeUpdate, "kind");
 
 /** Writes a `Update` canonically: the tag first. */
 export function encodeUpdate(w: Writer, v: Update): void {
@@ -432,6 +438,7 @@ export function decodeLogMembers(obj: JsonObject, cx: Cx, skip: readonly string[
 export function decodeLog(v: Json, cx: Cx): Log {
   return decodeLogMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeLog);
 
 /** Writes the known members of a `Log`, in schema order. */
 export function encodeLogKnown(w: Writer, v: Log): void {
@@ -449,10 +456,11 @@ export function encodeLog(w: Writer, v: Log): void {
 
 /**
  * Parses a `Running`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRunning(input: unknown): ParseResult<Running> {
-  return decodeInput(input, decodeRunning);
+export function parseRunning(input: unknown, options?: ParseOptions): ParseResult<Running> {
+  return decodeInput(input, decodeRunning, options);
 }
 
 /** The canonical JSON text of a `Running`. */
@@ -462,10 +470,11 @@ export function serializeRunning(value: Running): string {
 
 /**
  * Parses a `Idle`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIdle(input: unknown): ParseResult<Idle> {
-  return decodeInput(input, decodeIdle);
+export function parseIdle(input: unknown, options?: ParseOptions): ParseResult<Idle> {
+  return decodeInput(input, decodeIdle, options);
 }
 
 /** The canonical JSON text of a `Idle`. */
@@ -475,10 +484,11 @@ export function serializeIdle(value: Idle): string {
 
 /**
  * Parses a `State`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseState(input: unknown): ParseResult<State> {
-  return decodeInput(input, decodeState);
+export function parseState(input: unknown, options?: ParseOptions): ParseResult<State> {
+  return decodeInput(input, decodeState, options);
 }
 
 /** The canonical JSON text of a `State`. */
@@ -488,10 +498,11 @@ export function serializeState(value: State): string {
 
 /**
  * Parses a `Mode`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseMode(input: unknown): ParseResult<Mode> {
-  return decodeInput(input, decodeMode);
+export function parseMode(input: unknown, options?: ParseOptions): ParseResult<Mode> {
+  return decodeInput(input, decodeMode, options);
 }
 
 /** The canonical JSON text of a `Mode`. */
@@ -501,10 +512,11 @@ export function serializeMode(value: Mode): string {
 
 /**
  * Parses a `Note`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseNote(input: unknown): ParseResult<Note> {
-  return decodeInput(input, decodeNote);
+export function parseNote(input: unknown, options?: ParseOptions): ParseResult<Note> {
+  return decodeInput(input, decodeNote, options);
 }
 
 /** The canonical JSON text of a `Note`. */
@@ -514,10 +526,11 @@ export function serializeNote(value: Note): string {
 
 /**
  * Parses a `Update`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUpdate(input: unknown): ParseResult<Update> {
-  return decodeInput(input, decodeUpdate);
+export function parseUpdate(input: unknown, options?: ParseOptions): ParseResult<Update> {
+  return decodeInput(input, decodeUpdate, options);
 }
 
 /** The canonical JSON text of a `Update`. */
@@ -527,10 +540,11 @@ export function serializeUpdate(value: Update): string {
 
 /**
  * Parses a `Log`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseLog(input: unknown): ParseResult<Log> {
-  return decodeInput(input, decodeLog);
+export function parseLog(input: unknown, options?: ParseOptions): ParseResult<Log> {
+  return decodeInput(input, decodeLog, options);
 }
 
 /** The canonical JSON text of a `Log`. */

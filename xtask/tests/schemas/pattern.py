@@ -18,6 +18,7 @@ from ._runtime.decode import (
     decode_input,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -167,6 +168,7 @@ def decode_Price_values(
     return {"currency": m0, "sku": m1, "note": m2, "tag": m3}, extra
 
 
+@objects_only
 def decode_Price(v: Json, cx: Cx) -> Price:
     values, extra = decode_Price_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Price, values, extra)
@@ -187,9 +189,15 @@ def encode_Price(w: Writer, v: Price) -> None:
     w.end_object()
 
 
-def parse_price(data: str | Json) -> Parsed[Price]:
-    """Parses JSON text (or an already parsed value) as ``Price``; raises ``ParseError``."""
-    return decode_input(data, decode_Price)
+def parse_price(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Price]:
+    """Parses JSON text (or an already parsed value) as ``Price``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Price, max_warnings=max_warnings)
 
 
 def serialize_price(value: Price) -> str:

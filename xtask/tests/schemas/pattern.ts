@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -76,6 +76,7 @@ export function decodePriceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodePrice(v: Json, cx: Cx): Price {
   return decodePriceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePrice);
 
 /** Writes the known members of a `Price`, in schema order. */
 export function encodePriceKnown(w: Writer, v: Price): void {
@@ -96,10 +97,11 @@ export function encodePrice(w: Writer, v: Price): void {
 
 /**
  * Parses a `Price`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePrice(input: unknown): ParseResult<Price> {
-  return decodeInput(input, decodePrice);
+export function parsePrice(input: unknown, options?: ParseOptions): ParseResult<Price> {
+  return decodeInput(input, decodePrice, options);
 }
 
 /** The canonical JSON text of a `Price`. */

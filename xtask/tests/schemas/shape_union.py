@@ -18,6 +18,7 @@ from ._runtime.decode import (
     decode_input,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -119,6 +120,7 @@ def decode_Words_values(
     return {"words": m0, "uri": m1}, extra
 
 
+@objects_only
 def decode_Words(v: Json, cx: Cx) -> Words:
     values, extra = decode_Words_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Words, values, extra)
@@ -164,6 +166,7 @@ def decode_Blob_values(
     return {"blob": m0, "uri": m1}, extra
 
 
+@objects_only
 def decode_Blob(v: Json, cx: Cx) -> Blob:
     values, extra = decode_Blob_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Blob, values, extra)
@@ -182,6 +185,7 @@ def encode_Blob(w: Writer, v: Blob) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Payload(v: Json, cx: Cx) -> Payload:
     obj = cx.expect_object(v)
     if "words" in obj:
@@ -198,9 +202,15 @@ def encode_Payload(w: Writer, v: Payload) -> None:
     encode_Blob(w, v)
 
 
-def parse_words(data: str | Json) -> Parsed[Words]:
-    """Parses JSON text (or an already parsed value) as ``Words``; raises ``ParseError``."""
-    return decode_input(data, decode_Words)
+def parse_words(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Words]:
+    """Parses JSON text (or an already parsed value) as ``Words``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Words, max_warnings=max_warnings)
 
 
 def serialize_words(value: Words) -> str:
@@ -208,9 +218,15 @@ def serialize_words(value: Words) -> str:
     return encode_text(value, encode_Words)
 
 
-def parse_blob(data: str | Json) -> Parsed[Blob]:
-    """Parses JSON text (or an already parsed value) as ``Blob``; raises ``ParseError``."""
-    return decode_input(data, decode_Blob)
+def parse_blob(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Blob]:
+    """Parses JSON text (or an already parsed value) as ``Blob``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Blob, max_warnings=max_warnings)
 
 
 def serialize_blob(value: Blob) -> str:
@@ -218,9 +234,15 @@ def serialize_blob(value: Blob) -> str:
     return encode_text(value, encode_Blob)
 
 
-def parse_payload(data: str | Json) -> Parsed[Payload]:
-    """Parses JSON text (or an already parsed value) as ``Payload``; raises ``ParseError``."""
-    return decode_input(data, decode_Payload)
+def parse_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Payload]:
+    """Parses JSON text (or an already parsed value) as ``Payload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Payload, max_warnings=max_warnings)
 
 
 def serialize_payload(value: Payload) -> str:

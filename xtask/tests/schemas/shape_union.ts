@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -57,6 +57,7 @@ export function decodeWordsMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodeWords(v: Json, cx: Cx): Words {
   return decodeWordsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeWords);
 
 /** Writes the known members of a `Words`, in schema order. */
 export function encodeWordsKnown(w: Writer, v: Words): void {
@@ -111,6 +112,7 @@ export function decodeBlobMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeBlob(v: Json, cx: Cx): Blob {
   return decodeBlobMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeBlob);
 
 /** Writes the known members of a `Blob`, in schema order. */
 export function encodeBlobKnown(w: Writer, v: Blob): void {
@@ -137,6 +139,7 @@ export function decodePayload(v: Json, cx: Cx): Payload {
   if (getMember(obj, "blob") !== undefined) return decodeBlob(v, cx);
   return cx.missingOneOf(["words", "blob"]);
 }
+objectsOnly(decodePayload);
 
 /** Writes a `Payload` canonically. */
 export function encodePayload(w: Writer, v: Payload): void {
@@ -146,10 +149,11 @@ export function encodePayload(w: Writer, v: Payload): void {
 
 /**
  * Parses a `Words`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseWords(input: unknown): ParseResult<Words> {
-  return decodeInput(input, decodeWords);
+export function parseWords(input: unknown, options?: ParseOptions): ParseResult<Words> {
+  return decodeInput(input, decodeWords, options);
 }
 
 /** The canonical JSON text of a `Words`. */
@@ -159,10 +163,11 @@ export function serializeWords(value: Words): string {
 
 /**
  * Parses a `Blob`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBlob(input: unknown): ParseResult<Blob> {
-  return decodeInput(input, decodeBlob);
+export function parseBlob(input: unknown, options?: ParseOptions): ParseResult<Blob> {
+  return decodeInput(input, decodeBlob, options);
 }
 
 /** The canonical JSON text of a `Blob`. */
@@ -172,10 +177,11 @@ export function serializeBlob(value: Blob): string {
 
 /**
  * Parses a `Payload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePayload(input: unknown): ParseResult<Payload> {
-  return decodeInput(input, decodePayload);
+export function parsePayload(input: unknown, options?: ParseOptions): ParseResult<Payload> {
+  return decodeInput(input, decodePayload, options);
 }
 
 /** The canonical JSON text of a `Payload`. */

@@ -18,6 +18,7 @@ from ._runtime.decode import (
     decode_input,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -158,6 +159,7 @@ def decode_Place_values(
     return {"thing": m0, "at": m1, "from_": m2}, extra
 
 
+@objects_only
 def decode_Place(v: Json, cx: Cx) -> Place:
     values, extra = decode_Place_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Place, values, extra)
@@ -177,9 +179,15 @@ def encode_Place(w: Writer, v: Place) -> None:
     w.end_object()
 
 
-def parse_thing_id(data: str | Json) -> Parsed[ThingId]:
-    """Parses JSON text (or an already parsed value) as ``ThingId``; raises ``ParseError``."""
-    return decode_input(data, decode_ThingId)
+def parse_thing_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ThingId]:
+    """Parses JSON text (or an already parsed value) as ``ThingId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ThingId, max_warnings=max_warnings)
 
 
 def serialize_thing_id(value: ThingId) -> str:
@@ -187,9 +195,15 @@ def serialize_thing_id(value: ThingId) -> str:
     return encode_text(value, encode_ThingId)
 
 
-def parse_absolute_path(data: str | Json) -> Parsed[AbsolutePath]:
-    """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``."""
-    return decode_input(data, decode_AbsolutePath)
+def parse_absolute_path(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AbsolutePath]:
+    """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AbsolutePath, max_warnings=max_warnings)
 
 
 def serialize_absolute_path(value: AbsolutePath) -> str:
@@ -197,9 +211,15 @@ def serialize_absolute_path(value: AbsolutePath) -> str:
     return encode_text(value, encode_AbsolutePath)
 
 
-def parse_work_dir(data: str | Json) -> Parsed[WorkDir]:
-    """Parses JSON text (or an already parsed value) as ``WorkDir``; raises ``ParseError``."""
-    return decode_input(data, decode_WorkDir)
+def parse_work_dir(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[WorkDir]:
+    """Parses JSON text (or an already parsed value) as ``WorkDir``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_WorkDir, max_warnings=max_warnings)
 
 
 def serialize_work_dir(value: WorkDir) -> str:
@@ -207,9 +227,15 @@ def serialize_work_dir(value: WorkDir) -> str:
     return encode_text(value, encode_WorkDir)
 
 
-def parse_place(data: str | Json) -> Parsed[Place]:
-    """Parses JSON text (or an already parsed value) as ``Place``; raises ``ParseError``."""
-    return decode_input(data, decode_Place)
+def parse_place(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Place]:
+    """Parses JSON text (or an already parsed value) as ``Place``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Place, max_warnings=max_warnings)
 
 
 def serialize_place(value: Place) -> str:

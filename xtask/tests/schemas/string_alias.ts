@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -117,6 +117,7 @@ export function decodePlaceMembers(obj: JsonObject, cx: Cx, skip: readonly strin
 export function decodePlace(v: Json, cx: Cx): Place {
   return decodePlaceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePlace);
 
 /** Writes the known members of a `Place`, in schema order. */
 export function encodePlaceKnown(w: Writer, v: Place): void {
@@ -136,10 +137,11 @@ export function encodePlace(w: Writer, v: Place): void {
 
 /**
  * Parses a `ThingId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseThingId(input: unknown): ParseResult<ThingId> {
-  return decodeInput(input, decodeThingId);
+export function parseThingId(input: unknown, options?: ParseOptions): ParseResult<ThingId> {
+  return decodeInput(input, decodeThingId, options);
 }
 
 /** The canonical JSON text of a `ThingId`. */
@@ -149,10 +151,11 @@ export function serializeThingId(value: ThingId): string {
 
 /**
  * Parses a `AbsolutePath`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
-  return decodeInput(input, decodeAbsolutePath);
+export function parseAbsolutePath(input: unknown, options?: ParseOptions): ParseResult<AbsolutePath> {
+  return decodeInput(input, decodeAbsolutePath, options);
 }
 
 /** The canonical JSON text of a `AbsolutePath`. */
@@ -162,10 +165,11 @@ export function serializeAbsolutePath(value: AbsolutePath): string {
 
 /**
  * Parses a `WorkDir`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseWorkDir(input: unknown): ParseResult<WorkDir> {
-  return decodeInput(input, decodeWorkDir);
+export function parseWorkDir(input: unknown, options?: ParseOptions): ParseResult<WorkDir> {
+  return decodeInput(input, decodeWorkDir, options);
 }
 
 /** The canonical JSON text of a `WorkDir`. */
@@ -175,10 +179,11 @@ export function serializeWorkDir(value: WorkDir): string {
 
 /**
  * Parses a `Place`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePlace(input: unknown): ParseResult<Place> {
-  return decodeInput(input, decodePlace);
+export function parsePlace(input: unknown, options?: ParseOptions): ParseResult<Place> {
+  return decodeInput(input, decodePlace, options);
 }
 
 /** The canonical JSON text of a `Place`. */

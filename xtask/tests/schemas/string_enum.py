@@ -97,9 +97,15 @@ encode_Side = encode_string
 # --- decoders and encoders ---
 
 
-def parse_color(data: str | Json) -> Parsed[Color]:
-    """Parses JSON text (or an already parsed value) as ``Color``; raises ``ParseError``."""
-    return decode_input(data, decode_Color)
+def parse_color(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Color]:
+    """Parses JSON text (or an already parsed value) as ``Color``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Color, max_warnings=max_warnings)
 
 
 def serialize_color(value: Color) -> str:
@@ -107,9 +113,15 @@ def serialize_color(value: Color) -> str:
     return encode_text(value, encode_Color)
 
 
-def parse_side(data: str | Json) -> Parsed[Side]:
-    """Parses JSON text (or an already parsed value) as ``Side``; raises ``ParseError``."""
-    return decode_input(data, decode_Side)
+def parse_side(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Side]:
+    """Parses JSON text (or an already parsed value) as ``Side``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Side, max_warnings=max_warnings)
 
 
 def serialize_side(value: Side) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -66,10 +66,11 @@ export const encodeSide: Encoder<Side> = encodeString;
 
 /**
  * Parses a `Color`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseColor(input: unknown): ParseResult<Color> {
-  return decodeInput(input, decodeColor);
+export function parseColor(input: unknown, options?: ParseOptions): ParseResult<Color> {
+  return decodeInput(input, decodeColor, options);
 }
 
 /** The canonical JSON text of a `Color`. */
@@ -79,10 +80,11 @@ export function serializeColor(value: Color): string {
 
 /**
  * Parses a `Side`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSide(input: unknown): ParseResult<Side> {
-  return decodeInput(input, decodeSide);
+export function parseSide(input: unknown, options?: ParseOptions): ParseResult<Side> {
+  return decodeInput(input, decodeSide, options);
 }
 
 /** The canonical JSON text of a `Side`. */

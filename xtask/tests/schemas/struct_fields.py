@@ -25,6 +25,7 @@ from ._runtime.decode import (
     decode_string,
     decode_uint32,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -195,6 +196,7 @@ def decode_Record_values(
     }, extra
 
 
+@objects_only
 def decode_Record(v: Json, cx: Cx) -> Record:
     values, extra = decode_Record_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Record, values, extra)
@@ -244,6 +246,7 @@ def decode_Listing_values(
     return {"items": m0}, extra
 
 
+@objects_only
 def decode_Listing(v: Json, cx: Cx) -> Listing:
     values, extra = decode_Listing_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Listing, values, extra)
@@ -261,9 +264,15 @@ def encode_Listing(w: Writer, v: Listing) -> None:
     w.end_object()
 
 
-def parse_record(data: str | Json) -> Parsed[Record]:
-    """Parses JSON text (or an already parsed value) as ``Record``; raises ``ParseError``."""
-    return decode_input(data, decode_Record)
+def parse_record(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Record]:
+    """Parses JSON text (or an already parsed value) as ``Record``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Record, max_warnings=max_warnings)
 
 
 def serialize_record(value: Record) -> str:
@@ -271,9 +280,15 @@ def serialize_record(value: Record) -> str:
     return encode_text(value, encode_Record)
 
 
-def parse_listing(data: str | Json) -> Parsed[Listing]:
-    """Parses JSON text (or an already parsed value) as ``Listing``; raises ``ParseError``."""
-    return decode_input(data, decode_Listing)
+def parse_listing(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Listing]:
+    """Parses JSON text (or an already parsed value) as ``Listing``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Listing, max_warnings=max_warnings)
 
 
 def serialize_listing(value: Listing) -> str:

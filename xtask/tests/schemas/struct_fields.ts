@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -151,6 +151,7 @@ export function decodeRecordMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeRecord(v: Json, cx: Cx): Record {
   return decodeRecordMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRecord);
 
 /** Writes the known members of a `Record`, in schema order. */
 export function encodeRecordKnown(w: Writer, v: Record): void {
@@ -207,6 +208,7 @@ export function decodeListingMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeListing(v: Json, cx: Cx): Listing {
   return decodeListingMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeListing);
 
 /** Writes the known members of a `Listing`, in schema order. */
 export function encodeListingKnown(w: Writer, v: Listing): void {
@@ -224,10 +226,11 @@ export function encodeListing(w: Writer, v: Listing): void {
 
 /**
  * Parses a `Record`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRecord(input: unknown): ParseResult<Record> {
-  return decodeInput(input, decodeRecord);
+export function parseRecord(input: unknown, options?: ParseOptions): ParseResult<Record> {
+  return decodeInput(input, decodeRecord, options);
 }
 
 /** The canonical JSON text of a `Record`. */
@@ -237,10 +240,11 @@ export function serializeRecord(value: Record): string {
 
 /**
  * Parses a `Listing`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseListing(input: unknown): ParseResult<Listing> {
-  return decodeInput(input, decodeListing);
+export function parseListing(input: unknown, options?: ParseOptions): ParseResult<Listing> {
+  return decodeInput(input, decodeListing, options);
 }
 
 /** The canonical JSON text of a `Listing`. */

@@ -21,6 +21,8 @@ from ._runtime.decode import (
     decode_string,
     decode_uint64,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -254,6 +256,7 @@ def decode_Toggle_values(
     return {"on": m0}, extra
 
 
+@objects_only
 def decode_Toggle(v: Json, cx: Cx) -> Toggle:
     values, extra = decode_Toggle_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Toggle, values, extra)
@@ -271,6 +274,7 @@ def encode_Toggle(w: Writer, v: Toggle) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_Setting(v: Json, cx: Cx) -> Setting:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -350,6 +354,7 @@ def decode_SettingNumberPayload_values(
     return {"value": m0}, extra
 
 
+@objects_only
 def decode_SettingNumberPayload(v: Json, cx: Cx) -> SettingNumberPayload:
     values, extra = decode_SettingNumberPayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SettingNumberPayload, values, extra)
@@ -367,6 +372,7 @@ def encode_SettingNumberPayload(w: Writer, v: SettingNumberPayload) -> None:
     w.end_object()
 
 
+@tag_first("kind")
 def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -433,6 +439,7 @@ def decode_ShapeCirclePayload_values(
     return {"r": m0}, extra
 
 
+@objects_only
 def decode_ShapeCirclePayload(v: Json, cx: Cx) -> ShapeCirclePayload:
     values, extra = decode_ShapeCirclePayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ShapeCirclePayload, values, extra)
@@ -472,6 +479,7 @@ def decode_One_values(
     return {"path": m0}, extra
 
 
+@objects_only
 def decode_One(v: Json, cx: Cx) -> One:
     values, extra = decode_One_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(One, values, extra)
@@ -489,6 +497,7 @@ def encode_One(w: Writer, v: One) -> None:
     w.end_object()
 
 
+@tag_first("op")
 def decode_Change(v: Json, cx: Cx) -> Change:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "op")
@@ -529,9 +538,15 @@ def encode_Change(w: Writer, v: Change) -> None:
     w.end_object()
 
 
-def parse_toggle(data: str | Json) -> Parsed[Toggle]:
-    """Parses JSON text (or an already parsed value) as ``Toggle``; raises ``ParseError``."""
-    return decode_input(data, decode_Toggle)
+def parse_toggle(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Toggle]:
+    """Parses JSON text (or an already parsed value) as ``Toggle``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Toggle, max_warnings=max_warnings)
 
 
 def serialize_toggle(value: Toggle) -> str:
@@ -539,9 +554,15 @@ def serialize_toggle(value: Toggle) -> str:
     return encode_text(value, encode_Toggle)
 
 
-def parse_setting(data: str | Json) -> Parsed[Setting]:
-    """Parses JSON text (or an already parsed value) as ``Setting``; raises ``ParseError``."""
-    return decode_input(data, decode_Setting)
+def parse_setting(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Setting]:
+    """Parses JSON text (or an already parsed value) as ``Setting``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Setting, max_warnings=max_warnings)
 
 
 def serialize_setting(value: Setting) -> str:
@@ -549,9 +570,15 @@ def serialize_setting(value: Setting) -> str:
     return encode_text(value, encode_Setting)
 
 
-def parse_setting_number_payload(data: str | Json) -> Parsed[SettingNumberPayload]:
-    """Parses JSON text (or an already parsed value) as ``SettingNumberPayload``; raises ``ParseError``."""
-    return decode_input(data, decode_SettingNumberPayload)
+def parse_setting_number_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SettingNumberPayload]:
+    """Parses JSON text (or an already parsed value) as ``SettingNumberPayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SettingNumberPayload, max_warnings=max_warnings)
 
 
 def serialize_setting_number_payload(value: SettingNumberPayload) -> str:
@@ -559,9 +586,15 @@ def serialize_setting_number_payload(value: SettingNumberPayload) -> str:
     return encode_text(value, encode_SettingNumberPayload)
 
 
-def parse_shape(data: str | Json) -> Parsed[Shape]:
-    """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``."""
-    return decode_input(data, decode_Shape)
+def parse_shape(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Shape]:
+    """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Shape, max_warnings=max_warnings)
 
 
 def serialize_shape(value: Shape) -> str:
@@ -569,9 +602,15 @@ def serialize_shape(value: Shape) -> str:
     return encode_text(value, encode_Shape)
 
 
-def parse_shape_circle_payload(data: str | Json) -> Parsed[ShapeCirclePayload]:
-    """Parses JSON text (or an already parsed value) as ``ShapeCirclePayload``; raises ``ParseError``."""
-    return decode_input(data, decode_ShapeCirclePayload)
+def parse_shape_circle_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ShapeCirclePayload]:
+    """Parses JSON text (or an already parsed value) as ``ShapeCirclePayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ShapeCirclePayload, max_warnings=max_warnings)
 
 
 def serialize_shape_circle_payload(value: ShapeCirclePayload) -> str:
@@ -579,9 +618,15 @@ def serialize_shape_circle_payload(value: ShapeCirclePayload) -> str:
     return encode_text(value, encode_ShapeCirclePayload)
 
 
-def parse_one(data: str | Json) -> Parsed[One]:
-    """Parses JSON text (or an already parsed value) as ``One``; raises ``ParseError``."""
-    return decode_input(data, decode_One)
+def parse_one(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[One]:
+    """Parses JSON text (or an already parsed value) as ``One``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_One, max_warnings=max_warnings)
 
 
 def serialize_one(value: One) -> str:
@@ -589,9 +634,15 @@ def serialize_one(value: One) -> str:
     return encode_text(value, encode_One)
 
 
-def parse_change(data: str | Json) -> Parsed[Change]:
-    """Parses JSON text (or an already parsed value) as ``Change``; raises ``ParseError``."""
-    return decode_input(data, decode_Change)
+def parse_change(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Change]:
+    """Parses JSON text (or an already parsed value) as ``Change``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Change, max_warnings=max_warnings)
 
 
 def serialize_change(value: Change) -> str:

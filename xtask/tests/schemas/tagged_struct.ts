@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -54,6 +54,7 @@ export function decodeToggleMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeToggle(v: Json, cx: Cx): Toggle {
   return decodeToggleMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToggle);
 
 /** Writes the known members of a `Toggle`, in schema order. */
 export function encodeToggleKnown(w: Writer, v: Toggle): void {
@@ -145,6 +146,7 @@ export function decodeSetting(v: Json, cx: Cx): Setting {
   if (m2 !== undefined) out.hint = m2;
   return out;
 }
+objectsOnly(decodeSetting, "type");
 
 /** Writes a `Setting` canonically: tag, variant members, common members, unknown members. */
 export function encodeSetting(w: Writer, v: Setting): void {
@@ -207,6 +209,7 @@ export function decodeSettingNumberPayloadMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeSettingNumberPayload(v: Json, cx: Cx): SettingNumberPayload {
   return decodeSettingNumberPayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSettingNumberPayload);
 
 /** Writes the known members of a `SettingNumberPayload`, in schema order. */
 export function encodeSettingNumberPayloadKnown(w: Writer, v: SettingNumberPayload): void {
@@ -282,6 +285,7 @@ export function decodeShape(v: Json, cx: Cx): Shape {
   out.id = m0;
   return out;
 }
+objectsOnly(decodeShape, "kind");
 
 /** Writes a `Shape` canonically: tag, variant members, common members, unknown members. */
 export function encodeShape(w: Writer, v: Shape): void {
@@ -338,6 +342,7 @@ export function decodeShapeCirclePayloadMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeShapeCirclePayload(v: Json, cx: Cx): ShapeCirclePayload {
   return decodeShapeCirclePayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeShapeCirclePayload);
 
 /** Writes the known members of a `ShapeCirclePayload`, in schema order. */
 export function encodeShapeCirclePayloadKnown(w: Writer, v: ShapeCirclePayload): void {
@@ -384,6 +389,7 @@ export function decodeOneMembers(obj: JsonObject, cx: Cx, skip: readonly string[
 export function decodeOne(v: Json, cx: Cx): One {
   return decodeOneMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeOne);
 
 /** Writes the known members of a `One`, in schema order. */
 export function encodeOneKnown(w: Writer, v: One): void {
@@ -455,6 +461,7 @@ export function decodeChange(v: Json, cx: Cx): Change {
   if (m0 !== undefined) out.size = m0;
   return out;
 }
+objectsOnly(decodeChange, "op");
 
 /** Writes a `Change` canonically: tag, variant members, common members, unknown members. */
 export function encodeChange(w: Writer, v: Change): void {
@@ -482,10 +489,11 @@ export function encodeChange(w: Writer, v: Change): void {
 
 /**
  * Parses a `Toggle`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToggle(input: unknown): ParseResult<Toggle> {
-  return decodeInput(input, decodeToggle);
+export function parseToggle(input: unknown, options?: ParseOptions): ParseResult<Toggle> {
+  return decodeInput(input, decodeToggle, options);
 }
 
 /** The canonical JSON text of a `Toggle`. */
@@ -495,10 +503,11 @@ export function serializeToggle(value: Toggle): string {
 
 /**
  * Parses a `Setting`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSetting(input: unknown): ParseResult<Setting> {
-  return decodeInput(input, decodeSetting);
+export function parseSetting(input: unknown, options?: ParseOptions): ParseResult<Setting> {
+  return decodeInput(input, decodeSetting, options);
 }
 
 /** The canonical JSON text of a `Setting`. */
@@ -508,10 +517,11 @@ export function serializeSetting(value: Setting): string {
 
 /**
  * Parses a `SettingNumberPayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSettingNumberPayload(input: unknown): ParseResult<SettingNumberPayload> {
-  return decodeInput(input, decodeSettingNumberPayload);
+export function parseSettingNumberPayload(input: unknown, options?: ParseOptions): ParseResult<SettingNumberPayload> {
+  return decodeInput(input, decodeSettingNumberPayload, options);
 }
 
 /** The canonical JSON text of a `SettingNumberPayload`. */
@@ -521,10 +531,11 @@ export function serializeSettingNumberPayload(value: SettingNumberPayload): stri
 
 /**
  * Parses a `Shape`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseShape(input: unknown): ParseResult<Shape> {
-  return decodeInput(input, decodeShape);
+export function parseShape(input: unknown, options?: ParseOptions): ParseResult<Shape> {
+  return decodeInput(input, decodeShape, options);
 }
 
 /** The canonical JSON text of a `Shape`. */
@@ -534,10 +545,11 @@ export function serializeShape(value: Shape): string {
 
 /**
  * Parses a `ShapeCirclePayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseShapeCirclePayload(input: unknown): ParseResult<ShapeCirclePayload> {
-  return decodeInput(input, decodeShapeCirclePayload);
+export function parseShapeCirclePayload(input: unknown, options?: ParseOptions): ParseResult<ShapeCirclePayload> {
+  return decodeInput(input, decodeShapeCirclePayload, options);
 }
 
 /** The canonical JSON text of a `ShapeCirclePayload`. */
@@ -547,10 +559,11 @@ export function serializeShapeCirclePayload(value: ShapeCirclePayload): string {
 
 /**
  * Parses a `One`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseOne(input: unknown): ParseResult<One> {
-  return decodeInput(input, decodeOne);
+export function parseOne(input: unknown, options?: ParseOptions): ParseResult<One> {
+  return decodeInput(input, decodeOne, options);
 }
 
 /** The canonical JSON text of a `One`. */
@@ -560,10 +573,11 @@ export function serializeOne(value: One): string {
 
 /**
  * Parses a `Change`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChange(input: unknown): ParseResult<Change> {
-  return decodeInput(input, decodeChange);
+export function parseChange(input: unknown, options?: ParseOptions): ParseResult<Change> {
+  return decodeInput(input, decodeChange, options);
 }
 
 /** The canonical JSON text of a `Change`. */

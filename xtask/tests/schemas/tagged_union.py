@@ -17,6 +17,8 @@ from ._runtime.decode import (
     decode_input,
     decode_number,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -159,6 +161,7 @@ def decode_Circle_values(
     return {"r": m0}, extra
 
 
+@objects_only
 def decode_Circle(v: Json, cx: Cx) -> Circle:
     values, extra = decode_Circle_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Circle, values, extra)
@@ -198,6 +201,7 @@ def decode_Square_values(
     return {"side": m0}, extra
 
 
+@objects_only
 def decode_Square(v: Json, cx: Cx) -> Square:
     values, extra = decode_Square_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Square, values, extra)
@@ -231,6 +235,7 @@ def decode_ShapeNone_values(
     return {}, extra
 
 
+@objects_only
 def decode_ShapeNone(v: Json, cx: Cx) -> ShapeNone:
     values, extra = decode_ShapeNone_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ShapeNone, values, extra)
@@ -248,6 +253,7 @@ def encode_ShapeNone(w: Writer, v: ShapeNone) -> None:
     w.end_object()
 
 
+@tag_first("kind")
 def decode_Shape(v: Json, cx: Cx) -> Shape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -276,6 +282,7 @@ def encode_Shape(w: Writer, v: Shape) -> None:
     w.end_object()
 
 
+@tag_first("kind")
 def decode_ClosedShape(v: Json, cx: Cx) -> ClosedShape:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind")
@@ -297,9 +304,15 @@ def encode_ClosedShape(w: Writer, v: ClosedShape) -> None:
     w.end_object()
 
 
-def parse_circle(data: str | Json) -> Parsed[Circle]:
-    """Parses JSON text (or an already parsed value) as ``Circle``; raises ``ParseError``."""
-    return decode_input(data, decode_Circle)
+def parse_circle(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Circle]:
+    """Parses JSON text (or an already parsed value) as ``Circle``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Circle, max_warnings=max_warnings)
 
 
 def serialize_circle(value: Circle) -> str:
@@ -307,9 +320,15 @@ def serialize_circle(value: Circle) -> str:
     return encode_text(value, encode_Circle)
 
 
-def parse_square(data: str | Json) -> Parsed[Square]:
-    """Parses JSON text (or an already parsed value) as ``Square``; raises ``ParseError``."""
-    return decode_input(data, decode_Square)
+def parse_square(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Square]:
+    """Parses JSON text (or an already parsed value) as ``Square``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Square, max_warnings=max_warnings)
 
 
 def serialize_square(value: Square) -> str:
@@ -317,9 +336,15 @@ def serialize_square(value: Square) -> str:
     return encode_text(value, encode_Square)
 
 
-def parse_shape_none(data: str | Json) -> Parsed[ShapeNone]:
-    """Parses JSON text (or an already parsed value) as ``ShapeNone``; raises ``ParseError``."""
-    return decode_input(data, decode_ShapeNone)
+def parse_shape_none(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ShapeNone]:
+    """Parses JSON text (or an already parsed value) as ``ShapeNone``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ShapeNone, max_warnings=max_warnings)
 
 
 def serialize_shape_none(value: ShapeNone) -> str:
@@ -327,9 +352,15 @@ def serialize_shape_none(value: ShapeNone) -> str:
     return encode_text(value, encode_ShapeNone)
 
 
-def parse_shape(data: str | Json) -> Parsed[Shape]:
-    """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``."""
-    return decode_input(data, decode_Shape)
+def parse_shape(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Shape]:
+    """Parses JSON text (or an already parsed value) as ``Shape``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Shape, max_warnings=max_warnings)
 
 
 def serialize_shape(value: Shape) -> str:
@@ -337,9 +368,15 @@ def serialize_shape(value: Shape) -> str:
     return encode_text(value, encode_Shape)
 
 
-def parse_closed_shape(data: str | Json) -> Parsed[ClosedShape]:
-    """Parses JSON text (or an already parsed value) as ``ClosedShape``; raises ``ParseError``."""
-    return decode_input(data, decode_ClosedShape)
+def parse_closed_shape(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ClosedShape]:
+    """Parses JSON text (or an already parsed value) as ``ClosedShape``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ClosedShape, max_warnings=max_warnings)
 
 
 def serialize_closed_shape(value: ClosedShape) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -51,6 +51,7 @@ export function decodeCircleMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeCircle(v: Json, cx: Cx): Circle {
   return decodeCircleMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCircle);
 
 /** Writes the known members of a `Circle`, in schema order. */
 export function encodeCircleKnown(w: Writer, v: Circle): void {
@@ -97,6 +98,7 @@ export function decodeSquareMembers(obj: JsonObject, cx: Cx, skip: readonly stri
 export function decodeSquare(v: Json, cx: Cx): Square {
   return decodeSquareMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSquare);
 
 /** Writes the known members of a `Square`, in schema order. */
 export function encodeSquareKnown(w: Writer, v: Square): void {
@@ -136,6 +138,7 @@ export function decodeShapeNoneMembers(obj: JsonObject, cx: Cx, skip: readonly s
 export function decodeShapeNone(v: Json, cx: Cx): ShapeNone {
   return decodeShapeNoneMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeShapeNone);
 
 /** Writes the known members of a `ShapeNone`, in schema order. */
 export function encodeShapeNoneKnown(w: Writer, v: ShapeNone): void {
@@ -182,6 +185,7 @@ export function decodeShape(v: Json, cx: Cx): Shape {
       return unknownVariant(tag, obj, "kind", cx);
   }
 }
+objectsOnly(decodeShape, "kind");
 
 /** Writes a `Shape` canonically: the tag first. */
 export function encodeShape(w: Writer, v: Shape): void {
@@ -228,6 +232,7 @@ export function decodeClosedShape(v: Json, cx: Cx): ClosedShape {
       return cx.unknownTag("kind", tag, "ClosedShape", CLOSED_SHAPE_TAGS);
   }
 }
+objectsOnly(decodeClosedShape, "kind");
 
 /** Writes a `ClosedShape` canonically: the tag first. */
 export function encodeClosedShape(w: Writer, v: ClosedShape): void {
@@ -246,10 +251,11 @@ export function encodeClosedShape(w: Writer, v: ClosedShape): void {
 
 /**
  * Parses a `Circle`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCircle(input: unknown): ParseResult<Circle> {
-  return decodeInput(input, decodeCircle);
+export function parseCircle(input: unknown, options?: ParseOptions): ParseResult<Circle> {
+  return decodeInput(input, decodeCircle, options);
 }
 
 /** The canonical JSON text of a `Circle`. */
@@ -259,10 +265,11 @@ export function serializeCircle(value: Circle): string {
 
 /**
  * Parses a `Square`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSquare(input: unknown): ParseResult<Square> {
-  return decodeInput(input, decodeSquare);
+export function parseSquare(input: unknown, options?: ParseOptions): ParseResult<Square> {
+  return decodeInput(input, decodeSquare, options);
 }
 
 /** The canonical JSON text of a `Square`. */
@@ -272,10 +279,11 @@ export function serializeSquare(value: Square): string {
 
 /**
  * Parses a `ShapeNone`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseShapeNone(input: unknown): ParseResult<ShapeNone> {
-  return decodeInput(input, decodeShapeNone);
+export function parseShapeNone(input: unknown, options?: ParseOptions): ParseResult<ShapeNone> {
+  return decodeInput(input, decodeShapeNone, options);
 }
 
 /** The canonical JSON text of a `ShapeNone`. */
@@ -285,10 +293,11 @@ export function serializeShapeNone(value: ShapeNone): string {
 
 /**
  * Parses a `Shape`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseShape(input: unknown): ParseResult<Shape> {
-  return decodeInput(input, decodeShape);
+export function parseShape(input: unknown, options?: ParseOptions): ParseResult<Shape> {
+  return decodeInput(input, decodeShape, options);
 }
 
 /** The canonical JSON text of a `Shape`. */
@@ -298,10 +307,11 @@ export function serializeShape(value: Shape): string {
 
 /**
  * Parses a `ClosedShape`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseClosedShape(input: unknown): ParseResult<ClosedShape> {
-  return decodeInput(input, decodeClosedShape);
+export function parseClosedShape(input: unknown, options?: ParseOptions): ParseResult<ClosedShape> {
+  return decodeInput(input, decodeClosedShape, options);
 }
 
 /** The canonical JSON text of a `ClosedShape`. */

@@ -19,6 +19,7 @@ from ._runtime.decode import (
     decode_object,
     decode_string,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -360,6 +361,7 @@ def decode_TerminalAuth_values(
     return {"id": m0, "args": m1}, extra
 
 
+@objects_only
 def decode_TerminalAuth(v: Json, cx: Cx) -> TerminalAuth:
     values, extra = decode_TerminalAuth_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalAuth, values, extra)
@@ -405,6 +407,7 @@ def decode_AgentAuth_values(
     return {"id": m0, "name": m1}, extra
 
 
+@objects_only
 def decode_AgentAuth(v: Json, cx: Cx) -> AgentAuth:
     values, extra = decode_AgentAuth_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AgentAuth, values, extra)
@@ -423,6 +426,7 @@ def encode_AgentAuth(w: Writer, v: AgentAuth) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Auth(v: Json, cx: Cx) -> Auth:
     obj = cx.expect_object(v)
     if "type" not in obj:
@@ -478,6 +482,7 @@ def decode_StringItems_values(
     return {"enum": m0}, extra
 
 
+@objects_only
 def decode_StringItems(v: Json, cx: Cx) -> StringItems:
     values, extra = decode_StringItems_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(StringItems, values, extra)
@@ -517,6 +522,7 @@ def decode_TitledItems_values(
     return {"any_of": m0}, extra
 
 
+@objects_only
 def decode_TitledItems(v: Json, cx: Cx) -> TitledItems:
     values, extra = decode_TitledItems_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TitledItems, values, extra)
@@ -534,6 +540,7 @@ def encode_TitledItems(w: Writer, v: TitledItems) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_Items(v: Json, cx: Cx) -> Items:
     obj = cx.expect_object(v)
     if "type" not in obj:
@@ -570,6 +577,7 @@ def encode_Items(w: Writer, v: Items) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_SetOption(v: Json, cx: Cx) -> SetOption:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type") if "type" in obj else None
@@ -656,6 +664,7 @@ def decode_SetOptionBooleanPayload_values(
     return {"value": m0}, extra
 
 
+@objects_only
 def decode_SetOptionBooleanPayload(v: Json, cx: Cx) -> SetOptionBooleanPayload:
     values, extra = decode_SetOptionBooleanPayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SetOptionBooleanPayload, values, extra)
@@ -695,6 +704,7 @@ def decode_SetOptionValueIdPayload_values(
     return {"value": m0}, extra
 
 
+@objects_only
 def decode_SetOptionValueIdPayload(v: Json, cx: Cx) -> SetOptionValueIdPayload:
     values, extra = decode_SetOptionValueIdPayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SetOptionValueIdPayload, values, extra)
@@ -712,6 +722,7 @@ def encode_SetOptionValueIdPayload(w: Writer, v: SetOptionValueIdPayload) -> Non
     w.end_object()
 
 
+@objects_only
 def decode_Choice(v: Json, cx: Cx) -> Choice:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "kind") if "kind" in obj else None
@@ -790,6 +801,7 @@ def decode_ChoicePickPayload_values(
     return {"value": m0}, extra
 
 
+@objects_only
 def decode_ChoicePickPayload(v: Json, cx: Cx) -> ChoicePickPayload:
     values, extra = decode_ChoicePickPayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ChoicePickPayload, values, extra)
@@ -829,6 +841,7 @@ def decode_ChoicePlainPayload_values(
     return {"text": m0}, extra
 
 
+@objects_only
 def decode_ChoicePlainPayload(v: Json, cx: Cx) -> ChoicePlainPayload:
     values, extra = decode_ChoicePlainPayload_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ChoicePlainPayload, values, extra)
@@ -871,6 +884,7 @@ def decode_Form_values(
     return {"auth": m0, "items": m1}, extra
 
 
+@objects_only
 def decode_Form(v: Json, cx: Cx) -> Form:
     values, extra = decode_Form_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Form, values, extra)
@@ -889,9 +903,15 @@ def encode_Form(w: Writer, v: Form) -> None:
     w.end_object()
 
 
-def parse_terminal_auth(data: str | Json) -> Parsed[TerminalAuth]:
-    """Parses JSON text (or an already parsed value) as ``TerminalAuth``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalAuth)
+def parse_terminal_auth(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalAuth]:
+    """Parses JSON text (or an already parsed value) as ``TerminalAuth``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalAuth, max_warnings=max_warnings)
 
 
 def serialize_terminal_auth(value: TerminalAuth) -> str:
@@ -899,9 +919,15 @@ def serialize_terminal_auth(value: TerminalAuth) -> str:
     return encode_text(value, encode_TerminalAuth)
 
 
-def parse_agent_auth(data: str | Json) -> Parsed[AgentAuth]:
-    """Parses JSON text (or an already parsed value) as ``AgentAuth``; raises ``ParseError``."""
-    return decode_input(data, decode_AgentAuth)
+def parse_agent_auth(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AgentAuth]:
+    """Parses JSON text (or an already parsed value) as ``AgentAuth``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AgentAuth, max_warnings=max_warnings)
 
 
 def serialize_agent_auth(value: AgentAuth) -> str:
@@ -909,9 +935,15 @@ def serialize_agent_auth(value: AgentAuth) -> str:
     return encode_text(value, encode_AgentAuth)
 
 
-def parse_auth(data: str | Json) -> Parsed[Auth]:
-    """Parses JSON text (or an already parsed value) as ``Auth``; raises ``ParseError``."""
-    return decode_input(data, decode_Auth)
+def parse_auth(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Auth]:
+    """Parses JSON text (or an already parsed value) as ``Auth``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Auth, max_warnings=max_warnings)
 
 
 def serialize_auth(value: Auth) -> str:
@@ -919,9 +951,15 @@ def serialize_auth(value: Auth) -> str:
     return encode_text(value, encode_Auth)
 
 
-def parse_string_items(data: str | Json) -> Parsed[StringItems]:
-    """Parses JSON text (or an already parsed value) as ``StringItems``; raises ``ParseError``."""
-    return decode_input(data, decode_StringItems)
+def parse_string_items(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[StringItems]:
+    """Parses JSON text (or an already parsed value) as ``StringItems``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_StringItems, max_warnings=max_warnings)
 
 
 def serialize_string_items(value: StringItems) -> str:
@@ -929,9 +967,15 @@ def serialize_string_items(value: StringItems) -> str:
     return encode_text(value, encode_StringItems)
 
 
-def parse_titled_items(data: str | Json) -> Parsed[TitledItems]:
-    """Parses JSON text (or an already parsed value) as ``TitledItems``; raises ``ParseError``."""
-    return decode_input(data, decode_TitledItems)
+def parse_titled_items(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TitledItems]:
+    """Parses JSON text (or an already parsed value) as ``TitledItems``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TitledItems, max_warnings=max_warnings)
 
 
 def serialize_titled_items(value: TitledItems) -> str:
@@ -939,9 +983,15 @@ def serialize_titled_items(value: TitledItems) -> str:
     return encode_text(value, encode_TitledItems)
 
 
-def parse_items(data: str | Json) -> Parsed[Items]:
-    """Parses JSON text (or an already parsed value) as ``Items``; raises ``ParseError``."""
-    return decode_input(data, decode_Items)
+def parse_items(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Items]:
+    """Parses JSON text (or an already parsed value) as ``Items``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Items, max_warnings=max_warnings)
 
 
 def serialize_items(value: Items) -> str:
@@ -949,9 +999,15 @@ def serialize_items(value: Items) -> str:
     return encode_text(value, encode_Items)
 
 
-def parse_value_id(data: str | Json) -> Parsed[ValueId]:
-    """Parses JSON text (or an already parsed value) as ``ValueId``; raises ``ParseError``."""
-    return decode_input(data, decode_ValueId)
+def parse_value_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ValueId]:
+    """Parses JSON text (or an already parsed value) as ``ValueId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ValueId, max_warnings=max_warnings)
 
 
 def serialize_value_id(value: ValueId) -> str:
@@ -959,9 +1015,15 @@ def serialize_value_id(value: ValueId) -> str:
     return encode_text(value, encode_ValueId)
 
 
-def parse_set_option(data: str | Json) -> Parsed[SetOption]:
-    """Parses JSON text (or an already parsed value) as ``SetOption``; raises ``ParseError``."""
-    return decode_input(data, decode_SetOption)
+def parse_set_option(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SetOption]:
+    """Parses JSON text (or an already parsed value) as ``SetOption``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SetOption, max_warnings=max_warnings)
 
 
 def serialize_set_option(value: SetOption) -> str:
@@ -969,9 +1031,15 @@ def serialize_set_option(value: SetOption) -> str:
     return encode_text(value, encode_SetOption)
 
 
-def parse_set_option_boolean_payload(data: str | Json) -> Parsed[SetOptionBooleanPayload]:
-    """Parses JSON text (or an already parsed value) as ``SetOptionBooleanPayload``; raises ``ParseError``."""
-    return decode_input(data, decode_SetOptionBooleanPayload)
+def parse_set_option_boolean_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SetOptionBooleanPayload]:
+    """Parses JSON text (or an already parsed value) as ``SetOptionBooleanPayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SetOptionBooleanPayload, max_warnings=max_warnings)
 
 
 def serialize_set_option_boolean_payload(value: SetOptionBooleanPayload) -> str:
@@ -979,9 +1047,15 @@ def serialize_set_option_boolean_payload(value: SetOptionBooleanPayload) -> str:
     return encode_text(value, encode_SetOptionBooleanPayload)
 
 
-def parse_set_option_value_id_payload(data: str | Json) -> Parsed[SetOptionValueIdPayload]:
-    """Parses JSON text (or an already parsed value) as ``SetOptionValueIdPayload``; raises ``ParseError``."""
-    return decode_input(data, decode_SetOptionValueIdPayload)
+def parse_set_option_value_id_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SetOptionValueIdPayload]:
+    """Parses JSON text (or an already parsed value) as ``SetOptionValueIdPayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SetOptionValueIdPayload, max_warnings=max_warnings)
 
 
 def serialize_set_option_value_id_payload(value: SetOptionValueIdPayload) -> str:
@@ -989,9 +1063,15 @@ def serialize_set_option_value_id_payload(value: SetOptionValueIdPayload) -> str
     return encode_text(value, encode_SetOptionValueIdPayload)
 
 
-def parse_choice(data: str | Json) -> Parsed[Choice]:
-    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``."""
-    return decode_input(data, decode_Choice)
+def parse_choice(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Choice]:
+    """Parses JSON text (or an already parsed value) as ``Choice``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Choice, max_warnings=max_warnings)
 
 
 def serialize_choice(value: Choice) -> str:
@@ -999,9 +1079,15 @@ def serialize_choice(value: Choice) -> str:
     return encode_text(value, encode_Choice)
 
 
-def parse_choice_pick_payload(data: str | Json) -> Parsed[ChoicePickPayload]:
-    """Parses JSON text (or an already parsed value) as ``ChoicePickPayload``; raises ``ParseError``."""
-    return decode_input(data, decode_ChoicePickPayload)
+def parse_choice_pick_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ChoicePickPayload]:
+    """Parses JSON text (or an already parsed value) as ``ChoicePickPayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ChoicePickPayload, max_warnings=max_warnings)
 
 
 def serialize_choice_pick_payload(value: ChoicePickPayload) -> str:
@@ -1009,9 +1095,15 @@ def serialize_choice_pick_payload(value: ChoicePickPayload) -> str:
     return encode_text(value, encode_ChoicePickPayload)
 
 
-def parse_choice_plain_payload(data: str | Json) -> Parsed[ChoicePlainPayload]:
-    """Parses JSON text (or an already parsed value) as ``ChoicePlainPayload``; raises ``ParseError``."""
-    return decode_input(data, decode_ChoicePlainPayload)
+def parse_choice_plain_payload(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ChoicePlainPayload]:
+    """Parses JSON text (or an already parsed value) as ``ChoicePlainPayload``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ChoicePlainPayload, max_warnings=max_warnings)
 
 
 def serialize_choice_plain_payload(value: ChoicePlainPayload) -> str:
@@ -1019,9 +1111,15 @@ def serialize_choice_plain_payload(value: ChoicePlainPayload) -> str:
     return encode_text(value, encode_ChoicePlainPayload)
 
 
-def parse_form(data: str | Json) -> Parsed[Form]:
-    """Parses JSON text (or an already parsed value) as ``Form``; raises ``ParseError``."""
-    return decode_input(data, decode_Form)
+def parse_form(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Form]:
+    """Parses JSON text (or an already parsed value) as ``Form``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Form, max_warnings=max_warnings)
 
 
 def serialize_form(value: Form) -> str:

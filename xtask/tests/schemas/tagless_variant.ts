@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -77,6 +77,7 @@ export function decodeTerminalAuthMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeTerminalAuth(v: Json, cx: Cx): TerminalAuth {
   return decodeTerminalAuthMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalAuth);
 
 /** Writes the known members of a `TerminalAuth`, in schema order. */
 export function encodeTerminalAuthKnown(w: Writer, v: TerminalAuth): void {
@@ -131,6 +132,7 @@ export function decodeAgentAuthMembers(obj: JsonObject, cx: Cx, skip: readonly s
 export function decodeAgentAuth(v: Json, cx: Cx): AgentAuth {
   return decodeAgentAuthMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAgentAuth);
 
 /** Writes the known members of a `AgentAuth`, in schema order. */
 export function encodeAgentAuthKnown(w: Writer, v: AgentAuth): void {
@@ -175,6 +177,7 @@ export function decodeAuth(v: Json, cx: Cx): Auth {
       return decodeAgentAuthMembers(obj, cx, SKIP_0);
   }
 }
+objectsOnly(decodeAuth);
 
 /** Writes a `Auth` canonically: the tag first. */
 export function encodeAuth(w: Writer, v: Auth): void {
@@ -230,6 +233,7 @@ export function decodeStringItemsMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeStringItems(v: Json, cx: Cx): StringItems {
   return decodeStringItemsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeStringItems);
 
 /** Writes the known members of a `StringItems`, in schema order. */
 export function encodeStringItemsKnown(w: Writer, v: StringItems): void {
@@ -276,6 +280,7 @@ export function decodeTitledItemsMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeTitledItems(v: Json, cx: Cx): TitledItems {
   return decodeTitledItemsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTitledItems);
 
 /** Writes the known members of a `TitledItems`, in schema order. */
 export function encodeTitledItemsKnown(w: Writer, v: TitledItems): void {
@@ -322,6 +327,7 @@ export function decodeItems(v: Json, cx: Cx): Items {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeItems);
 
 /** Writes a `Items` canonically: the tag first. */
 export function encodeItems(w: Writer, v: Items): void {
@@ -443,6 +449,7 @@ export function decodeSetOption(v: Json, cx: Cx): SetOption {
   if (m2 !== undefined) out._meta = m2;
   return out;
 }
+objectsOnly(decodeSetOption);
 
 /** Writes a `SetOption` canonically: tag, variant members, common members, unknown members. */
 export function encodeSetOption(w: Writer, v: SetOption): void {
@@ -509,6 +516,7 @@ export function decodeSetOptionBooleanPayloadMembers(obj: JsonObject, cx: Cx, sk
 export function decodeSetOptionBooleanPayload(v: Json, cx: Cx): SetOptionBooleanPayload {
   return decodeSetOptionBooleanPayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSetOptionBooleanPayload);
 
 /** Writes the known members of a `SetOptionBooleanPayload`, in schema order. */
 export function encodeSetOptionBooleanPayloadKnown(w: Writer, v: SetOptionBooleanPayload): void {
@@ -555,6 +563,7 @@ export function decodeSetOptionValueIdPayloadMembers(obj: JsonObject, cx: Cx, sk
 export function decodeSetOptionValueIdPayload(v: Json, cx: Cx): SetOptionValueIdPayload {
   return decodeSetOptionValueIdPayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSetOptionValueIdPayload);
 
 /** Writes the known members of a `SetOptionValueIdPayload`, in schema order. */
 export function encodeSetOptionValueIdPayloadKnown(w: Writer, v: SetOptionValueIdPayload): void {
@@ -633,6 +642,7 @@ export function decodeChoice(v: Json, cx: Cx): Choice {
   if (m1 !== undefined) out.note = m1;
   return out;
 }
+objectsOnly(decodeChoice);
 
 /** Writes a `Choice` canonically: tag, variant members, common members, unknown members. */
 export function encodeChoice(w: Writer, v: Choice): void {
@@ -697,6 +707,7 @@ export function decodeChoicePickPayloadMembers(obj: JsonObject, cx: Cx, skip: re
 export function decodeChoicePickPayload(v: Json, cx: Cx): ChoicePickPayload {
   return decodeChoicePickPayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeChoicePickPayload);
 
 /** Writes the known members of a `ChoicePickPayload`, in schema order. */
 export function encodeChoicePickPayloadKnown(w: Writer, v: ChoicePickPayload): void {
@@ -743,6 +754,7 @@ export function decodeChoicePlainPayloadMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeChoicePlainPayload(v: Json, cx: Cx): ChoicePlainPayload {
   return decodeChoicePlainPayloadMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeChoicePlainPayload);
 
 /** Writes the known members of a `ChoicePlainPayload`, in schema order. */
 export function encodeChoicePlainPayloadKnown(w: Writer, v: ChoicePlainPayload): void {
@@ -796,6 +808,7 @@ export function decodeFormMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeForm(v: Json, cx: Cx): Form {
   return decodeFormMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeForm);
 
 /** Writes the known members of a `Form`, in schema order. */
 export function encodeFormKnown(w: Writer, v: Form): void {
@@ -814,10 +827,11 @@ export function encodeForm(w: Writer, v: Form): void {
 
 /**
  * Parses a `TerminalAuth`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalAuth(input: unknown): ParseResult<TerminalAuth> {
-  return decodeInput(input, decodeTerminalAuth);
+export function parseTerminalAuth(input: unknown, options?: ParseOptions): ParseResult<TerminalAuth> {
+  return decodeInput(input, decodeTerminalAuth, options);
 }
 
 /** The canonical JSON text of a `TerminalAuth`. */
@@ -827,10 +841,11 @@ export function serializeTerminalAuth(value: TerminalAuth): string {
 
 /**
  * Parses a `AgentAuth`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAgentAuth(input: unknown): ParseResult<AgentAuth> {
-  return decodeInput(input, decodeAgentAuth);
+export function parseAgentAuth(input: unknown, options?: ParseOptions): ParseResult<AgentAuth> {
+  return decodeInput(input, decodeAgentAuth, options);
 }
 
 /** The canonical JSON text of a `AgentAuth`. */
@@ -840,10 +855,11 @@ export function serializeAgentAuth(value: AgentAuth): string {
 
 /**
  * Parses a `Auth`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAuth(input: unknown): ParseResult<Auth> {
-  return decodeInput(input, decodeAuth);
+export function parseAuth(input: unknown, options?: ParseOptions): ParseResult<Auth> {
+  return decodeInput(input, decodeAuth, options);
 }
 
 /** The canonical JSON text of a `Auth`. */
@@ -853,10 +869,11 @@ export function serializeAuth(value: Auth): string {
 
 /**
  * Parses a `StringItems`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseStringItems(input: unknown): ParseResult<StringItems> {
-  return decodeInput(input, decodeStringItems);
+export function parseStringItems(input: unknown, options?: ParseOptions): ParseResult<StringItems> {
+  return decodeInput(input, decodeStringItems, options);
 }
 
 /** The canonical JSON text of a `StringItems`. */
@@ -866,10 +883,11 @@ export function serializeStringItems(value: StringItems): string {
 
 /**
  * Parses a `TitledItems`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTitledItems(input: unknown): ParseResult<TitledItems> {
-  return decodeInput(input, decodeTitledItems);
+export function parseTitledItems(input: unknown, options?: ParseOptions): ParseResult<TitledItems> {
+  return decodeInput(input, decodeTitledItems, options);
 }
 
 /** The canonical JSON text of a `TitledItems`. */
@@ -879,10 +897,11 @@ export function serializeTitledItems(value: TitledItems): string {
 
 /**
  * Parses a `Items`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseItems(input: unknown): ParseResult<Items> {
-  return decodeInput(input, decodeItems);
+export function parseItems(input: unknown, options?: ParseOptions): ParseResult<Items> {
+  return decodeInput(input, decodeItems, options);
 }
 
 /** The canonical JSON text of a `Items`. */
@@ -892,10 +911,11 @@ export function serializeItems(value: Items): string {
 
 /**
  * Parses a `ValueId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseValueId(input: unknown): ParseResult<ValueId> {
-  return decodeInput(input, decodeValueId);
+export function parseValueId(input: unknown, options?: ParseOptions): ParseResult<ValueId> {
+  return decodeInput(input, decodeValueId, options);
 }
 
 /** The canonical JSON text of a `ValueId`. */
@@ -905,10 +925,11 @@ export function serializeValueId(value: ValueId): string {
 
 /**
  * Parses a `SetOption`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSetOption(input: unknown): ParseResult<SetOption> {
-  return decodeInput(input, decodeSetOption);
+export function parseSetOption(input: unknown, options?: ParseOptions): ParseResult<SetOption> {
+  return decodeInput(input, decodeSetOption, options);
 }
 
 /** The canonical JSON text of a `SetOption`. */
@@ -918,10 +939,11 @@ export function serializeSetOption(value: SetOption): string {
 
 /**
  * Parses a `SetOptionBooleanPayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSetOptionBooleanPayload(input: unknown): ParseResult<SetOptionBooleanPayload> {
-  return decodeInput(input, decodeSetOptionBooleanPayload);
+export function parseSetOptionBooleanPayload(input: unknown, options?: ParseOptions): ParseResult<SetOptionBooleanPayload> {
+  return decodeInput(input, decodeSetOptionBooleanPayload, options);
 }
 
 /** The canonical JSON text of a `SetOptionBooleanPayload`. */
@@ -931,10 +953,11 @@ export function serializeSetOptionBooleanPayload(value: SetOptionBooleanPayload)
 
 /**
  * Parses a `SetOptionValueIdPayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSetOptionValueIdPayload(input: unknown): ParseResult<SetOptionValueIdPayload> {
-  return decodeInput(input, decodeSetOptionValueIdPayload);
+export function parseSetOptionValueIdPayload(input: unknown, options?: ParseOptions): ParseResult<SetOptionValueIdPayload> {
+  return decodeInput(input, decodeSetOptionValueIdPayload, options);
 }
 
 /** The canonical JSON text of a `SetOptionValueIdPayload`. */
@@ -944,10 +967,11 @@ export function serializeSetOptionValueIdPayload(value: SetOptionValueIdPayload)
 
 /**
  * Parses a `Choice`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoice(input: unknown): ParseResult<Choice> {
-  return decodeInput(input, decodeChoice);
+export function parseChoice(input: unknown, options?: ParseOptions): ParseResult<Choice> {
+  return decodeInput(input, decodeChoice, options);
 }
 
 /** The canonical JSON text of a `Choice`. */
@@ -957,10 +981,11 @@ export function serializeChoice(value: Choice): string {
 
 /**
  * Parses a `ChoicePickPayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoicePickPayload(input: unknown): ParseResult<ChoicePickPayload> {
-  return decodeInput(input, decodeChoicePickPayload);
+export function parseChoicePickPayload(input: unknown, options?: ParseOptions): ParseResult<ChoicePickPayload> {
+  return decodeInput(input, decodeChoicePickPayload, options);
 }
 
 /** The canonical JSON text of a `ChoicePickPayload`. */
@@ -970,10 +995,11 @@ export function serializeChoicePickPayload(value: ChoicePickPayload): string {
 
 /**
  * Parses a `ChoicePlainPayload`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseChoicePlainPayload(input: unknown): ParseResult<ChoicePlainPayload> {
-  return decodeInput(input, decodeChoicePlainPayload);
+export function parseChoicePlainPayload(input: unknown, options?: ParseOptions): ParseResult<ChoicePlainPayload> {
+  return decodeInput(input, decodeChoicePlainPayload, options);
 }
 
 /** The canonical JSON text of a `ChoicePlainPayload`. */
@@ -983,10 +1009,11 @@ export function serializeChoicePlainPayload(value: ChoicePlainPayload): string {
 
 /**
  * Parses a `Form`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseForm(input: unknown): ParseResult<Form> {
-  return decodeInput(input, decodeForm);
+export function parseForm(input: unknown, options?: ParseOptions): ParseResult<Form> {
+  return decodeInput(input, decodeForm, options);
 }
 
 /** The canonical JSON text of a `Form`. */

@@ -19,6 +19,7 @@ from ._runtime.decode import (
     decode_string,
     decode_uint8,
     encode_text,
+    objects_only,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -128,6 +129,7 @@ def decode_Item_values(
     return {"n": m0}, extra
 
 
+@objects_only
 def decode_Item(v: Json, cx: Cx) -> Item:
     values, extra = decode_Item_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Item, values, extra)
@@ -173,6 +175,7 @@ def decode_Env_values(
     return {"vars": m0, "counts": m1, "items": m2}, extra
 
 
+@objects_only
 def decode_Env(v: Json, cx: Cx) -> Env:
     values, extra = decode_Env_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Env, values, extra)
@@ -192,9 +195,15 @@ def encode_Env(w: Writer, v: Env) -> None:
     w.end_object()
 
 
-def parse_item(data: str | Json) -> Parsed[Item]:
-    """Parses JSON text (or an already parsed value) as ``Item``; raises ``ParseError``."""
-    return decode_input(data, decode_Item)
+def parse_item(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Item]:
+    """Parses JSON text (or an already parsed value) as ``Item``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Item, max_warnings=max_warnings)
 
 
 def serialize_item(value: Item) -> str:
@@ -202,9 +211,15 @@ def serialize_item(value: Item) -> str:
     return encode_text(value, encode_Item)
 
 
-def parse_env(data: str | Json) -> Parsed[Env]:
-    """Parses JSON text (or an already parsed value) as ``Env``; raises ``ParseError``."""
-    return decode_input(data, decode_Env)
+def parse_env(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Env]:
+    """Parses JSON text (or an already parsed value) as ``Env``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Env, max_warnings=max_warnings)
 
 
 def serialize_env(value: Env) -> str:

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -74,6 +74,7 @@ export function decodeItemMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeItem(v: Json, cx: Cx): Item {
   return decodeItemMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeItem);
 
 /** Writes the known members of a `Item`, in schema order. */
 export function encodeItemKnown(w: Writer, v: Item): void {
@@ -137,6 +138,7 @@ export function decodeEnvMembers(obj: JsonObject, cx: Cx, skip: readonly string[
 export function decodeEnv(v: Json, cx: Cx): Env {
   return decodeEnvMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEnv);
 
 /** Writes the known members of a `Env`, in schema order. */
 export function encodeEnvKnown(w: Writer, v: Env): void {
@@ -156,10 +158,11 @@ export function encodeEnv(w: Writer, v: Env): void {
 
 /**
  * Parses a `Item`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseItem(input: unknown): ParseResult<Item> {
-  return decodeInput(input, decodeItem);
+export function parseItem(input: unknown, options?: ParseOptions): ParseResult<Item> {
+  return decodeInput(input, decodeItem, options);
 }
 
 /** The canonical JSON text of a `Item`. */
@@ -169,10 +172,11 @@ export function serializeItem(value: Item): string {
 
 /**
  * Parses a `Env`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEnv(input: unknown): ParseResult<Env> {
-  return decodeInput(input, decodeEnv);
+export function parseEnv(input: unknown, options?: ParseOptions): ParseResult<Env> {
+  return decodeInput(input, decodeEnv, options);
 }
 
 /** The canonical JSON text of a `Env`. */

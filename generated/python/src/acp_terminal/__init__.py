@@ -28,7 +28,16 @@ from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.transcript import Transcript
 from .adapters import Bridge, Converted, cap_text, convert, ingest_v1
-from .store import ByteLog, Counters, Limits, TerminalState, TerminalStore
+from .store import (
+    ByteLog,
+    Counters,
+    Limits,
+    StoreEvent,
+    TerminalEvicted,
+    TerminalRestarted,
+    TerminalState,
+    TerminalStore,
+)
 
 __all__ = [
     "MISSING",
@@ -40,6 +49,9 @@ __all__ = [
     "ParseError",
     "Parsed",
     "Problem",
+    "StoreEvent",
+    "TerminalEvicted",
+    "TerminalRestarted",
     "TerminalState",
     "TerminalStore",
     "Transcript",

@@ -6,15 +6,20 @@ transcript per terminal.
 Costs (README, "The store's guarantees"): applying an update takes time proportional to
 its size, plus amortized constant time per terminal and per reference. Memory is the
 retained bytes plus a small constant per terminal; the transcript is built only for
-terminals whose text is asked for, incrementally. Every limit is visible when hit and
-never loses what was applied."""
+terminals whose text is asked for, incrementally. Every limit is visible when hit.
+
+A long session never stops showing output: past ``max_terminals`` the store evicts the
+least recently updated exited terminal (a live one only when all are live) and reports it
+(``take_events``); past ``max_total_bytes`` it drops the oldest bytes of the least
+recently updated exited terminals first."""
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Final
+from dataclasses import dataclass, field, fields
+from typing import Final, TypeAlias
 
 from pydantic import JsonValue
 
@@ -46,6 +51,9 @@ __all__ = [
     "ByteLog",
     "Counters",
     "Limits",
+    "StoreEvent",
+    "TerminalEvicted",
+    "TerminalRestarted",
     "TerminalState",
     "TerminalStore",
 ]
@@ -77,12 +85,24 @@ class Limits:
     languages. The defaults are safe for an interactive Client."""
 
     max_terminals: int = 1024
-    """At most this many terminals. An update or reference that would create one more is
-    ignored and counted in ``Counters.terminals_refused``; known terminals keep working."""
+    """At most this many terminals. An update or reference that would create one more
+    first evicts the least recently updated terminal that has exited, or, when every
+    terminal is live, the least recently updated live one: counted in
+    ``Counters.terminals_evicted`` and reported by ``TerminalStore.take_events()``. An
+    update for an evicted id starts a fresh terminal (``TerminalRestarted``,
+    ``TerminalState.restarted``). With 0, no terminal is kept (each is counted in
+    ``Counters.terminals_refused``)."""
     max_retained_bytes: int = 1 << 20
     """At most this many output bytes retained per terminal. Past it the store keeps the
     most recent bytes and counts the rest in ``TerminalState.dropped_bytes``. The
     transcript still renders every byte (it reads bytes before they go)."""
+    max_total_bytes: int = 256 << 20
+    """At most this many output bytes retained by all terminals together. Past it the
+    store drops the oldest bytes of the least recently updated exited terminals first
+    (then of live ones, least recently updated first), counted in
+    ``Counters.bytes_evicted`` and in each terminal's ``dropped_bytes``. A transcript
+    already built reads the bytes before they go; one built later starts at the first
+    byte kept."""
     max_warnings: int = 64
     """At most this many warnings returned per applied message; the rest are counted in
     ``Counters.warnings_dropped``."""
@@ -94,16 +114,51 @@ class Limits:
     store creates: past it the oldest lines are left out, counted in ``dropped_lines``
     and ``dropped_chars``."""
 
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"the limit {f.name} must be a whole number from 0 up; got {value!r}")
+
 
 @dataclass
 class Counters:
-    """What the store ignored because a limit was hit."""
+    """What the store dropped because a limit was hit."""
 
     terminals_refused: int = 0
-    """Updates and references ignored because they would have created a terminal past
-    ``Limits.max_terminals``."""
+    """Updates and references ignored because ``Limits.max_terminals`` is 0."""
     warnings_dropped: int = 0
     """Warnings not returned because a message had more than ``Limits.max_warnings``."""
+    terminals_evicted: int = 0
+    """Terminals evicted to make room for a new one (``Limits.max_terminals``)."""
+    bytes_evicted: int = 0
+    """Output bytes dropped to keep the store within ``Limits.max_total_bytes``."""
+    events_dropped: int = 0
+    """Events not kept because more were waiting than the store keeps
+    (``Limits.max_terminals``, at least 64) before ``take_events()`` took them: the oldest
+    go first."""
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalEvicted:
+    """The terminal was evicted to make room for a new one (``Limits.max_terminals``): its
+    output and state are no longer kept ("output no longer kept")."""
+
+    terminal_id: TerminalId
+    exited: bool
+    """Whether it had exited (a live terminal is evicted only when every terminal is live)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalRestarted:
+    """An update named a terminal the store had evicted: it starts fresh, without what it
+    held before (``TerminalState.restarted``)."""
+
+    terminal_id: TerminalId
+
+
+StoreEvent: TypeAlias = TerminalEvicted | TerminalRestarted
+"""What the store did on its own that a display may want to show (``TerminalStore.take_events()``)."""
 
 
 class ByteLog:
@@ -246,6 +301,9 @@ class TerminalState:
     """The retained output bytes: the last snapshot plus every chunk since, less what
     ``Limits.max_retained_bytes`` dropped."""
     tool_calls: set[ToolCallId] = field(default_factory=set)
+    restarted: bool = False
+    """``True`` when the store had evicted a terminal of this id (``Limits.max_terminals``)
+    and this one started fresh on a later update: what came before is no longer kept."""
     _renderer: Transcript | None = None
     _rendered: int = 0
     _max_line_length: int = MAX_LINE_LENGTH
@@ -312,6 +370,13 @@ class TerminalState:
         self.output.replace(data, limit)
         self._renderer, self._rendered = None, 0
 
+    def _evict_bytes(self, n: int) -> None:
+        """Drops the first ``n`` retained bytes for the store's total limit: a transcript
+        already built reads them first; otherwise they go unread."""
+        if self._renderer is not None:
+            self._catch_up()
+        self.output.drop_front(n)
+
     def _append_output(self, data: bytes, limit: int) -> None:
         if len(self.output) + len(data) > limit:
             # Every byte is read by the transcript before it goes.
@@ -342,15 +407,33 @@ class TerminalStore:
     A store holds one session: the first ``session/update`` notification binds it, and a
     notification of another session is rejected (``session_mismatch``) without effect.
     Updates applied without their notification (``apply``, ``apply_text``) are taken as
-    the caller's session."""
+    the caller's session.
+
+    A long session keeps showing output: past ``Limits.max_terminals`` the least recently
+    updated exited terminal is evicted (a live one only when all are live), and past
+    ``Limits.max_total_bytes`` the oldest bytes of the least recently updated exited
+    terminals go first. What was evicted is reported by ``take_events()``."""
 
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits: Limits = limits if limits is not None else Limits()
         """The limits in force."""
         self.counters: Counters = Counters()
-        """What the limits made the store ignore so far."""
+        """What the limits made the store drop so far."""
         self._states: dict[TerminalId, TerminalState] = {}
-        self._links: dict[ToolCallId, list[TerminalState]] = {}
+        """Every terminal, in first-seen order (started again after an eviction: new)."""
+        self._exited: dict[TerminalId, TerminalState] = {}
+        """The exited terminals, least recently updated first (the eviction order)."""
+        self._live: dict[TerminalId, TerminalState] = {}
+        self._exited_bytes: dict[TerminalId, TerminalState] = {}
+        """The same, for the terminals that retain bytes (the total limit's victims)."""
+        self._live_bytes: dict[TerminalId, TerminalState] = {}
+        self._links: dict[ToolCallId, set[TerminalId]] = {}
+        """The terminals each tool call's current content references, each once."""
+        self._evicted: dict[TerminalId, None] = {}
+        """Ids evicted lately (at most ``max_terminals``, at least 64), oldest first, to report a restart."""
+        self._events: deque[StoreEvent] = deque()
+        self._total_bytes = 0
+        self._work = 0
         self._session: SessionId | None = None
 
     @property
@@ -359,64 +442,183 @@ class TerminalStore:
         return self._session
 
     def terminal(self, terminal_id: str) -> TerminalState | None:
-        """The state of ``terminal_id``, if the store has seen it."""
+        """The state of ``terminal_id``, if the store holds it."""
         return self._states.get(TerminalId(terminal_id))
 
     def terminals(self) -> Iterator[tuple[TerminalId, TerminalState]]:
-        """Every terminal, in first-seen order."""
+        """Every terminal, in first-seen order (a terminal started again after an eviction
+        counts as new)."""
         return iter(self._states.items())
 
+    @property
+    def total_bytes(self) -> int:
+        """The output bytes all terminals retain (``Limits.max_total_bytes`` bounds it)."""
+        return self._total_bytes
+
+    def take_events(self) -> list[StoreEvent]:
+        """What happened since the last call, oldest first: terminals evicted
+        (``TerminalEvicted``) and terminals started again after an eviction
+        (``TerminalRestarted``). A display calls it after applying updates, to say "output
+        no longer kept". The store keeps at most ``max_terminals`` (at least 64) events;
+        older ones are counted in ``Counters.events_dropped``."""
+        out = list(self._events)
+        self._events.clear()
+        return out
+
+    @property
+    def work(self) -> int:
+        """Elementary steps done so far (references visited, terminals and tool calls
+        touched, bytes copied or dropped, evictions): the work counter the tests read to
+        check that it grows linearly with the input, without a clock."""
+        return self._work
+
+    def _event(self, e: StoreEvent) -> None:
+        if len(self._events) >= max(self.limits.max_terminals, 64):
+            self._events.popleft()
+            self.counters.events_dropped += 1
+        self._events.append(e)
+
     def _entry(self, terminal_id: TerminalId) -> TerminalState | None:
+        """The state of ``terminal_id``, created when new (evicting a terminal when the
+        store is full); ``None`` (counted) when ``max_terminals`` is 0."""
         state = self._states.get(terminal_id)
-        if state is None:
-            if len(self._states) >= self.limits.max_terminals:
-                self.counters.terminals_refused += 1
-                return None
-            limits = self.limits
-            state = TerminalState(_max_line_length=limits.max_line_length, _max_text_length=limits.max_text_length)
-            self._states[terminal_id] = state
+        if state is not None:
+            return state
+        limits = self.limits
+        if limits.max_terminals == 0:
+            self.counters.terminals_refused += 1
+            return None
+        # Known as evicted before this eviction can push it out of the memory of ids.
+        restarted = self._evicted.pop(terminal_id, False) is None
+        while len(self._states) >= limits.max_terminals and self._evict_one():
+            pass
+        state = TerminalState(_max_line_length=limits.max_line_length, _max_text_length=limits.max_text_length)
+        self._states[terminal_id] = state
+        self._live[terminal_id] = state
+        self._work += 1
+        if restarted:
+            state.restarted = True
+            self._event(TerminalRestarted(terminal_id))
         return state
 
+    def _evict_one(self) -> bool:
+        """Evicts the least recently updated exited terminal, else the least recently
+        updated live one: every trace of it goes at once (its references, its bytes)."""
+        source = self._exited if self._exited else self._live
+        if not source:
+            return False
+        terminal_id = next(iter(source))
+        t = source.pop(terminal_id)
+        self._exited_bytes.pop(terminal_id, None)
+        self._live_bytes.pop(terminal_id, None)
+        del self._states[terminal_id]
+        for call in t.tool_calls:
+            self._work += 1
+            linked = self._links.get(call)
+            if linked is not None:
+                linked.discard(terminal_id)
+                if not linked:
+                    del self._links[call]
+        self._total_bytes -= len(t.output)
+        self.counters.terminals_evicted += 1
+        self._work += 1
+        self._evicted.pop(terminal_id, None)
+        self._evicted[terminal_id] = None
+        if len(self._evicted) > max(self.limits.max_terminals, 64):
+            del self._evicted[next(iter(self._evicted))]
+        self._event(TerminalEvicted(terminal_id, source is self._exited))
+        return True
+
+    def _updated(self, terminal_id: TerminalId, t: TerminalState, before: int) -> None:
+        """After an update of ``t`` (which held ``before`` bytes): it becomes the most
+        recently updated, in the exited or live order as its exit status says, and the
+        total limit is applied."""
+        done = t.exit_status is not None
+        (self._exited if done else self._live)[terminal_id] = t
+        if len(t.output) > 0:
+            (self._exited_bytes if done else self._live_bytes)[terminal_id] = t
+        self._total_bytes += len(t.output) - before
+        self._work += 1
+        self._enforce_total()
+
+    def _detach(self, terminal_id: TerminalId) -> None:
+        """Takes ``terminal_id`` out of the eviction orders, before an update."""
+        self._exited.pop(terminal_id, None)
+        self._live.pop(terminal_id, None)
+        self._exited_bytes.pop(terminal_id, None)
+        self._live_bytes.pop(terminal_id, None)
+
+    def _enforce_total(self) -> None:
+        """Drops the oldest bytes of the least recently updated exited terminals (then
+        live ones) until the store is within ``max_total_bytes``."""
+        limit = self.limits.max_total_bytes
+        while self._total_bytes > limit:
+            source = self._exited_bytes if self._exited_bytes else self._live_bytes
+            if not source:
+                return
+            terminal_id = next(iter(source))
+            t = source[terminal_id]
+            n = min(len(t.output), self._total_bytes - limit)
+            t._evict_bytes(n)
+            self._total_bytes -= n
+            self.counters.bytes_evicted += n
+            self._work += 1
+            if len(t.output) == 0:
+                del source[terminal_id]
+
     def _link(self, tool_call: ToolCallId, terminal_id: TerminalId) -> None:
+        self._work += 1
         t = self._entry(terminal_id)
         if t is None or tool_call in t.tool_calls:
             return
         t.tool_calls.add(tool_call)
-        self._links.setdefault(tool_call, []).append(t)
+        self._links.setdefault(tool_call, set()).add(terminal_id)
 
     def _unlink_all(self, tool_call: ToolCallId) -> None:
-        for t in self._links.pop(tool_call, []):
-            t.tool_calls.discard(tool_call)
+        for terminal_id in self._links.pop(tool_call, ()):
+            self._work += 1
+            t = self._states.get(terminal_id)
+            if t is not None:
+                t.tool_calls.discard(tool_call)
 
     def _relink(self, tool_call: ToolCallId, content: list[ToolCallContent]) -> None:
         self._unlink_all(tool_call)
         for c in content:
+            self._work += 1
             if isinstance(c, ToolCallContentTerminal):
                 self._link(tool_call, c.terminal_id)
 
     def apply(self, update: SessionUpdate) -> None:
-        """Applies one parsed update. Updates outside the terminal surface are ignored."""
+        """Applies one parsed update. Updates outside the terminal surface are ignored.
+        What it evicted is reported by ``take_events()``."""
         limit = self.limits.max_retained_bytes
         if isinstance(update, SessionUpdateTerminalUpdate):
-            t = self._entry(update.terminal_id)
+            terminal_id = update.terminal_id
+            t = self._entry(terminal_id)
             if t is None:
                 return
-            # The output first: it is the only step that allocates much, so a failure
-            # there leaves the other members unchanged too.
-            if update.output is None:
-                t._replace_output(b"", limit)
-            elif update.output is not MISSING:
-                t._replace_output(update.output.data, limit)
-            if update.command is not MISSING:
-                t.command = update.command
-            if update.cwd is not MISSING:
-                t.cwd = update.cwd
-            if update.exit_status is not MISSING:
-                t.exit_status = update.exit_status
-            if update.size is not MISSING:
-                t.size = update.size
-            if update.meta is not MISSING:
-                t.meta = update.meta
+            before = len(t.output)
+            self._detach(terminal_id)
+            try:
+                # The output first: it is the only step that allocates much, so a failure
+                # there leaves the other members unchanged too.
+                if update.output is None:
+                    t._replace_output(b"", limit)
+                elif update.output is not MISSING:
+                    self._work += len(update.output.data)
+                    t._replace_output(update.output.data, limit)
+                if update.command is not MISSING:
+                    t.command = update.command
+                if update.cwd is not MISSING:
+                    t.cwd = update.cwd
+                if update.exit_status is not MISSING:
+                    t.exit_status = update.exit_status
+                if update.size is not MISSING:
+                    t.size = update.size
+                if update.meta is not MISSING:
+                    t.meta = update.meta
+            finally:
+                self._updated(terminal_id, t, before)
         elif isinstance(update, SessionUpdateTerminalOutputChunk):
             self._append_chunk(update.terminal_id, update.data)
         elif isinstance(update, SessionUpdateToolCallUpdate):
@@ -433,9 +635,53 @@ class TerminalStore:
 
     def _append_chunk(self, terminal_id: TerminalId, data: bytes) -> None:
         """Applies a ``terminal_output_chunk``: the generic path (``apply``) and the fast one."""
-        s = self._entry(terminal_id)
-        if s is not None:
-            s._append_output(data, self.limits.max_retained_bytes)
+        t = self._entry(terminal_id)
+        if t is None:
+            return
+        before = len(t.output)
+        self._work += len(data)
+        self._detach(terminal_id)
+        try:
+            t._append_output(data, self.limits.max_retained_bytes)
+        finally:
+            self._updated(terminal_id, t, before)
+
+    def check_invariants(self) -> None:
+        """Checks that every structure of the store agrees (for the fuzzers and tests): no
+        terminal is ever half-evicted. Raises ``AssertionError`` with the first disagreement."""
+
+        def fail(why: str) -> None:
+            raise AssertionError(f"store invariant: {why}")
+
+        if len(self._exited) + len(self._live) != len(self._states):
+            fail(f"{len(self._states)} terminals, {len(self._exited) + len(self._live)} in the eviction order")
+        if self.limits.max_terminals > 0 and len(self._states) > self.limits.max_terminals:
+            fail(f"{len(self._states)} terminals past the limit")
+        total = 0
+        for terminal_id, t in self._states.items():
+            done = t.exit_status is not None
+            if (self._exited if done else self._live).get(terminal_id) is not t:
+                fail(f"{terminal_id} is not in the eviction order")
+            in_bytes = (self._exited_bytes if done else self._live_bytes).get(terminal_id) is t
+            if in_bytes != (len(t.output) > 0):
+                fail(f"{terminal_id}: the byte order does not match its bytes")
+            if terminal_id in self._evicted:
+                fail(f"{terminal_id} is held and remembered as evicted")
+            for call in t.tool_calls:
+                if terminal_id not in self._links.get(call, ()):
+                    fail(f"{terminal_id} names tool call {call}, which does not reference it")
+            total += len(t.output)
+        for call, linked in self._links.items():
+            for terminal_id in linked:
+                held = self._states.get(terminal_id)
+                if held is None or call not in held.tool_calls:
+                    fail(f"tool call {call} references a terminal the store does not hold (half-evicted)")
+        if len(self._exited_bytes) + len(self._live_bytes) > len(self._states) or total != self._total_bytes:
+            fail(f"{self._total_bytes} bytes counted, {total} held")
+        if total > self.limits.max_total_bytes:
+            fail(f"{total} bytes past the limit")
+        if len(self._evicted) > max(self.limits.max_terminals, 64):
+            fail(f"{len(self._evicted)} evicted ids remembered")
 
     def _bind(self, session: SessionId) -> None:
         """Binds the store to ``session``, or raises ``session_mismatch`` when it holds another."""
@@ -446,12 +692,10 @@ class TerminalStore:
             raise ParseError(Problem("session_mismatch", "/sessionId", message))
         self._session = session
 
-    def _keep(self, warnings: tuple[Problem, ...]) -> tuple[Problem, ...]:
-        extra = len(warnings) - self.limits.max_warnings
-        if extra <= 0:
-            return warnings
-        self.counters.warnings_dropped += extra
-        return warnings[: self.limits.max_warnings]
+    def _keep(self, warnings: tuple[Problem, ...] = (), dropped: int = 0) -> tuple[Problem, ...]:
+        """The warnings the decoder kept (within ``max_warnings``); counts the ones it dropped."""
+        self.counters.warnings_dropped += dropped
+        return warnings
 
     def apply_text(self, text: str) -> tuple[Problem, ...]:
         """Parses one ``SessionUpdate`` (JSON text) and applies it; returns the warnings
@@ -466,10 +710,10 @@ class TerminalStore:
                 pass  # the generic path reports it
             else:
                 self._append_chunk(TerminalId(m.group(1)), data)
-                return self._keep(())
-        parsed = parse_session_update(text)
+                return self._keep()
+        parsed = parse_session_update(text, max_warnings=self.limits.max_warnings)
         self.apply(parsed.value)
-        return self._keep(parsed.warnings)
+        return self._keep(parsed.warnings, parsed.warnings_dropped)
 
     def apply_notification_text(self, text: str) -> tuple[Problem, ...]:
         """Parses one ``session/update`` notification's params and applies its update.
@@ -487,10 +731,10 @@ class TerminalStore:
             else:
                 self._bind(SessionId(m.group(1)))
                 self._append_chunk(TerminalId(m.group(2)), data)
-                return self._keep(())
-        parsed = parse_update_session_notification(text)
+                return self._keep()
+        parsed = parse_update_session_notification(text, max_warnings=self.limits.max_warnings)
         self.apply_notification(parsed.value)
-        return self._keep(parsed.warnings)
+        return self._keep(parsed.warnings, parsed.warnings_dropped)
 
     def apply_notification(self, notification: UpdateSessionNotification) -> None:
         """Applies one parsed ``session/update`` notification's update, keeping its

@@ -26,6 +26,8 @@ from ._runtime.decode import (
     decode_uint32,
     decode_uint64,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -1222,6 +1224,7 @@ def decode_Annotations_values(
     return {"audience": m0, "last_modified": m1, "priority": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_Annotations(v: Json, cx: Cx) -> Annotations:
     values, extra = decode_Annotations_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Annotations, values, extra)
@@ -1275,6 +1278,7 @@ def decode_AudioContent_values(
     return {"annotations": m0, "data": m1, "mime_type": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_AudioContent(v: Json, cx: Cx) -> AudioContent:
     values, extra = decode_AudioContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AudioContent, values, extra)
@@ -1328,6 +1332,7 @@ def decode_BlobResourceContents_values(
     return {"blob": m0, "mime_type": m1, "uri": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_BlobResourceContents(v: Json, cx: Cx) -> BlobResourceContents:
     values, extra = decode_BlobResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(BlobResourceContents, values, extra)
@@ -1373,6 +1378,7 @@ def decode_Content_values(
     return {"content": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Content(v: Json, cx: Cx) -> Content:
     values, extra = decode_Content_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Content, values, extra)
@@ -1391,6 +1397,7 @@ def encode_Content(w: Writer, v: Content) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ContentBlock(v: Json, cx: Cx) -> ContentBlock:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1486,6 +1493,7 @@ def decode_CreateTerminalRequest_values(
     }, extra
 
 
+@objects_only
 def decode_CreateTerminalRequest(v: Json, cx: Cx) -> CreateTerminalRequest:
     values, extra = decode_CreateTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CreateTerminalRequest, values, extra)
@@ -1534,6 +1542,7 @@ def decode_CreateTerminalResponse_values(
     return {"terminal_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_CreateTerminalResponse(v: Json, cx: Cx) -> CreateTerminalResponse:
     values, extra = decode_CreateTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CreateTerminalResponse, values, extra)
@@ -1585,6 +1594,7 @@ def decode_Diff_values(
     return {"path": m0, "old_text": m1, "new_text": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_Diff(v: Json, cx: Cx) -> Diff:
     values, extra = decode_Diff_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Diff, values, extra)
@@ -1633,6 +1643,7 @@ def decode_EmbeddedResource_values(
     return {"annotations": m0, "resource": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_EmbeddedResource(v: Json, cx: Cx) -> EmbeddedResource:
     values, extra = decode_EmbeddedResource_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EmbeddedResource, values, extra)
@@ -1652,6 +1663,7 @@ def encode_EmbeddedResource(w: Writer, v: EmbeddedResource) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_EmbeddedResourceResource(v: Json, cx: Cx) -> EmbeddedResourceResource:
     obj = cx.expect_object(v)
     if "text" in obj:
@@ -1698,6 +1710,7 @@ def decode_EnvVariable_values(
     return {"name": m0, "value": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_EnvVariable(v: Json, cx: Cx) -> EnvVariable:
     values, extra = decode_EnvVariable_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EnvVariable, values, extra)
@@ -1753,6 +1766,7 @@ def decode_ImageContent_values(
     return {"annotations": m0, "data": m1, "mime_type": m2, "uri": m3, "meta": m4}, extra
 
 
+@objects_only
 def decode_ImageContent(v: Json, cx: Cx) -> ImageContent:
     values, extra = decode_ImageContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ImageContent, values, extra)
@@ -1804,6 +1818,7 @@ def decode_KillTerminalRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_KillTerminalRequest(v: Json, cx: Cx) -> KillTerminalRequest:
     values, extra = decode_KillTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(KillTerminalRequest, values, extra)
@@ -1843,6 +1858,7 @@ def decode_KillTerminalResponse_values(
     return {"meta": m0}, extra
 
 
+@objects_only
 def decode_KillTerminalResponse(v: Json, cx: Cx) -> KillTerminalResponse:
     values, extra = decode_KillTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(KillTerminalResponse, values, extra)
@@ -1895,6 +1911,7 @@ def decode_PermissionOption_values(
     return {"option_id": m0, "name": m1, "kind": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_PermissionOption(v: Json, cx: Cx) -> PermissionOption:
     values, extra = decode_PermissionOption_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PermissionOption, values, extra)
@@ -1945,6 +1962,7 @@ def decode_ReleaseTerminalRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ReleaseTerminalRequest(v: Json, cx: Cx) -> ReleaseTerminalRequest:
     values, extra = decode_ReleaseTerminalRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReleaseTerminalRequest, values, extra)
@@ -1984,6 +2002,7 @@ def decode_ReleaseTerminalResponse_values(
     return {"meta": m0}, extra
 
 
+@objects_only
 def decode_ReleaseTerminalResponse(v: Json, cx: Cx) -> ReleaseTerminalResponse:
     values, extra = decode_ReleaseTerminalResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ReleaseTerminalResponse, values, extra)
@@ -2001,6 +2020,7 @@ def encode_ReleaseTerminalResponse(w: Writer, v: ReleaseTerminalResponse) -> Non
     w.end_object()
 
 
+@tag_first("outcome")
 def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "outcome")
@@ -2059,6 +2079,7 @@ def decode_RequestPermissionRequest_values(
     return {"session_id": m0, "tool_call": m1, "options": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_RequestPermissionRequest(v: Json, cx: Cx) -> RequestPermissionRequest:
     values, extra = decode_RequestPermissionRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionRequest, values, extra)
@@ -2104,6 +2125,7 @@ def decode_RequestPermissionResponse_values(
     return {"outcome": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_RequestPermissionResponse(v: Json, cx: Cx) -> RequestPermissionResponse:
     values, extra = decode_RequestPermissionResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionResponse, values, extra)
@@ -2176,6 +2198,7 @@ def decode_ResourceLink_values(
     }, extra
 
 
+@objects_only
 def decode_ResourceLink(v: Json, cx: Cx) -> ResourceLink:
     values, extra = decode_ResourceLink_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ResourceLink, values, extra)
@@ -2225,6 +2248,7 @@ def decode_SelectedPermissionOutcome_values(
     return {"option_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_SelectedPermissionOutcome(v: Json, cx: Cx) -> SelectedPermissionOutcome:
     values, extra = decode_SelectedPermissionOutcome_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SelectedPermissionOutcome, values, extra)
@@ -2273,6 +2297,7 @@ def decode_SessionNotification_values(
     return {"session_id": m0, "update": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_SessionNotification(v: Json, cx: Cx) -> SessionNotification:
     values, extra = decode_SessionNotification_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SessionNotification, values, extra)
@@ -2292,6 +2317,7 @@ def encode_SessionNotification(w: Writer, v: SessionNotification) -> None:
     w.end_object()
 
 
+@tag_first("sessionUpdate")
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "sessionUpdate")
@@ -2349,6 +2375,7 @@ def decode_Terminal_values(
     return {"terminal_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Terminal(v: Json, cx: Cx) -> Terminal:
     values, extra = decode_Terminal_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Terminal, values, extra)
@@ -2393,6 +2420,7 @@ def decode_TerminalExitStatus_values(
     return {"exit_code": m0, "signal": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalExitStatus(v: Json, cx: Cx) -> TerminalExitStatus:
     values, extra = decode_TerminalExitStatus_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalExitStatus, values, extra)
@@ -2442,6 +2470,7 @@ def decode_TerminalOutputRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalOutputRequest(v: Json, cx: Cx) -> TerminalOutputRequest:
     values, extra = decode_TerminalOutputRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutputRequest, values, extra)
@@ -2494,6 +2523,7 @@ def decode_TerminalOutputResponse_values(
     return {"output": m0, "truncated": m1, "exit_status": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_TerminalOutputResponse(v: Json, cx: Cx) -> TerminalOutputResponse:
     values, extra = decode_TerminalOutputResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutputResponse, values, extra)
@@ -2542,6 +2572,7 @@ def decode_TextContent_values(
     return {"annotations": m0, "text": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TextContent(v: Json, cx: Cx) -> TextContent:
     values, extra = decode_TextContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextContent, values, extra)
@@ -2594,6 +2625,7 @@ def decode_TextResourceContents_values(
     return {"mime_type": m0, "text": m1, "uri": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_TextResourceContents(v: Json, cx: Cx) -> TextResourceContents:
     values, extra = decode_TextResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextResourceContents, values, extra)
@@ -2672,6 +2704,7 @@ def decode_ToolCall_values(
     }, extra
 
 
+@objects_only
 def decode_ToolCall(v: Json, cx: Cx) -> ToolCall:
     values, extra = decode_ToolCall_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCall, values, extra)
@@ -2697,6 +2730,7 @@ def encode_ToolCall(w: Writer, v: ToolCall) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -2758,6 +2792,7 @@ def decode_ToolCallLocation_values(
     return {"path": m0, "line": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ToolCallLocation(v: Json, cx: Cx) -> ToolCallLocation:
     values, extra = decode_ToolCallLocation_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallLocation, values, extra)
@@ -2833,6 +2868,7 @@ def decode_ToolCallUpdate_values(
     }, extra
 
 
+@objects_only
 def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
     values, extra = decode_ToolCallUpdate_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallUpdate, values, extra)
@@ -2888,6 +2924,7 @@ def decode_WaitForTerminalExitRequest_values(
     return {"session_id": m0, "terminal_id": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_WaitForTerminalExitRequest(v: Json, cx: Cx) -> WaitForTerminalExitRequest:
     values, extra = decode_WaitForTerminalExitRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(WaitForTerminalExitRequest, values, extra)
@@ -2933,6 +2970,7 @@ def decode_WaitForTerminalExitResponse_values(
     return {"exit_code": m0, "signal": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_WaitForTerminalExitResponse(v: Json, cx: Cx) -> WaitForTerminalExitResponse:
     values, extra = decode_WaitForTerminalExitResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(WaitForTerminalExitResponse, values, extra)
@@ -2952,9 +2990,15 @@ def encode_WaitForTerminalExitResponse(w: Writer, v: WaitForTerminalExitResponse
     w.end_object()
 
 
-def parse_annotations(data: str | Json) -> Parsed[Annotations]:
-    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``."""
-    return decode_input(data, decode_Annotations)
+def parse_annotations(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Annotations]:
+    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Annotations, max_warnings=max_warnings)
 
 
 def serialize_annotations(value: Annotations) -> str:
@@ -2962,9 +3006,15 @@ def serialize_annotations(value: Annotations) -> str:
     return encode_text(value, encode_Annotations)
 
 
-def parse_audio_content(data: str | Json) -> Parsed[AudioContent]:
-    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``."""
-    return decode_input(data, decode_AudioContent)
+def parse_audio_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AudioContent]:
+    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AudioContent, max_warnings=max_warnings)
 
 
 def serialize_audio_content(value: AudioContent) -> str:
@@ -2972,9 +3022,15 @@ def serialize_audio_content(value: AudioContent) -> str:
     return encode_text(value, encode_AudioContent)
 
 
-def parse_blob_resource_contents(data: str | Json) -> Parsed[BlobResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_BlobResourceContents)
+def parse_blob_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[BlobResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_BlobResourceContents, max_warnings=max_warnings)
 
 
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
@@ -2982,9 +3038,15 @@ def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
     return encode_text(value, encode_BlobResourceContents)
 
 
-def parse_content(data: str | Json) -> Parsed[Content]:
-    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_input(data, decode_Content)
+def parse_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Content]:
+    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Content, max_warnings=max_warnings)
 
 
 def serialize_content(value: Content) -> str:
@@ -2992,9 +3054,15 @@ def serialize_content(value: Content) -> str:
     return encode_text(value, encode_Content)
 
 
-def parse_content_block(data: str | Json) -> Parsed[ContentBlock]:
-    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``."""
-    return decode_input(data, decode_ContentBlock)
+def parse_content_block(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ContentBlock]:
+    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ContentBlock, max_warnings=max_warnings)
 
 
 def serialize_content_block(value: ContentBlock) -> str:
@@ -3002,9 +3070,15 @@ def serialize_content_block(value: ContentBlock) -> str:
     return encode_text(value, encode_ContentBlock)
 
 
-def parse_create_terminal_request(data: str | Json) -> Parsed[CreateTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``CreateTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_CreateTerminalRequest)
+def parse_create_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CreateTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``CreateTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CreateTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
@@ -3012,9 +3086,15 @@ def serialize_create_terminal_request(value: CreateTerminalRequest) -> str:
     return encode_text(value, encode_CreateTerminalRequest)
 
 
-def parse_create_terminal_response(data: str | Json) -> Parsed[CreateTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``CreateTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_CreateTerminalResponse)
+def parse_create_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CreateTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``CreateTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CreateTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
@@ -3022,9 +3102,15 @@ def serialize_create_terminal_response(value: CreateTerminalResponse) -> str:
     return encode_text(value, encode_CreateTerminalResponse)
 
 
-def parse_diff(data: str | Json) -> Parsed[Diff]:
-    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``."""
-    return decode_input(data, decode_Diff)
+def parse_diff(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Diff]:
+    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Diff, max_warnings=max_warnings)
 
 
 def serialize_diff(value: Diff) -> str:
@@ -3032,9 +3118,15 @@ def serialize_diff(value: Diff) -> str:
     return encode_text(value, encode_Diff)
 
 
-def parse_embedded_resource(data: str | Json) -> Parsed[EmbeddedResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResource)
+def parse_embedded_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource(value: EmbeddedResource) -> str:
@@ -3042,9 +3134,15 @@ def serialize_embedded_resource(value: EmbeddedResource) -> str:
     return encode_text(value, encode_EmbeddedResource)
 
 
-def parse_embedded_resource_resource(data: str | Json) -> Parsed[EmbeddedResourceResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResourceResource)
+def parse_embedded_resource_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResourceResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResourceResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str:
@@ -3052,9 +3150,15 @@ def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str
     return encode_text(value, encode_EmbeddedResourceResource)
 
 
-def parse_env_variable(data: str | Json) -> Parsed[EnvVariable]:
-    """Parses JSON text (or an already parsed value) as ``EnvVariable``; raises ``ParseError``."""
-    return decode_input(data, decode_EnvVariable)
+def parse_env_variable(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EnvVariable]:
+    """Parses JSON text (or an already parsed value) as ``EnvVariable``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EnvVariable, max_warnings=max_warnings)
 
 
 def serialize_env_variable(value: EnvVariable) -> str:
@@ -3062,9 +3166,15 @@ def serialize_env_variable(value: EnvVariable) -> str:
     return encode_text(value, encode_EnvVariable)
 
 
-def parse_image_content(data: str | Json) -> Parsed[ImageContent]:
-    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ImageContent)
+def parse_image_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ImageContent]:
+    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ImageContent, max_warnings=max_warnings)
 
 
 def serialize_image_content(value: ImageContent) -> str:
@@ -3072,9 +3182,15 @@ def serialize_image_content(value: ImageContent) -> str:
     return encode_text(value, encode_ImageContent)
 
 
-def parse_kill_terminal_request(data: str | Json) -> Parsed[KillTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``KillTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_KillTerminalRequest)
+def parse_kill_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[KillTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``KillTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_KillTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
@@ -3082,9 +3198,15 @@ def serialize_kill_terminal_request(value: KillTerminalRequest) -> str:
     return encode_text(value, encode_KillTerminalRequest)
 
 
-def parse_kill_terminal_response(data: str | Json) -> Parsed[KillTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``KillTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_KillTerminalResponse)
+def parse_kill_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[KillTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``KillTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_KillTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
@@ -3092,9 +3214,15 @@ def serialize_kill_terminal_response(value: KillTerminalResponse) -> str:
     return encode_text(value, encode_KillTerminalResponse)
 
 
-def parse_permission_option(data: str | Json) -> Parsed[PermissionOption]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOption)
+def parse_permission_option(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOption]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOption, max_warnings=max_warnings)
 
 
 def serialize_permission_option(value: PermissionOption) -> str:
@@ -3102,9 +3230,15 @@ def serialize_permission_option(value: PermissionOption) -> str:
     return encode_text(value, encode_PermissionOption)
 
 
-def parse_permission_option_id(data: str | Json) -> Parsed[PermissionOptionId]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionId)
+def parse_permission_option_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionId]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionId, max_warnings=max_warnings)
 
 
 def serialize_permission_option_id(value: PermissionOptionId) -> str:
@@ -3112,9 +3246,15 @@ def serialize_permission_option_id(value: PermissionOptionId) -> str:
     return encode_text(value, encode_PermissionOptionId)
 
 
-def parse_permission_option_kind(data: str | Json) -> Parsed[PermissionOptionKind]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionKind)
+def parse_permission_option_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionKind]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionKind, max_warnings=max_warnings)
 
 
 def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
@@ -3122,9 +3262,15 @@ def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
     return encode_text(value, encode_PermissionOptionKind)
 
 
-def parse_release_terminal_request(data: str | Json) -> Parsed[ReleaseTerminalRequest]:
-    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_ReleaseTerminalRequest)
+def parse_release_terminal_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReleaseTerminalRequest]:
+    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReleaseTerminalRequest, max_warnings=max_warnings)
 
 
 def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
@@ -3132,9 +3278,15 @@ def serialize_release_terminal_request(value: ReleaseTerminalRequest) -> str:
     return encode_text(value, encode_ReleaseTerminalRequest)
 
 
-def parse_release_terminal_response(data: str | Json) -> Parsed[ReleaseTerminalResponse]:
-    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_ReleaseTerminalResponse)
+def parse_release_terminal_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ReleaseTerminalResponse]:
+    """Parses JSON text (or an already parsed value) as ``ReleaseTerminalResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ReleaseTerminalResponse, max_warnings=max_warnings)
 
 
 def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
@@ -3142,9 +3294,15 @@ def serialize_release_terminal_response(value: ReleaseTerminalResponse) -> str:
     return encode_text(value, encode_ReleaseTerminalResponse)
 
 
-def parse_request_permission_outcome(data: str | Json) -> Parsed[RequestPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionOutcome)
+def parse_request_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str:
@@ -3152,9 +3310,15 @@ def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str
     return encode_text(value, encode_RequestPermissionOutcome)
 
 
-def parse_request_permission_request(data: str | Json) -> Parsed[RequestPermissionRequest]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionRequest)
+def parse_request_permission_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionRequest]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionRequest, max_warnings=max_warnings)
 
 
 def serialize_request_permission_request(value: RequestPermissionRequest) -> str:
@@ -3162,9 +3326,15 @@ def serialize_request_permission_request(value: RequestPermissionRequest) -> str
     return encode_text(value, encode_RequestPermissionRequest)
 
 
-def parse_request_permission_response(data: str | Json) -> Parsed[RequestPermissionResponse]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionResponse)
+def parse_request_permission_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionResponse]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionResponse, max_warnings=max_warnings)
 
 
 def serialize_request_permission_response(value: RequestPermissionResponse) -> str:
@@ -3172,9 +3342,15 @@ def serialize_request_permission_response(value: RequestPermissionResponse) -> s
     return encode_text(value, encode_RequestPermissionResponse)
 
 
-def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
-    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``."""
-    return decode_input(data, decode_ResourceLink)
+def parse_resource_link(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ResourceLink]:
+    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ResourceLink, max_warnings=max_warnings)
 
 
 def serialize_resource_link(value: ResourceLink) -> str:
@@ -3182,9 +3358,15 @@ def serialize_resource_link(value: ResourceLink) -> str:
     return encode_text(value, encode_ResourceLink)
 
 
-def parse_role(data: str | Json) -> Parsed[Role]:
-    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``."""
-    return decode_input(data, decode_Role)
+def parse_role(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Role]:
+    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Role, max_warnings=max_warnings)
 
 
 def serialize_role(value: Role) -> str:
@@ -3192,9 +3374,15 @@ def serialize_role(value: Role) -> str:
     return encode_text(value, encode_Role)
 
 
-def parse_selected_permission_outcome(data: str | Json) -> Parsed[SelectedPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_SelectedPermissionOutcome)
+def parse_selected_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SelectedPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SelectedPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> str:
@@ -3202,9 +3390,15 @@ def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> s
     return encode_text(value, encode_SelectedPermissionOutcome)
 
 
-def parse_session_id(data: str | Json) -> Parsed[SessionId]:
-    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionId)
+def parse_session_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionId]:
+    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionId, max_warnings=max_warnings)
 
 
 def serialize_session_id(value: SessionId) -> str:
@@ -3212,9 +3406,15 @@ def serialize_session_id(value: SessionId) -> str:
     return encode_text(value, encode_SessionId)
 
 
-def parse_session_notification(data: str | Json) -> Parsed[SessionNotification]:
-    """Parses JSON text (or an already parsed value) as ``SessionNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionNotification)
+def parse_session_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionNotification]:
+    """Parses JSON text (or an already parsed value) as ``SessionNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionNotification, max_warnings=max_warnings)
 
 
 def serialize_session_notification(value: SessionNotification) -> str:
@@ -3222,9 +3422,15 @@ def serialize_session_notification(value: SessionNotification) -> str:
     return encode_text(value, encode_SessionNotification)
 
 
-def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
-    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionUpdate)
+def parse_session_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionUpdate]:
+    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionUpdate, max_warnings=max_warnings)
 
 
 def serialize_session_update(value: SessionUpdate) -> str:
@@ -3232,9 +3438,15 @@ def serialize_session_update(value: SessionUpdate) -> str:
     return encode_text(value, encode_SessionUpdate)
 
 
-def parse_terminal(data: str | Json) -> Parsed[Terminal]:
-    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``."""
-    return decode_input(data, decode_Terminal)
+def parse_terminal(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Terminal]:
+    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Terminal, max_warnings=max_warnings)
 
 
 def serialize_terminal(value: Terminal) -> str:
@@ -3242,9 +3454,15 @@ def serialize_terminal(value: Terminal) -> str:
     return encode_text(value, encode_Terminal)
 
 
-def parse_terminal_exit_status(data: str | Json) -> Parsed[TerminalExitStatus]:
-    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalExitStatus)
+def parse_terminal_exit_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalExitStatus]:
+    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalExitStatus, max_warnings=max_warnings)
 
 
 def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
@@ -3252,9 +3470,15 @@ def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
     return encode_text(value, encode_TerminalExitStatus)
 
 
-def parse_terminal_id(data: str | Json) -> Parsed[TerminalId]:
-    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalId)
+def parse_terminal_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalId]:
+    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalId, max_warnings=max_warnings)
 
 
 def serialize_terminal_id(value: TerminalId) -> str:
@@ -3262,9 +3486,15 @@ def serialize_terminal_id(value: TerminalId) -> str:
     return encode_text(value, encode_TerminalId)
 
 
-def parse_terminal_output_request(data: str | Json) -> Parsed[TerminalOutputRequest]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutputRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutputRequest)
+def parse_terminal_output_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutputRequest]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutputRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutputRequest, max_warnings=max_warnings)
 
 
 def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
@@ -3272,9 +3502,15 @@ def serialize_terminal_output_request(value: TerminalOutputRequest) -> str:
     return encode_text(value, encode_TerminalOutputRequest)
 
 
-def parse_terminal_output_response(data: str | Json) -> Parsed[TerminalOutputResponse]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutputResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutputResponse)
+def parse_terminal_output_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutputResponse]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutputResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutputResponse, max_warnings=max_warnings)
 
 
 def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
@@ -3282,9 +3518,15 @@ def serialize_terminal_output_response(value: TerminalOutputResponse) -> str:
     return encode_text(value, encode_TerminalOutputResponse)
 
 
-def parse_text_content(data: str | Json) -> Parsed[TextContent]:
-    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``."""
-    return decode_input(data, decode_TextContent)
+def parse_text_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextContent]:
+    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextContent, max_warnings=max_warnings)
 
 
 def serialize_text_content(value: TextContent) -> str:
@@ -3292,9 +3534,15 @@ def serialize_text_content(value: TextContent) -> str:
     return encode_text(value, encode_TextContent)
 
 
-def parse_text_resource_contents(data: str | Json) -> Parsed[TextResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_TextResourceContents)
+def parse_text_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextResourceContents, max_warnings=max_warnings)
 
 
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
@@ -3302,9 +3550,15 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
     return encode_text(value, encode_TextResourceContents)
 
 
-def parse_tool_call(data: str | Json) -> Parsed[ToolCall]:
-    """Parses JSON text (or an already parsed value) as ``ToolCall``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCall)
+def parse_tool_call(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCall]:
+    """Parses JSON text (or an already parsed value) as ``ToolCall``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCall, max_warnings=max_warnings)
 
 
 def serialize_tool_call(value: ToolCall) -> str:
@@ -3312,9 +3566,15 @@ def serialize_tool_call(value: ToolCall) -> str:
     return encode_text(value, encode_ToolCall)
 
 
-def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallContent)
+def parse_tool_call_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallContent]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallContent, max_warnings=max_warnings)
 
 
 def serialize_tool_call_content(value: ToolCallContent) -> str:
@@ -3322,9 +3582,15 @@ def serialize_tool_call_content(value: ToolCallContent) -> str:
     return encode_text(value, encode_ToolCallContent)
 
 
-def parse_tool_call_id(data: str | Json) -> Parsed[ToolCallId]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallId)
+def parse_tool_call_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallId]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallId, max_warnings=max_warnings)
 
 
 def serialize_tool_call_id(value: ToolCallId) -> str:
@@ -3332,9 +3598,15 @@ def serialize_tool_call_id(value: ToolCallId) -> str:
     return encode_text(value, encode_ToolCallId)
 
 
-def parse_tool_call_location(data: str | Json) -> Parsed[ToolCallLocation]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallLocation)
+def parse_tool_call_location(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallLocation]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallLocation, max_warnings=max_warnings)
 
 
 def serialize_tool_call_location(value: ToolCallLocation) -> str:
@@ -3342,9 +3614,15 @@ def serialize_tool_call_location(value: ToolCallLocation) -> str:
     return encode_text(value, encode_ToolCallLocation)
 
 
-def parse_tool_call_status(data: str | Json) -> Parsed[ToolCallStatus]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallStatus)
+def parse_tool_call_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallStatus]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallStatus, max_warnings=max_warnings)
 
 
 def serialize_tool_call_status(value: ToolCallStatus) -> str:
@@ -3352,9 +3630,15 @@ def serialize_tool_call_status(value: ToolCallStatus) -> str:
     return encode_text(value, encode_ToolCallStatus)
 
 
-def parse_tool_call_update(data: str | Json) -> Parsed[ToolCallUpdate]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallUpdate)
+def parse_tool_call_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallUpdate]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallUpdate, max_warnings=max_warnings)
 
 
 def serialize_tool_call_update(value: ToolCallUpdate) -> str:
@@ -3362,9 +3646,15 @@ def serialize_tool_call_update(value: ToolCallUpdate) -> str:
     return encode_text(value, encode_ToolCallUpdate)
 
 
-def parse_tool_kind(data: str | Json) -> Parsed[ToolKind]:
-    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolKind)
+def parse_tool_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolKind]:
+    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolKind, max_warnings=max_warnings)
 
 
 def serialize_tool_kind(value: ToolKind) -> str:
@@ -3372,9 +3662,15 @@ def serialize_tool_kind(value: ToolKind) -> str:
     return encode_text(value, encode_ToolKind)
 
 
-def parse_wait_for_terminal_exit_request(data: str | Json) -> Parsed[WaitForTerminalExitRequest]:
-    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_WaitForTerminalExitRequest)
+def parse_wait_for_terminal_exit_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[WaitForTerminalExitRequest]:
+    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_WaitForTerminalExitRequest, max_warnings=max_warnings)
 
 
 def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) -> str:
@@ -3382,9 +3678,15 @@ def serialize_wait_for_terminal_exit_request(value: WaitForTerminalExitRequest) 
     return encode_text(value, encode_WaitForTerminalExitRequest)
 
 
-def parse_wait_for_terminal_exit_response(data: str | Json) -> Parsed[WaitForTerminalExitResponse]:
-    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_WaitForTerminalExitResponse)
+def parse_wait_for_terminal_exit_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[WaitForTerminalExitResponse]:
+    """Parses JSON text (or an already parsed value) as ``WaitForTerminalExitResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_WaitForTerminalExitResponse, max_warnings=max_warnings)
 
 
 def serialize_wait_for_terminal_exit_response(value: WaitForTerminalExitResponse) -> str:

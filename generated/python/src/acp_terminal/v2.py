@@ -27,6 +27,8 @@ from ._runtime.decode import (
     decode_uint16,
     decode_uint32,
     encode_text,
+    objects_only,
+    tag_first,
 )
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
@@ -1536,6 +1538,7 @@ def decode_Annotations_values(
     return {"audience": m0, "last_modified": m1, "priority": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_Annotations(v: Json, cx: Cx) -> Annotations:
     values, extra = decode_Annotations_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Annotations, values, extra)
@@ -1589,6 +1592,7 @@ def decode_AudioContent_values(
     return {"data": m0, "mime_type": m1, "annotations": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_AudioContent(v: Json, cx: Cx) -> AudioContent:
     values, extra = decode_AudioContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(AudioContent, values, extra)
@@ -1642,6 +1646,7 @@ def decode_BlobResourceContents_values(
     return {"blob": m0, "uri": m1, "mime_type": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_BlobResourceContents(v: Json, cx: Cx) -> BlobResourceContents:
     values, extra = decode_BlobResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(BlobResourceContents, values, extra)
@@ -1698,6 +1703,7 @@ def decode_CommandPermissionSubject_values(
     return {"command": m0, "cwd": m1, "tool_call_id": m2, "terminal_id": m3, "meta": m4}, extra
 
 
+@objects_only
 def decode_CommandPermissionSubject(v: Json, cx: Cx) -> CommandPermissionSubject:
     values, extra = decode_CommandPermissionSubject_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(CommandPermissionSubject, values, extra)
@@ -1744,6 +1750,7 @@ def decode_Content_values(
     return {"content": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Content(v: Json, cx: Cx) -> Content:
     values, extra = decode_Content_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Content, values, extra)
@@ -1762,6 +1769,7 @@ def encode_Content(w: Writer, v: Content) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ContentBlock(v: Json, cx: Cx) -> ContentBlock:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -1840,6 +1848,7 @@ def decode_Diff_values(
     return {"changes": m0, "patch": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_Diff(v: Json, cx: Cx) -> Diff:
     values, extra = decode_Diff_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Diff, values, extra)
@@ -1859,6 +1868,7 @@ def encode_Diff(w: Writer, v: Diff) -> None:
     w.end_object()
 
 
+@tag_first("operation")
 def decode_DiffChange(v: Json, cx: Cx) -> DiffChange:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "operation")
@@ -1945,6 +1955,7 @@ def decode_DiffPatch_values(
     return {"format": m0, "text": m1}, extra
 
 
+@objects_only
 def decode_DiffPatch(v: Json, cx: Cx) -> DiffPatch:
     values, extra = decode_DiffPatch_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(DiffPatch, values, extra)
@@ -1985,6 +1996,7 @@ def decode_DiffPathChange_values(
     return {"path": m0}, extra
 
 
+@objects_only
 def decode_DiffPathChange(v: Json, cx: Cx) -> DiffPathChange:
     values, extra = decode_DiffPathChange_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(DiffPathChange, values, extra)
@@ -2029,6 +2041,7 @@ def decode_DiffPathPairChange_values(
     return {"old_path": m0, "path": m1}, extra
 
 
+@objects_only
 def decode_DiffPathPairChange(v: Json, cx: Cx) -> DiffPathPairChange:
     values, extra = decode_DiffPathPairChange_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(DiffPathPairChange, values, extra)
@@ -2075,6 +2088,7 @@ def decode_EmbeddedResource_values(
     return {"resource": m0, "annotations": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_EmbeddedResource(v: Json, cx: Cx) -> EmbeddedResource:
     values, extra = decode_EmbeddedResource_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(EmbeddedResource, values, extra)
@@ -2094,6 +2108,7 @@ def encode_EmbeddedResource(w: Writer, v: EmbeddedResource) -> None:
     w.end_object()
 
 
+@objects_only
 def decode_EmbeddedResourceResource(v: Json, cx: Cx) -> EmbeddedResourceResource:
     obj = cx.expect_object(v)
     if "text" in obj:
@@ -2141,6 +2156,7 @@ def decode_Icon_values(
     return {"src": m0, "mime_type": m1, "sizes": m2, "theme": m3}, extra
 
 
+@objects_only
 def decode_Icon(v: Json, cx: Cx) -> Icon:
     values, extra = decode_Icon_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Icon, values, extra)
@@ -2197,6 +2213,7 @@ def decode_ImageContent_values(
     return {"data": m0, "mime_type": m1, "uri": m2, "annotations": m3, "meta": m4}, extra
 
 
+@objects_only
 def decode_ImageContent(v: Json, cx: Cx) -> ImageContent:
     values, extra = decode_ImageContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ImageContent, values, extra)
@@ -2253,6 +2270,7 @@ def decode_PermissionOption_values(
     return {"option_id": m0, "name": m1, "kind": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_PermissionOption(v: Json, cx: Cx) -> PermissionOption:
     values, extra = decode_PermissionOption_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(PermissionOption, values, extra)
@@ -2273,6 +2291,7 @@ def encode_PermissionOption(w: Writer, v: PermissionOption) -> None:
     w.end_object()
 
 
+@tag_first("outcome")
 def decode_RequestPermissionOutcome(v: Json, cx: Cx) -> RequestPermissionOutcome:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "outcome")
@@ -2342,6 +2361,7 @@ def decode_RequestPermissionRequest_values(
     return {"session_id": m0, "title": m1, "description": m2, "subject": m3, "options": m4, "meta": m5}, extra
 
 
+@objects_only
 def decode_RequestPermissionRequest(v: Json, cx: Cx) -> RequestPermissionRequest:
     values, extra = decode_RequestPermissionRequest_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionRequest, values, extra)
@@ -2389,6 +2409,7 @@ def decode_RequestPermissionResponse_values(
     return {"outcome": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_RequestPermissionResponse(v: Json, cx: Cx) -> RequestPermissionResponse:
     values, extra = decode_RequestPermissionResponse_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(RequestPermissionResponse, values, extra)
@@ -2407,6 +2428,7 @@ def encode_RequestPermissionResponse(w: Writer, v: RequestPermissionResponse) ->
     w.end_object()
 
 
+@tag_first("type")
 def decode_RequestPermissionSubject(v: Json, cx: Cx) -> RequestPermissionSubject:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -2497,6 +2519,7 @@ def decode_ResourceLink_values(
     }, extra
 
 
+@objects_only
 def decode_ResourceLink(v: Json, cx: Cx) -> ResourceLink:
     values, extra = decode_ResourceLink_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ResourceLink, values, extra)
@@ -2547,6 +2570,7 @@ def decode_SelectedPermissionOutcome_values(
     return {"option_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_SelectedPermissionOutcome(v: Json, cx: Cx) -> SelectedPermissionOutcome:
     values, extra = decode_SelectedPermissionOutcome_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(SelectedPermissionOutcome, values, extra)
@@ -2565,6 +2589,7 @@ def encode_SelectedPermissionOutcome(w: Writer, v: SelectedPermissionOutcome) ->
     w.end_object()
 
 
+@tag_first("sessionUpdate")
 def decode_SessionUpdate(v: Json, cx: Cx) -> SessionUpdate:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "sessionUpdate")
@@ -2634,6 +2659,7 @@ def decode_Terminal_values(
     return {"terminal_id": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_Terminal(v: Json, cx: Cx) -> Terminal:
     values, extra = decode_Terminal_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(Terminal, values, extra)
@@ -2678,6 +2704,7 @@ def decode_TerminalExitStatus_values(
     return {"exit_code": m0, "signal": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalExitStatus(v: Json, cx: Cx) -> TerminalExitStatus:
     values, extra = decode_TerminalExitStatus_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalExitStatus, values, extra)
@@ -2722,6 +2749,7 @@ def decode_TerminalOutput_values(
     return {"data": m0, "meta": m1}, extra
 
 
+@objects_only
 def decode_TerminalOutput(v: Json, cx: Cx) -> TerminalOutput:
     values, extra = decode_TerminalOutput_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutput, values, extra)
@@ -2770,6 +2798,7 @@ def decode_TerminalOutputChunk_values(
     return {"terminal_id": m0, "data": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalOutputChunk(v: Json, cx: Cx) -> TerminalOutputChunk:
     values, extra = decode_TerminalOutputChunk_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalOutputChunk, values, extra)
@@ -2819,6 +2848,7 @@ def decode_TerminalSize_values(
     return {"cols": m0, "rows": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TerminalSize(v: Json, cx: Cx) -> TerminalSize:
     values, extra = decode_TerminalSize_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalSize, values, extra)
@@ -2878,6 +2908,7 @@ def decode_TerminalUpdate_values(
     return {"terminal_id": m0, "command": m1, "cwd": m2, "output": m3, "exit_status": m4, "size": m5, "meta": m6}, extra
 
 
+@objects_only
 def decode_TerminalUpdate(v: Json, cx: Cx) -> TerminalUpdate:
     values, extra = decode_TerminalUpdate_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TerminalUpdate, values, extra)
@@ -2929,6 +2960,7 @@ def decode_TextContent_values(
     return {"text": m0, "annotations": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_TextContent(v: Json, cx: Cx) -> TextContent:
     values, extra = decode_TextContent_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextContent, values, extra)
@@ -2981,6 +3013,7 @@ def decode_TextResourceContents_values(
     return {"text": m0, "uri": m1, "mime_type": m2, "meta": m3}, extra
 
 
+@objects_only
 def decode_TextResourceContents(v: Json, cx: Cx) -> TextResourceContents:
     values, extra = decode_TextResourceContents_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(TextResourceContents, values, extra)
@@ -3001,6 +3034,7 @@ def encode_TextResourceContents(w: Writer, v: TextResourceContents) -> None:
     w.end_object()
 
 
+@tag_first("type")
 def decode_ToolCallContent(v: Json, cx: Cx) -> ToolCallContent:
     obj = cx.expect_object(v)
     tag = cx.read_tag(obj, "type")
@@ -3069,6 +3103,7 @@ def decode_ToolCallContentChunk_values(
     return {"tool_call_id": m0, "content": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ToolCallContentChunk(v: Json, cx: Cx) -> ToolCallContentChunk:
     values, extra = decode_ToolCallContentChunk_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallContentChunk, values, extra)
@@ -3116,6 +3151,7 @@ def decode_ToolCallLocation_values(
     return {"path": m0, "line": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_ToolCallLocation(v: Json, cx: Cx) -> ToolCallLocation:
     values, extra = decode_ToolCallLocation_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallLocation, values, extra)
@@ -3157,6 +3193,7 @@ def decode_ToolCallPermissionSubject_values(
     return {"tool_call": m0}, extra
 
 
+@objects_only
 def decode_ToolCallPermissionSubject(v: Json, cx: Cx) -> ToolCallPermissionSubject:
     values, extra = decode_ToolCallPermissionSubject_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallPermissionSubject, values, extra)
@@ -3230,6 +3267,7 @@ def decode_ToolCallUpdate_values(
     }, extra
 
 
+@objects_only
 def decode_ToolCallUpdate(v: Json, cx: Cx) -> ToolCallUpdate:
     values, extra = decode_ToolCallUpdate_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(ToolCallUpdate, values, extra)
@@ -3285,6 +3323,7 @@ def decode_UpdateSessionNotification_values(
     return {"session_id": m0, "update": m1, "meta": m2}, extra
 
 
+@objects_only
 def decode_UpdateSessionNotification(v: Json, cx: Cx) -> UpdateSessionNotification:
     values, extra = decode_UpdateSessionNotification_values(cx.expect_object(v), cx, _NO_SKIP)
     return construct(UpdateSessionNotification, values, extra)
@@ -3304,9 +3343,15 @@ def encode_UpdateSessionNotification(w: Writer, v: UpdateSessionNotification) ->
     w.end_object()
 
 
-def parse_absolute_path(data: str | Json) -> Parsed[AbsolutePath]:
-    """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``."""
-    return decode_input(data, decode_AbsolutePath)
+def parse_absolute_path(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AbsolutePath]:
+    """Parses JSON text (or an already parsed value) as ``AbsolutePath``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AbsolutePath, max_warnings=max_warnings)
 
 
 def serialize_absolute_path(value: AbsolutePath) -> str:
@@ -3314,9 +3359,15 @@ def serialize_absolute_path(value: AbsolutePath) -> str:
     return encode_text(value, encode_AbsolutePath)
 
 
-def parse_annotations(data: str | Json) -> Parsed[Annotations]:
-    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``."""
-    return decode_input(data, decode_Annotations)
+def parse_annotations(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Annotations]:
+    """Parses JSON text (or an already parsed value) as ``Annotations``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Annotations, max_warnings=max_warnings)
 
 
 def serialize_annotations(value: Annotations) -> str:
@@ -3324,9 +3375,15 @@ def serialize_annotations(value: Annotations) -> str:
     return encode_text(value, encode_Annotations)
 
 
-def parse_audio_content(data: str | Json) -> Parsed[AudioContent]:
-    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``."""
-    return decode_input(data, decode_AudioContent)
+def parse_audio_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[AudioContent]:
+    """Parses JSON text (or an already parsed value) as ``AudioContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_AudioContent, max_warnings=max_warnings)
 
 
 def serialize_audio_content(value: AudioContent) -> str:
@@ -3334,9 +3391,15 @@ def serialize_audio_content(value: AudioContent) -> str:
     return encode_text(value, encode_AudioContent)
 
 
-def parse_blob_resource_contents(data: str | Json) -> Parsed[BlobResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_BlobResourceContents)
+def parse_blob_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[BlobResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``BlobResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_BlobResourceContents, max_warnings=max_warnings)
 
 
 def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
@@ -3344,9 +3407,15 @@ def serialize_blob_resource_contents(value: BlobResourceContents) -> str:
     return encode_text(value, encode_BlobResourceContents)
 
 
-def parse_command_permission_subject(data: str | Json) -> Parsed[CommandPermissionSubject]:
-    """Parses JSON text (or an already parsed value) as ``CommandPermissionSubject``; raises ``ParseError``."""
-    return decode_input(data, decode_CommandPermissionSubject)
+def parse_command_permission_subject(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[CommandPermissionSubject]:
+    """Parses JSON text (or an already parsed value) as ``CommandPermissionSubject``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_CommandPermissionSubject, max_warnings=max_warnings)
 
 
 def serialize_command_permission_subject(value: CommandPermissionSubject) -> str:
@@ -3354,9 +3423,15 @@ def serialize_command_permission_subject(value: CommandPermissionSubject) -> str
     return encode_text(value, encode_CommandPermissionSubject)
 
 
-def parse_content(data: str | Json) -> Parsed[Content]:
-    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``."""
-    return decode_input(data, decode_Content)
+def parse_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Content]:
+    """Parses JSON text (or an already parsed value) as ``Content``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Content, max_warnings=max_warnings)
 
 
 def serialize_content(value: Content) -> str:
@@ -3364,9 +3439,15 @@ def serialize_content(value: Content) -> str:
     return encode_text(value, encode_Content)
 
 
-def parse_content_block(data: str | Json) -> Parsed[ContentBlock]:
-    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``."""
-    return decode_input(data, decode_ContentBlock)
+def parse_content_block(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ContentBlock]:
+    """Parses JSON text (or an already parsed value) as ``ContentBlock``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ContentBlock, max_warnings=max_warnings)
 
 
 def serialize_content_block(value: ContentBlock) -> str:
@@ -3374,9 +3455,15 @@ def serialize_content_block(value: ContentBlock) -> str:
     return encode_text(value, encode_ContentBlock)
 
 
-def parse_diff(data: str | Json) -> Parsed[Diff]:
-    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``."""
-    return decode_input(data, decode_Diff)
+def parse_diff(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Diff]:
+    """Parses JSON text (or an already parsed value) as ``Diff``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Diff, max_warnings=max_warnings)
 
 
 def serialize_diff(value: Diff) -> str:
@@ -3384,9 +3471,15 @@ def serialize_diff(value: Diff) -> str:
     return encode_text(value, encode_Diff)
 
 
-def parse_diff_change(data: str | Json) -> Parsed[DiffChange]:
-    """Parses JSON text (or an already parsed value) as ``DiffChange``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffChange)
+def parse_diff_change(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffChange]:
+    """Parses JSON text (or an already parsed value) as ``DiffChange``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffChange, max_warnings=max_warnings)
 
 
 def serialize_diff_change(value: DiffChange) -> str:
@@ -3394,9 +3487,15 @@ def serialize_diff_change(value: DiffChange) -> str:
     return encode_text(value, encode_DiffChange)
 
 
-def parse_diff_file_type(data: str | Json) -> Parsed[DiffFileType]:
-    """Parses JSON text (or an already parsed value) as ``DiffFileType``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffFileType)
+def parse_diff_file_type(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffFileType]:
+    """Parses JSON text (or an already parsed value) as ``DiffFileType``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffFileType, max_warnings=max_warnings)
 
 
 def serialize_diff_file_type(value: DiffFileType) -> str:
@@ -3404,9 +3503,15 @@ def serialize_diff_file_type(value: DiffFileType) -> str:
     return encode_text(value, encode_DiffFileType)
 
 
-def parse_diff_patch(data: str | Json) -> Parsed[DiffPatch]:
-    """Parses JSON text (or an already parsed value) as ``DiffPatch``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffPatch)
+def parse_diff_patch(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffPatch]:
+    """Parses JSON text (or an already parsed value) as ``DiffPatch``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffPatch, max_warnings=max_warnings)
 
 
 def serialize_diff_patch(value: DiffPatch) -> str:
@@ -3414,9 +3519,15 @@ def serialize_diff_patch(value: DiffPatch) -> str:
     return encode_text(value, encode_DiffPatch)
 
 
-def parse_diff_patch_format(data: str | Json) -> Parsed[DiffPatchFormat]:
-    """Parses JSON text (or an already parsed value) as ``DiffPatchFormat``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffPatchFormat)
+def parse_diff_patch_format(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffPatchFormat]:
+    """Parses JSON text (or an already parsed value) as ``DiffPatchFormat``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffPatchFormat, max_warnings=max_warnings)
 
 
 def serialize_diff_patch_format(value: DiffPatchFormat) -> str:
@@ -3424,9 +3535,15 @@ def serialize_diff_patch_format(value: DiffPatchFormat) -> str:
     return encode_text(value, encode_DiffPatchFormat)
 
 
-def parse_diff_path_change(data: str | Json) -> Parsed[DiffPathChange]:
-    """Parses JSON text (or an already parsed value) as ``DiffPathChange``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffPathChange)
+def parse_diff_path_change(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffPathChange]:
+    """Parses JSON text (or an already parsed value) as ``DiffPathChange``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffPathChange, max_warnings=max_warnings)
 
 
 def serialize_diff_path_change(value: DiffPathChange) -> str:
@@ -3434,9 +3551,15 @@ def serialize_diff_path_change(value: DiffPathChange) -> str:
     return encode_text(value, encode_DiffPathChange)
 
 
-def parse_diff_path_pair_change(data: str | Json) -> Parsed[DiffPathPairChange]:
-    """Parses JSON text (or an already parsed value) as ``DiffPathPairChange``; raises ``ParseError``."""
-    return decode_input(data, decode_DiffPathPairChange)
+def parse_diff_path_pair_change(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[DiffPathPairChange]:
+    """Parses JSON text (or an already parsed value) as ``DiffPathPairChange``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_DiffPathPairChange, max_warnings=max_warnings)
 
 
 def serialize_diff_path_pair_change(value: DiffPathPairChange) -> str:
@@ -3444,9 +3567,15 @@ def serialize_diff_path_pair_change(value: DiffPathPairChange) -> str:
     return encode_text(value, encode_DiffPathPairChange)
 
 
-def parse_embedded_resource(data: str | Json) -> Parsed[EmbeddedResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResource)
+def parse_embedded_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource(value: EmbeddedResource) -> str:
@@ -3454,9 +3583,15 @@ def serialize_embedded_resource(value: EmbeddedResource) -> str:
     return encode_text(value, encode_EmbeddedResource)
 
 
-def parse_embedded_resource_resource(data: str | Json) -> Parsed[EmbeddedResourceResource]:
-    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``."""
-    return decode_input(data, decode_EmbeddedResourceResource)
+def parse_embedded_resource_resource(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[EmbeddedResourceResource]:
+    """Parses JSON text (or an already parsed value) as ``EmbeddedResourceResource``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_EmbeddedResourceResource, max_warnings=max_warnings)
 
 
 def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str:
@@ -3464,9 +3599,15 @@ def serialize_embedded_resource_resource(value: EmbeddedResourceResource) -> str
     return encode_text(value, encode_EmbeddedResourceResource)
 
 
-def parse_icon(data: str | Json) -> Parsed[Icon]:
-    """Parses JSON text (or an already parsed value) as ``Icon``; raises ``ParseError``."""
-    return decode_input(data, decode_Icon)
+def parse_icon(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Icon]:
+    """Parses JSON text (or an already parsed value) as ``Icon``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Icon, max_warnings=max_warnings)
 
 
 def serialize_icon(value: Icon) -> str:
@@ -3474,9 +3615,15 @@ def serialize_icon(value: Icon) -> str:
     return encode_text(value, encode_Icon)
 
 
-def parse_icon_theme(data: str | Json) -> Parsed[IconTheme]:
-    """Parses JSON text (or an already parsed value) as ``IconTheme``; raises ``ParseError``."""
-    return decode_input(data, decode_IconTheme)
+def parse_icon_theme(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[IconTheme]:
+    """Parses JSON text (or an already parsed value) as ``IconTheme``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_IconTheme, max_warnings=max_warnings)
 
 
 def serialize_icon_theme(value: IconTheme) -> str:
@@ -3484,9 +3631,15 @@ def serialize_icon_theme(value: IconTheme) -> str:
     return encode_text(value, encode_IconTheme)
 
 
-def parse_image_content(data: str | Json) -> Parsed[ImageContent]:
-    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ImageContent)
+def parse_image_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ImageContent]:
+    """Parses JSON text (or an already parsed value) as ``ImageContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ImageContent, max_warnings=max_warnings)
 
 
 def serialize_image_content(value: ImageContent) -> str:
@@ -3494,9 +3647,15 @@ def serialize_image_content(value: ImageContent) -> str:
     return encode_text(value, encode_ImageContent)
 
 
-def parse_media_type(data: str | Json) -> Parsed[MediaType]:
-    """Parses JSON text (or an already parsed value) as ``MediaType``; raises ``ParseError``."""
-    return decode_input(data, decode_MediaType)
+def parse_media_type(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[MediaType]:
+    """Parses JSON text (or an already parsed value) as ``MediaType``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_MediaType, max_warnings=max_warnings)
 
 
 def serialize_media_type(value: MediaType) -> str:
@@ -3504,9 +3663,15 @@ def serialize_media_type(value: MediaType) -> str:
     return encode_text(value, encode_MediaType)
 
 
-def parse_permission_option(data: str | Json) -> Parsed[PermissionOption]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOption)
+def parse_permission_option(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOption]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOption``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOption, max_warnings=max_warnings)
 
 
 def serialize_permission_option(value: PermissionOption) -> str:
@@ -3514,9 +3679,15 @@ def serialize_permission_option(value: PermissionOption) -> str:
     return encode_text(value, encode_PermissionOption)
 
 
-def parse_permission_option_id(data: str | Json) -> Parsed[PermissionOptionId]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionId)
+def parse_permission_option_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionId]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionId, max_warnings=max_warnings)
 
 
 def serialize_permission_option_id(value: PermissionOptionId) -> str:
@@ -3524,9 +3695,15 @@ def serialize_permission_option_id(value: PermissionOptionId) -> str:
     return encode_text(value, encode_PermissionOptionId)
 
 
-def parse_permission_option_kind(data: str | Json) -> Parsed[PermissionOptionKind]:
-    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``."""
-    return decode_input(data, decode_PermissionOptionKind)
+def parse_permission_option_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[PermissionOptionKind]:
+    """Parses JSON text (or an already parsed value) as ``PermissionOptionKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_PermissionOptionKind, max_warnings=max_warnings)
 
 
 def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
@@ -3534,9 +3711,15 @@ def serialize_permission_option_kind(value: PermissionOptionKind) -> str:
     return encode_text(value, encode_PermissionOptionKind)
 
 
-def parse_request_permission_outcome(data: str | Json) -> Parsed[RequestPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionOutcome)
+def parse_request_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str:
@@ -3544,9 +3727,15 @@ def serialize_request_permission_outcome(value: RequestPermissionOutcome) -> str
     return encode_text(value, encode_RequestPermissionOutcome)
 
 
-def parse_request_permission_request(data: str | Json) -> Parsed[RequestPermissionRequest]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionRequest)
+def parse_request_permission_request(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionRequest]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionRequest``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionRequest, max_warnings=max_warnings)
 
 
 def serialize_request_permission_request(value: RequestPermissionRequest) -> str:
@@ -3554,9 +3743,15 @@ def serialize_request_permission_request(value: RequestPermissionRequest) -> str
     return encode_text(value, encode_RequestPermissionRequest)
 
 
-def parse_request_permission_response(data: str | Json) -> Parsed[RequestPermissionResponse]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionResponse)
+def parse_request_permission_response(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionResponse]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionResponse``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionResponse, max_warnings=max_warnings)
 
 
 def serialize_request_permission_response(value: RequestPermissionResponse) -> str:
@@ -3564,9 +3759,15 @@ def serialize_request_permission_response(value: RequestPermissionResponse) -> s
     return encode_text(value, encode_RequestPermissionResponse)
 
 
-def parse_request_permission_subject(data: str | Json) -> Parsed[RequestPermissionSubject]:
-    """Parses JSON text (or an already parsed value) as ``RequestPermissionSubject``; raises ``ParseError``."""
-    return decode_input(data, decode_RequestPermissionSubject)
+def parse_request_permission_subject(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[RequestPermissionSubject]:
+    """Parses JSON text (or an already parsed value) as ``RequestPermissionSubject``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_RequestPermissionSubject, max_warnings=max_warnings)
 
 
 def serialize_request_permission_subject(value: RequestPermissionSubject) -> str:
@@ -3574,9 +3775,15 @@ def serialize_request_permission_subject(value: RequestPermissionSubject) -> str
     return encode_text(value, encode_RequestPermissionSubject)
 
 
-def parse_resource_link(data: str | Json) -> Parsed[ResourceLink]:
-    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``."""
-    return decode_input(data, decode_ResourceLink)
+def parse_resource_link(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ResourceLink]:
+    """Parses JSON text (or an already parsed value) as ``ResourceLink``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ResourceLink, max_warnings=max_warnings)
 
 
 def serialize_resource_link(value: ResourceLink) -> str:
@@ -3584,9 +3791,15 @@ def serialize_resource_link(value: ResourceLink) -> str:
     return encode_text(value, encode_ResourceLink)
 
 
-def parse_role(data: str | Json) -> Parsed[Role]:
-    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``."""
-    return decode_input(data, decode_Role)
+def parse_role(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Role]:
+    """Parses JSON text (or an already parsed value) as ``Role``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Role, max_warnings=max_warnings)
 
 
 def serialize_role(value: Role) -> str:
@@ -3594,9 +3807,15 @@ def serialize_role(value: Role) -> str:
     return encode_text(value, encode_Role)
 
 
-def parse_selected_permission_outcome(data: str | Json) -> Parsed[SelectedPermissionOutcome]:
-    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``."""
-    return decode_input(data, decode_SelectedPermissionOutcome)
+def parse_selected_permission_outcome(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SelectedPermissionOutcome]:
+    """Parses JSON text (or an already parsed value) as ``SelectedPermissionOutcome``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SelectedPermissionOutcome, max_warnings=max_warnings)
 
 
 def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> str:
@@ -3604,9 +3823,15 @@ def serialize_selected_permission_outcome(value: SelectedPermissionOutcome) -> s
     return encode_text(value, encode_SelectedPermissionOutcome)
 
 
-def parse_session_id(data: str | Json) -> Parsed[SessionId]:
-    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionId)
+def parse_session_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionId]:
+    """Parses JSON text (or an already parsed value) as ``SessionId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionId, max_warnings=max_warnings)
 
 
 def serialize_session_id(value: SessionId) -> str:
@@ -3614,9 +3839,15 @@ def serialize_session_id(value: SessionId) -> str:
     return encode_text(value, encode_SessionId)
 
 
-def parse_session_update(data: str | Json) -> Parsed[SessionUpdate]:
-    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_SessionUpdate)
+def parse_session_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[SessionUpdate]:
+    """Parses JSON text (or an already parsed value) as ``SessionUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_SessionUpdate, max_warnings=max_warnings)
 
 
 def serialize_session_update(value: SessionUpdate) -> str:
@@ -3624,9 +3855,15 @@ def serialize_session_update(value: SessionUpdate) -> str:
     return encode_text(value, encode_SessionUpdate)
 
 
-def parse_terminal(data: str | Json) -> Parsed[Terminal]:
-    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``."""
-    return decode_input(data, decode_Terminal)
+def parse_terminal(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[Terminal]:
+    """Parses JSON text (or an already parsed value) as ``Terminal``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_Terminal, max_warnings=max_warnings)
 
 
 def serialize_terminal(value: Terminal) -> str:
@@ -3634,9 +3871,15 @@ def serialize_terminal(value: Terminal) -> str:
     return encode_text(value, encode_Terminal)
 
 
-def parse_terminal_exit_status(data: str | Json) -> Parsed[TerminalExitStatus]:
-    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalExitStatus)
+def parse_terminal_exit_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalExitStatus]:
+    """Parses JSON text (or an already parsed value) as ``TerminalExitStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalExitStatus, max_warnings=max_warnings)
 
 
 def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
@@ -3644,9 +3887,15 @@ def serialize_terminal_exit_status(value: TerminalExitStatus) -> str:
     return encode_text(value, encode_TerminalExitStatus)
 
 
-def parse_terminal_id(data: str | Json) -> Parsed[TerminalId]:
-    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalId)
+def parse_terminal_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalId]:
+    """Parses JSON text (or an already parsed value) as ``TerminalId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalId, max_warnings=max_warnings)
 
 
 def serialize_terminal_id(value: TerminalId) -> str:
@@ -3654,9 +3903,15 @@ def serialize_terminal_id(value: TerminalId) -> str:
     return encode_text(value, encode_TerminalId)
 
 
-def parse_terminal_output(data: str | Json) -> Parsed[TerminalOutput]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutput``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutput)
+def parse_terminal_output(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutput]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutput``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutput, max_warnings=max_warnings)
 
 
 def serialize_terminal_output(value: TerminalOutput) -> str:
@@ -3664,9 +3919,15 @@ def serialize_terminal_output(value: TerminalOutput) -> str:
     return encode_text(value, encode_TerminalOutput)
 
 
-def parse_terminal_output_chunk(data: str | Json) -> Parsed[TerminalOutputChunk]:
-    """Parses JSON text (or an already parsed value) as ``TerminalOutputChunk``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalOutputChunk)
+def parse_terminal_output_chunk(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalOutputChunk]:
+    """Parses JSON text (or an already parsed value) as ``TerminalOutputChunk``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalOutputChunk, max_warnings=max_warnings)
 
 
 def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
@@ -3674,9 +3935,15 @@ def serialize_terminal_output_chunk(value: TerminalOutputChunk) -> str:
     return encode_text(value, encode_TerminalOutputChunk)
 
 
-def parse_terminal_size(data: str | Json) -> Parsed[TerminalSize]:
-    """Parses JSON text (or an already parsed value) as ``TerminalSize``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalSize)
+def parse_terminal_size(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalSize]:
+    """Parses JSON text (or an already parsed value) as ``TerminalSize``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalSize, max_warnings=max_warnings)
 
 
 def serialize_terminal_size(value: TerminalSize) -> str:
@@ -3684,9 +3951,15 @@ def serialize_terminal_size(value: TerminalSize) -> str:
     return encode_text(value, encode_TerminalSize)
 
 
-def parse_terminal_update(data: str | Json) -> Parsed[TerminalUpdate]:
-    """Parses JSON text (or an already parsed value) as ``TerminalUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_TerminalUpdate)
+def parse_terminal_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TerminalUpdate]:
+    """Parses JSON text (or an already parsed value) as ``TerminalUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TerminalUpdate, max_warnings=max_warnings)
 
 
 def serialize_terminal_update(value: TerminalUpdate) -> str:
@@ -3694,9 +3967,15 @@ def serialize_terminal_update(value: TerminalUpdate) -> str:
     return encode_text(value, encode_TerminalUpdate)
 
 
-def parse_text_content(data: str | Json) -> Parsed[TextContent]:
-    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``."""
-    return decode_input(data, decode_TextContent)
+def parse_text_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextContent]:
+    """Parses JSON text (or an already parsed value) as ``TextContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextContent, max_warnings=max_warnings)
 
 
 def serialize_text_content(value: TextContent) -> str:
@@ -3704,9 +3983,15 @@ def serialize_text_content(value: TextContent) -> str:
     return encode_text(value, encode_TextContent)
 
 
-def parse_text_resource_contents(data: str | Json) -> Parsed[TextResourceContents]:
-    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``."""
-    return decode_input(data, decode_TextResourceContents)
+def parse_text_resource_contents(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[TextResourceContents]:
+    """Parses JSON text (or an already parsed value) as ``TextResourceContents``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_TextResourceContents, max_warnings=max_warnings)
 
 
 def serialize_text_resource_contents(value: TextResourceContents) -> str:
@@ -3714,9 +3999,15 @@ def serialize_text_resource_contents(value: TextResourceContents) -> str:
     return encode_text(value, encode_TextResourceContents)
 
 
-def parse_tool_call_content(data: str | Json) -> Parsed[ToolCallContent]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallContent)
+def parse_tool_call_content(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallContent]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallContent``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallContent, max_warnings=max_warnings)
 
 
 def serialize_tool_call_content(value: ToolCallContent) -> str:
@@ -3724,9 +4015,15 @@ def serialize_tool_call_content(value: ToolCallContent) -> str:
     return encode_text(value, encode_ToolCallContent)
 
 
-def parse_tool_call_content_chunk(data: str | Json) -> Parsed[ToolCallContentChunk]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallContentChunk``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallContentChunk)
+def parse_tool_call_content_chunk(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallContentChunk]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallContentChunk``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallContentChunk, max_warnings=max_warnings)
 
 
 def serialize_tool_call_content_chunk(value: ToolCallContentChunk) -> str:
@@ -3734,9 +4031,15 @@ def serialize_tool_call_content_chunk(value: ToolCallContentChunk) -> str:
     return encode_text(value, encode_ToolCallContentChunk)
 
 
-def parse_tool_call_id(data: str | Json) -> Parsed[ToolCallId]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallId)
+def parse_tool_call_id(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallId]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallId``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallId, max_warnings=max_warnings)
 
 
 def serialize_tool_call_id(value: ToolCallId) -> str:
@@ -3744,9 +4047,15 @@ def serialize_tool_call_id(value: ToolCallId) -> str:
     return encode_text(value, encode_ToolCallId)
 
 
-def parse_tool_call_location(data: str | Json) -> Parsed[ToolCallLocation]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallLocation)
+def parse_tool_call_location(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallLocation]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallLocation``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallLocation, max_warnings=max_warnings)
 
 
 def serialize_tool_call_location(value: ToolCallLocation) -> str:
@@ -3754,9 +4063,15 @@ def serialize_tool_call_location(value: ToolCallLocation) -> str:
     return encode_text(value, encode_ToolCallLocation)
 
 
-def parse_tool_call_permission_subject(data: str | Json) -> Parsed[ToolCallPermissionSubject]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallPermissionSubject``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallPermissionSubject)
+def parse_tool_call_permission_subject(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallPermissionSubject]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallPermissionSubject``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallPermissionSubject, max_warnings=max_warnings)
 
 
 def serialize_tool_call_permission_subject(value: ToolCallPermissionSubject) -> str:
@@ -3764,9 +4079,15 @@ def serialize_tool_call_permission_subject(value: ToolCallPermissionSubject) -> 
     return encode_text(value, encode_ToolCallPermissionSubject)
 
 
-def parse_tool_call_status(data: str | Json) -> Parsed[ToolCallStatus]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallStatus)
+def parse_tool_call_status(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallStatus]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallStatus``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallStatus, max_warnings=max_warnings)
 
 
 def serialize_tool_call_status(value: ToolCallStatus) -> str:
@@ -3774,9 +4095,15 @@ def serialize_tool_call_status(value: ToolCallStatus) -> str:
     return encode_text(value, encode_ToolCallStatus)
 
 
-def parse_tool_call_update(data: str | Json) -> Parsed[ToolCallUpdate]:
-    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolCallUpdate)
+def parse_tool_call_update(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolCallUpdate]:
+    """Parses JSON text (or an already parsed value) as ``ToolCallUpdate``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolCallUpdate, max_warnings=max_warnings)
 
 
 def serialize_tool_call_update(value: ToolCallUpdate) -> str:
@@ -3784,9 +4111,15 @@ def serialize_tool_call_update(value: ToolCallUpdate) -> str:
     return encode_text(value, encode_ToolCallUpdate)
 
 
-def parse_tool_kind(data: str | Json) -> Parsed[ToolKind]:
-    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``."""
-    return decode_input(data, decode_ToolKind)
+def parse_tool_kind(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[ToolKind]:
+    """Parses JSON text (or an already parsed value) as ``ToolKind``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_ToolKind, max_warnings=max_warnings)
 
 
 def serialize_tool_kind(value: ToolKind) -> str:
@@ -3794,9 +4127,15 @@ def serialize_tool_kind(value: ToolKind) -> str:
     return encode_text(value, encode_ToolKind)
 
 
-def parse_update_session_notification(data: str | Json) -> Parsed[UpdateSessionNotification]:
-    """Parses JSON text (or an already parsed value) as ``UpdateSessionNotification``; raises ``ParseError``."""
-    return decode_input(data, decode_UpdateSessionNotification)
+def parse_update_session_notification(
+    data: str | Json,
+    *,
+    max_warnings: int | None = 64,
+) -> Parsed[UpdateSessionNotification]:
+    """Parses JSON text (or an already parsed value) as ``UpdateSessionNotification``; raises ``ParseError``.
+    Keeps at most ``max_warnings`` warnings (``None``: all); the rest are counted in
+    ``warnings_dropped``."""
+    return decode_input(data, decode_UpdateSessionNotification, max_warnings=max_warnings)
 
 
 def serialize_update_session_notification(value: UpdateSessionNotification) -> str:

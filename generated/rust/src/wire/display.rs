@@ -81,11 +81,7 @@ mod tests {
     fn hostile_corpus() {
         // The schema crate (`schema/`) or the generated crate (`generated/rust/`).
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let file = ["../tests/display/corpus.json", "../../tests/display/corpus.json"]
-            .iter()
-            .map(|d| root.join(d))
-            .find(|d| d.is_file())
-            .expect("tests/display/corpus.json");
+        let file = ["../tests/display/corpus.json", "../../tests/display/corpus.json"].iter().map(|d| root.join(d)).find(|d| d.is_file()).expect("tests/display/corpus.json");
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("readable")).expect("JSON");
         let cases = doc["cases"].as_array().expect("cases");
         let mut failed = Vec::new();

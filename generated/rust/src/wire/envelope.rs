@@ -95,8 +95,7 @@ macro_rules! acp_envelope {
             fn from_tree(m: &$crate::wire::Members, cx: &mut $crate::wire::Cx) -> ::core::option::Option<Self> {
                 let method: String = match m.get("method") {
                     None => {
-                        let e = cx.missing("method");
-                        return cx.fail(e);
+                        return cx.fail_missing("method");
                     }
                     Some(v) => match $crate::wire::field_from_tree::<String>(v, cx, "method", false, &[]) {
                         $crate::wire::Got::Value(s) => s,
@@ -225,10 +224,10 @@ macro_rules! acp_results {
                 match method {
                     $(
                         $wire => $crate::wire::from_json::<$payload>(result)
-                            .map(|p| $crate::wire::Parsed { value: $name::$variant(p.value), warnings: p.warnings }),
+                            .map(|p| $crate::wire::Parsed { value: $name::$variant(p.value), warnings: p.warnings, warnings_dropped: p.warnings_dropped }),
                     )*
                     _ => $crate::wire::from_json::<$crate::wire::Json>(result)
-                        .map(|p| $crate::wire::Parsed { value: $name::$fb(p.value), warnings: p.warnings }),
+                        .map(|p| $crate::wire::Parsed { value: $name::$fb(p.value), warnings: p.warnings, warnings_dropped: p.warnings_dropped }),
                 }
             }
         }

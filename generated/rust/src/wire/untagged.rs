@@ -27,6 +27,9 @@ macro_rules! acp_shape_union {
                     }
                 )+
                 const KEYS: &[&str] = &[$($key),+];
+                if cx.silent() {
+                    return cx.fail_with($crate::wire::ErrorKind::MissingField, String::new);
+                }
                 let e = cx.missing_one_of(KEYS);
                 cx.fail(e)
             }

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -128,6 +128,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeAnnotations(v: Json, cx: Cx): Annotations {
   return decodeAnnotationsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAnnotations);
 
 /** Writes the known members of a `Annotations`, in schema order. */
 export function encodeAnnotationsKnown(w: Writer, v: Annotations): void {
@@ -202,6 +203,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeAudioContent(v: Json, cx: Cx): AudioContent {
   return decodeAudioContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAudioContent);
 
 /** Writes the known members of a `AudioContent`, in schema order. */
 export function encodeAudioContentKnown(w: Writer, v: AudioContent): void {
@@ -276,6 +278,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeBlobResourceContents(v: Json, cx: Cx): BlobResourceContents {
   return decodeBlobResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeBlobResourceContents);
 
 /** Writes the known members of a `BlobResourceContents`, in schema order. */
 export function encodeBlobResourceContentsKnown(w: Writer, v: BlobResourceContents): void {
@@ -334,6 +337,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeContent(v: Json, cx: Cx): Content {
   return decodeContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeContent);
 
 /** Writes the known members of a `Content`, in schema order. */
 export function encodeContentKnown(w: Writer, v: Content): void {
@@ -389,6 +393,7 @@ export function decodeContentBlock(v: Json, cx: Cx): ContentBlock {
       return cx.unknownTag("type", tag, "ContentBlock", CONTENT_BLOCK_TAGS);
   }
 }
+objectsOnly(decodeContentBlock, "type");
 
 /** Writes a `ContentBlock` canonically: the tag first. */
 export function encodeContentBlock(w: Writer, v: ContentBlock): void {
@@ -497,6 +502,7 @@ export function decodeCreateTerminalRequestMembers(obj: JsonObject, cx: Cx, skip
 export function decodeCreateTerminalRequest(v: Json, cx: Cx): CreateTerminalRequest {
   return decodeCreateTerminalRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCreateTerminalRequest);
 
 /** Writes the known members of a `CreateTerminalRequest`, in schema order. */
 export function encodeCreateTerminalRequestKnown(w: Writer, v: CreateTerminalRequest): void {
@@ -558,6 +564,7 @@ export function decodeCreateTerminalResponseMembers(obj: JsonObject, cx: Cx, ski
 export function decodeCreateTerminalResponse(v: Json, cx: Cx): CreateTerminalResponse {
   return decodeCreateTerminalResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCreateTerminalResponse);
 
 /** Writes the known members of a `CreateTerminalResponse`, in schema order. */
 export function encodeCreateTerminalResponseKnown(w: Writer, v: CreateTerminalResponse): void {
@@ -630,6 +637,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeDiff(v: Json, cx: Cx): Diff {
   return decodeDiffMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiff);
 
 /** Writes the known members of a `Diff`, in schema order. */
 export function encodeDiffKnown(w: Writer, v: Diff): void {
@@ -696,6 +704,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeEmbeddedResource(v: Json, cx: Cx): EmbeddedResource {
   return decodeEmbeddedResourceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEmbeddedResource);
 
 /** Writes the known members of a `EmbeddedResource`, in schema order. */
 export function encodeEmbeddedResourceKnown(w: Writer, v: EmbeddedResource): void {
@@ -723,6 +732,7 @@ export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourc
   if (getMember(obj, "blob") !== undefined) return decodeBlobResourceContents(v, cx);
   return cx.missingOneOf(["text", "blob"]);
 }
+objectsOnly(decodeEmbeddedResourceResource);
 
 /** Writes a `EmbeddedResourceResource` canonically. */
 export function encodeEmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource): void {
@@ -778,6 +788,7 @@ export function decodeEnvVariableMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeEnvVariable(v: Json, cx: Cx): EnvVariable {
   return decodeEnvVariableMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEnvVariable);
 
 /** Writes the known members of a `EnvVariable`, in schema order. */
 export function encodeEnvVariableKnown(w: Writer, v: EnvVariable): void {
@@ -859,6 +870,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeImageContent(v: Json, cx: Cx): ImageContent {
   return decodeImageContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeImageContent);
 
 /** Writes the known members of a `ImageContent`, in schema order. */
 export function encodeImageContentKnown(w: Writer, v: ImageContent): void {
@@ -926,6 +938,7 @@ export function decodeKillTerminalRequestMembers(obj: JsonObject, cx: Cx, skip: 
 export function decodeKillTerminalRequest(v: Json, cx: Cx): KillTerminalRequest {
   return decodeKillTerminalRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeKillTerminalRequest);
 
 /** Writes the known members of a `KillTerminalRequest`, in schema order. */
 export function encodeKillTerminalRequestKnown(w: Writer, v: KillTerminalRequest): void {
@@ -975,6 +988,7 @@ export function decodeKillTerminalResponseMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeKillTerminalResponse(v: Json, cx: Cx): KillTerminalResponse {
   return decodeKillTerminalResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeKillTerminalResponse);
 
 /** Writes the known members of a `KillTerminalResponse`, in schema order. */
 export function encodeKillTerminalResponseKnown(w: Writer, v: KillTerminalResponse): void {
@@ -1046,6 +1060,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodePermissionOption(v: Json, cx: Cx): PermissionOption {
   return decodePermissionOptionMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePermissionOption);
 
 /** Writes the known members of a `PermissionOption`, in schema order. */
 export function encodePermissionOptionKnown(w: Writer, v: PermissionOption): void {
@@ -1152,6 +1167,7 @@ export function decodeReleaseTerminalRequestMembers(obj: JsonObject, cx: Cx, ski
 export function decodeReleaseTerminalRequest(v: Json, cx: Cx): ReleaseTerminalRequest {
   return decodeReleaseTerminalRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeReleaseTerminalRequest);
 
 /** Writes the known members of a `ReleaseTerminalRequest`, in schema order. */
 export function encodeReleaseTerminalRequestKnown(w: Writer, v: ReleaseTerminalRequest): void {
@@ -1201,6 +1217,7 @@ export function decodeReleaseTerminalResponseMembers(obj: JsonObject, cx: Cx, sk
 export function decodeReleaseTerminalResponse(v: Json, cx: Cx): ReleaseTerminalResponse {
   return decodeReleaseTerminalResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeReleaseTerminalResponse);
 
 /** Writes the known members of a `ReleaseTerminalResponse`, in schema order. */
 export function encodeReleaseTerminalResponseKnown(w: Writer, v: ReleaseTerminalResponse): void {
@@ -1243,6 +1260,7 @@ export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissi
       return cx.unknownTag("outcome", tag, "RequestPermissionOutcome", REQUEST_PERMISSION_OUTCOME_TAGS);
   }
 }
+objectsOnly(decodeRequestPermissionOutcome, "outcome");
 
 /** Writes a `RequestPermissionOutcome` canonically: the tag first. */
 export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome): void {
@@ -1317,6 +1335,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
 export function decodeRequestPermissionRequest(v: Json, cx: Cx): RequestPermissionRequest {
   return decodeRequestPermissionRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionRequest);
 
 /** Writes the known members of a `RequestPermissionRequest`, in schema order. */
 export function encodeRequestPermissionRequestKnown(w: Writer, v: RequestPermissionRequest): void {
@@ -1375,6 +1394,7 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
 export function decodeRequestPermissionResponse(v: Json, cx: Cx): RequestPermissionResponse {
   return decodeRequestPermissionResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionResponse);
 
 /** Writes the known members of a `RequestPermissionResponse`, in schema order. */
 export function encodeRequestPermissionResponseKnown(w: Writer, v: RequestPermissionResponse): void {
@@ -1479,6 +1499,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeResourceLink(v: Json, cx: Cx): ResourceLink {
   return decodeResourceLinkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeResourceLink);
 
 /** Writes the known members of a `ResourceLink`, in schema order. */
 export function encodeResourceLinkKnown(w: Writer, v: ResourceLink): void {
@@ -1564,6 +1585,7 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
 export function decodeSelectedPermissionOutcome(v: Json, cx: Cx): SelectedPermissionOutcome {
   return decodeSelectedPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSelectedPermissionOutcome);
 
 /** Writes the known members of a `SelectedPermissionOutcome`, in schema order. */
 export function encodeSelectedPermissionOutcomeKnown(w: Writer, v: SelectedPermissionOutcome): void {
@@ -1645,6 +1667,7 @@ export function decodeSessionNotificationMembers(obj: JsonObject, cx: Cx, skip: 
 export function decodeSessionNotification(v: Json, cx: Cx): SessionNotification {
   return decodeSessionNotificationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSessionNotification);
 
 /** Writes the known members of a `SessionNotification`, in schema order. */
 export function encodeSessionNotificationKnown(w: Writer, v: SessionNotification): void {
@@ -1697,6 +1720,7 @@ export function decodeSessionUpdate(v: Json, cx: Cx): SessionUpdate {
       return unknownVariant(tag, obj, "sessionUpdate", cx);
   }
 }
+objectsOnly(decodeSessionUpdate, "sessionUpdate");
 
 /** Writes a `SessionUpdate` canonically: the tag first. */
 export function encodeSessionUpdate(w: Writer, v: SessionUpdate): void {
@@ -1762,6 +1786,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
 export function decodeTerminal(v: Json, cx: Cx): Terminal {
   return decodeTerminalMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminal);
 
 /** Writes the known members of a `Terminal`, in schema order. */
 export function encodeTerminalKnown(w: Writer, v: Terminal): void {
@@ -1826,6 +1851,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeTerminalExitStatus(v: Json, cx: Cx): TerminalExitStatus {
   return decodeTerminalExitStatusMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalExitStatus);
 
 /** Writes the known members of a `TerminalExitStatus`, in schema order. */
 export function encodeTerminalExitStatusKnown(w: Writer, v: TerminalExitStatus): void {
@@ -1908,6 +1934,7 @@ export function decodeTerminalOutputRequestMembers(obj: JsonObject, cx: Cx, skip
 export function decodeTerminalOutputRequest(v: Json, cx: Cx): TerminalOutputRequest {
   return decodeTerminalOutputRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutputRequest);
 
 /** Writes the known members of a `TerminalOutputRequest`, in schema order. */
 export function encodeTerminalOutputRequestKnown(w: Writer, v: TerminalOutputRequest): void {
@@ -1981,6 +2008,7 @@ export function decodeTerminalOutputResponseMembers(obj: JsonObject, cx: Cx, ski
 export function decodeTerminalOutputResponse(v: Json, cx: Cx): TerminalOutputResponse {
   return decodeTerminalOutputResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutputResponse);
 
 /** Writes the known members of a `TerminalOutputResponse`, in schema order. */
 export function encodeTerminalOutputResponseKnown(w: Writer, v: TerminalOutputResponse): void {
@@ -2047,6 +2075,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeTextContent(v: Json, cx: Cx): TextContent {
   return decodeTextContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextContent);
 
 /** Writes the known members of a `TextContent`, in schema order. */
 export function encodeTextContentKnown(w: Writer, v: TextContent): void {
@@ -2120,6 +2149,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeTextResourceContents(v: Json, cx: Cx): TextResourceContents {
   return decodeTextResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextResourceContents);
 
 /** Writes the known members of a `TextResourceContents`, in schema order. */
 export function encodeTextResourceContentsKnown(w: Writer, v: TextResourceContents): void {
@@ -2234,6 +2264,7 @@ export function decodeToolCallMembers(obj: JsonObject, cx: Cx, skip: readonly st
 export function decodeToolCall(v: Json, cx: Cx): ToolCall {
   return decodeToolCallMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCall);
 
 /** Writes the known members of a `ToolCall`, in schema order. */
 export function encodeToolCallKnown(w: Writer, v: ToolCall): void {
@@ -2288,6 +2319,7 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
       return cx.unknownTag("type", tag, "ToolCallContent", TOOL_CALL_CONTENT_TAGS);
   }
 }
+objectsOnly(decodeToolCallContent, "type");
 
 /** Writes a `ToolCallContent` canonically: the tag first. */
 export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
@@ -2375,6 +2407,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeToolCallLocation(v: Json, cx: Cx): ToolCallLocation {
   return decodeToolCallLocationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallLocation);
 
 /** Writes the known members of a `ToolCallLocation`, in schema order. */
 export function encodeToolCallLocationKnown(w: Writer, v: ToolCallLocation): void {
@@ -2514,6 +2547,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeToolCallUpdate(v: Json, cx: Cx): ToolCallUpdate {
   return decodeToolCallUpdateMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallUpdate);
 
 /** Writes the known members of a `ToolCallUpdate`, in schema order. */
 export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
@@ -2608,6 +2642,7 @@ export function decodeWaitForTerminalExitRequestMembers(obj: JsonObject, cx: Cx,
 export function decodeWaitForTerminalExitRequest(v: Json, cx: Cx): WaitForTerminalExitRequest {
   return decodeWaitForTerminalExitRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeWaitForTerminalExitRequest);
 
 /** Writes the known members of a `WaitForTerminalExitRequest`, in schema order. */
 export function encodeWaitForTerminalExitRequestKnown(w: Writer, v: WaitForTerminalExitRequest): void {
@@ -2673,6 +2708,7 @@ export function decodeWaitForTerminalExitResponseMembers(obj: JsonObject, cx: Cx
 export function decodeWaitForTerminalExitResponse(v: Json, cx: Cx): WaitForTerminalExitResponse {
   return decodeWaitForTerminalExitResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeWaitForTerminalExitResponse);
 
 /** Writes the known members of a `WaitForTerminalExitResponse`, in schema order. */
 export function encodeWaitForTerminalExitResponseKnown(w: Writer, v: WaitForTerminalExitResponse): void {
@@ -2692,10 +2728,11 @@ export function encodeWaitForTerminalExitResponse(w: Writer, v: WaitForTerminalE
 
 /**
  * Parses a `Annotations`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAnnotations(input: unknown): ParseResult<Annotations> {
-  return decodeInput(input, decodeAnnotations);
+export function parseAnnotations(input: unknown, options?: ParseOptions): ParseResult<Annotations> {
+  return decodeInput(input, decodeAnnotations, options);
 }
 
 /** The canonical JSON text of a `Annotations`. */
@@ -2705,10 +2742,11 @@ export function serializeAnnotations(value: Annotations): string {
 
 /**
  * Parses a `AudioContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAudioContent(input: unknown): ParseResult<AudioContent> {
-  return decodeInput(input, decodeAudioContent);
+export function parseAudioContent(input: unknown, options?: ParseOptions): ParseResult<AudioContent> {
+  return decodeInput(input, decodeAudioContent, options);
 }
 
 /** The canonical JSON text of a `AudioContent`. */
@@ -2718,10 +2756,11 @@ export function serializeAudioContent(value: AudioContent): string {
 
 /**
  * Parses a `BlobResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBlobResourceContents(input: unknown): ParseResult<BlobResourceContents> {
-  return decodeInput(input, decodeBlobResourceContents);
+export function parseBlobResourceContents(input: unknown, options?: ParseOptions): ParseResult<BlobResourceContents> {
+  return decodeInput(input, decodeBlobResourceContents, options);
 }
 
 /** The canonical JSON text of a `BlobResourceContents`. */
@@ -2731,10 +2770,11 @@ export function serializeBlobResourceContents(value: BlobResourceContents): stri
 
 /**
  * Parses a `Content`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContent(input: unknown): ParseResult<Content> {
-  return decodeInput(input, decodeContent);
+export function parseContent(input: unknown, options?: ParseOptions): ParseResult<Content> {
+  return decodeInput(input, decodeContent, options);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -2744,10 +2784,11 @@ export function serializeContent(value: Content): string {
 
 /**
  * Parses a `ContentBlock`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContentBlock(input: unknown): ParseResult<ContentBlock> {
-  return decodeInput(input, decodeContentBlock);
+export function parseContentBlock(input: unknown, options?: ParseOptions): ParseResult<ContentBlock> {
+  return decodeInput(input, decodeContentBlock, options);
 }
 
 /** The canonical JSON text of a `ContentBlock`. */
@@ -2757,10 +2798,11 @@ export function serializeContentBlock(value: ContentBlock): string {
 
 /**
  * Parses a `CreateTerminalRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCreateTerminalRequest(input: unknown): ParseResult<CreateTerminalRequest> {
-  return decodeInput(input, decodeCreateTerminalRequest);
+export function parseCreateTerminalRequest(input: unknown, options?: ParseOptions): ParseResult<CreateTerminalRequest> {
+  return decodeInput(input, decodeCreateTerminalRequest, options);
 }
 
 /** The canonical JSON text of a `CreateTerminalRequest`. */
@@ -2770,10 +2812,11 @@ export function serializeCreateTerminalRequest(value: CreateTerminalRequest): st
 
 /**
  * Parses a `CreateTerminalResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCreateTerminalResponse(input: unknown): ParseResult<CreateTerminalResponse> {
-  return decodeInput(input, decodeCreateTerminalResponse);
+export function parseCreateTerminalResponse(input: unknown, options?: ParseOptions): ParseResult<CreateTerminalResponse> {
+  return decodeInput(input, decodeCreateTerminalResponse, options);
 }
 
 /** The canonical JSON text of a `CreateTerminalResponse`. */
@@ -2783,10 +2826,11 @@ export function serializeCreateTerminalResponse(value: CreateTerminalResponse): 
 
 /**
  * Parses a `Diff`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiff(input: unknown): ParseResult<Diff> {
-  return decodeInput(input, decodeDiff);
+export function parseDiff(input: unknown, options?: ParseOptions): ParseResult<Diff> {
+  return decodeInput(input, decodeDiff, options);
 }
 
 /** The canonical JSON text of a `Diff`. */
@@ -2796,10 +2840,11 @@ export function serializeDiff(value: Diff): string {
 
 /**
  * Parses a `EmbeddedResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResource(input: unknown): ParseResult<EmbeddedResource> {
-  return decodeInput(input, decodeEmbeddedResource);
+export function parseEmbeddedResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResource> {
+  return decodeInput(input, decodeEmbeddedResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResource`. */
@@ -2809,10 +2854,11 @@ export function serializeEmbeddedResource(value: EmbeddedResource): string {
 
 /**
  * Parses a `EmbeddedResourceResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResourceResource(input: unknown): ParseResult<EmbeddedResourceResource> {
-  return decodeInput(input, decodeEmbeddedResourceResource);
+export function parseEmbeddedResourceResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResourceResource> {
+  return decodeInput(input, decodeEmbeddedResourceResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResourceResource`. */
@@ -2822,10 +2868,11 @@ export function serializeEmbeddedResourceResource(value: EmbeddedResourceResourc
 
 /**
  * Parses a `EnvVariable`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEnvVariable(input: unknown): ParseResult<EnvVariable> {
-  return decodeInput(input, decodeEnvVariable);
+export function parseEnvVariable(input: unknown, options?: ParseOptions): ParseResult<EnvVariable> {
+  return decodeInput(input, decodeEnvVariable, options);
 }
 
 /** The canonical JSON text of a `EnvVariable`. */
@@ -2835,10 +2882,11 @@ export function serializeEnvVariable(value: EnvVariable): string {
 
 /**
  * Parses a `ImageContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseImageContent(input: unknown): ParseResult<ImageContent> {
-  return decodeInput(input, decodeImageContent);
+export function parseImageContent(input: unknown, options?: ParseOptions): ParseResult<ImageContent> {
+  return decodeInput(input, decodeImageContent, options);
 }
 
 /** The canonical JSON text of a `ImageContent`. */
@@ -2848,10 +2896,11 @@ export function serializeImageContent(value: ImageContent): string {
 
 /**
  * Parses a `KillTerminalRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseKillTerminalRequest(input: unknown): ParseResult<KillTerminalRequest> {
-  return decodeInput(input, decodeKillTerminalRequest);
+export function parseKillTerminalRequest(input: unknown, options?: ParseOptions): ParseResult<KillTerminalRequest> {
+  return decodeInput(input, decodeKillTerminalRequest, options);
 }
 
 /** The canonical JSON text of a `KillTerminalRequest`. */
@@ -2861,10 +2910,11 @@ export function serializeKillTerminalRequest(value: KillTerminalRequest): string
 
 /**
  * Parses a `KillTerminalResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseKillTerminalResponse(input: unknown): ParseResult<KillTerminalResponse> {
-  return decodeInput(input, decodeKillTerminalResponse);
+export function parseKillTerminalResponse(input: unknown, options?: ParseOptions): ParseResult<KillTerminalResponse> {
+  return decodeInput(input, decodeKillTerminalResponse, options);
 }
 
 /** The canonical JSON text of a `KillTerminalResponse`. */
@@ -2874,10 +2924,11 @@ export function serializeKillTerminalResponse(value: KillTerminalResponse): stri
 
 /**
  * Parses a `PermissionOption`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOption(input: unknown): ParseResult<PermissionOption> {
-  return decodeInput(input, decodePermissionOption);
+export function parsePermissionOption(input: unknown, options?: ParseOptions): ParseResult<PermissionOption> {
+  return decodeInput(input, decodePermissionOption, options);
 }
 
 /** The canonical JSON text of a `PermissionOption`. */
@@ -2887,10 +2938,11 @@ export function serializePermissionOption(value: PermissionOption): string {
 
 /**
  * Parses a `PermissionOptionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionId(input: unknown): ParseResult<PermissionOptionId> {
-  return decodeInput(input, decodePermissionOptionId);
+export function parsePermissionOptionId(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionId> {
+  return decodeInput(input, decodePermissionOptionId, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionId`. */
@@ -2900,10 +2952,11 @@ export function serializePermissionOptionId(value: PermissionOptionId): string {
 
 /**
  * Parses a `PermissionOptionKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionKind(input: unknown): ParseResult<PermissionOptionKind> {
-  return decodeInput(input, decodePermissionOptionKind);
+export function parsePermissionOptionKind(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionKind> {
+  return decodeInput(input, decodePermissionOptionKind, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionKind`. */
@@ -2913,10 +2966,11 @@ export function serializePermissionOptionKind(value: PermissionOptionKind): stri
 
 /**
  * Parses a `ReleaseTerminalRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseReleaseTerminalRequest(input: unknown): ParseResult<ReleaseTerminalRequest> {
-  return decodeInput(input, decodeReleaseTerminalRequest);
+export function parseReleaseTerminalRequest(input: unknown, options?: ParseOptions): ParseResult<ReleaseTerminalRequest> {
+  return decodeInput(input, decodeReleaseTerminalRequest, options);
 }
 
 /** The canonical JSON text of a `ReleaseTerminalRequest`. */
@@ -2926,10 +2980,11 @@ export function serializeReleaseTerminalRequest(value: ReleaseTerminalRequest): 
 
 /**
  * Parses a `ReleaseTerminalResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseReleaseTerminalResponse(input: unknown): ParseResult<ReleaseTerminalResponse> {
-  return decodeInput(input, decodeReleaseTerminalResponse);
+export function parseReleaseTerminalResponse(input: unknown, options?: ParseOptions): ParseResult<ReleaseTerminalResponse> {
+  return decodeInput(input, decodeReleaseTerminalResponse, options);
 }
 
 /** The canonical JSON text of a `ReleaseTerminalResponse`. */
@@ -2939,10 +2994,11 @@ export function serializeReleaseTerminalResponse(value: ReleaseTerminalResponse)
 
 /**
  * Parses a `RequestPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionOutcome(input: unknown): ParseResult<RequestPermissionOutcome> {
-  return decodeInput(input, decodeRequestPermissionOutcome);
+export function parseRequestPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionOutcome> {
+  return decodeInput(input, decodeRequestPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionOutcome`. */
@@ -2952,10 +3008,11 @@ export function serializeRequestPermissionOutcome(value: RequestPermissionOutcom
 
 /**
  * Parses a `RequestPermissionRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionRequest(input: unknown): ParseResult<RequestPermissionRequest> {
-  return decodeInput(input, decodeRequestPermissionRequest);
+export function parseRequestPermissionRequest(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionRequest> {
+  return decodeInput(input, decodeRequestPermissionRequest, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionRequest`. */
@@ -2965,10 +3022,11 @@ export function serializeRequestPermissionRequest(value: RequestPermissionReques
 
 /**
  * Parses a `RequestPermissionResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionResponse(input: unknown): ParseResult<RequestPermissionResponse> {
-  return decodeInput(input, decodeRequestPermissionResponse);
+export function parseRequestPermissionResponse(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionResponse> {
+  return decodeInput(input, decodeRequestPermissionResponse, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionResponse`. */
@@ -2978,10 +3036,11 @@ export function serializeRequestPermissionResponse(value: RequestPermissionRespo
 
 /**
  * Parses a `ResourceLink`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseResourceLink(input: unknown): ParseResult<ResourceLink> {
-  return decodeInput(input, decodeResourceLink);
+export function parseResourceLink(input: unknown, options?: ParseOptions): ParseResult<ResourceLink> {
+  return decodeInput(input, decodeResourceLink, options);
 }
 
 /** The canonical JSON text of a `ResourceLink`. */
@@ -2991,10 +3050,11 @@ export function serializeResourceLink(value: ResourceLink): string {
 
 /**
  * Parses a `Role`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRole(input: unknown): ParseResult<Role> {
-  return decodeInput(input, decodeRole);
+export function parseRole(input: unknown, options?: ParseOptions): ParseResult<Role> {
+  return decodeInput(input, decodeRole, options);
 }
 
 /** The canonical JSON text of a `Role`. */
@@ -3004,10 +3064,11 @@ export function serializeRole(value: Role): string {
 
 /**
  * Parses a `SelectedPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSelectedPermissionOutcome(input: unknown): ParseResult<SelectedPermissionOutcome> {
-  return decodeInput(input, decodeSelectedPermissionOutcome);
+export function parseSelectedPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<SelectedPermissionOutcome> {
+  return decodeInput(input, decodeSelectedPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `SelectedPermissionOutcome`. */
@@ -3017,10 +3078,11 @@ export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutc
 
 /**
  * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionId(input: unknown): ParseResult<SessionId> {
-  return decodeInput(input, decodeSessionId);
+export function parseSessionId(input: unknown, options?: ParseOptions): ParseResult<SessionId> {
+  return decodeInput(input, decodeSessionId, options);
 }
 
 /** The canonical JSON text of a `SessionId`. */
@@ -3030,10 +3092,11 @@ export function serializeSessionId(value: SessionId): string {
 
 /**
  * Parses a `SessionNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionNotification(input: unknown): ParseResult<SessionNotification> {
-  return decodeInput(input, decodeSessionNotification);
+export function parseSessionNotification(input: unknown, options?: ParseOptions): ParseResult<SessionNotification> {
+  return decodeInput(input, decodeSessionNotification, options);
 }
 
 /** The canonical JSON text of a `SessionNotification`. */
@@ -3043,10 +3106,11 @@ export function serializeSessionNotification(value: SessionNotification): string
 
 /**
  * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionUpdate(input: unknown): ParseResult<SessionUpdate> {
-  return decodeInput(input, decodeSessionUpdate);
+export function parseSessionUpdate(input: unknown, options?: ParseOptions): ParseResult<SessionUpdate> {
+  return decodeInput(input, decodeSessionUpdate, options);
 }
 
 /** The canonical JSON text of a `SessionUpdate`. */
@@ -3056,10 +3120,11 @@ export function serializeSessionUpdate(value: SessionUpdate): string {
 
 /**
  * Parses a `Terminal`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminal(input: unknown): ParseResult<Terminal> {
-  return decodeInput(input, decodeTerminal);
+export function parseTerminal(input: unknown, options?: ParseOptions): ParseResult<Terminal> {
+  return decodeInput(input, decodeTerminal, options);
 }
 
 /** The canonical JSON text of a `Terminal`. */
@@ -3069,10 +3134,11 @@ export function serializeTerminal(value: Terminal): string {
 
 /**
  * Parses a `TerminalExitStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalExitStatus(input: unknown): ParseResult<TerminalExitStatus> {
-  return decodeInput(input, decodeTerminalExitStatus);
+export function parseTerminalExitStatus(input: unknown, options?: ParseOptions): ParseResult<TerminalExitStatus> {
+  return decodeInput(input, decodeTerminalExitStatus, options);
 }
 
 /** The canonical JSON text of a `TerminalExitStatus`. */
@@ -3082,10 +3148,11 @@ export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
 
 /**
  * Parses a `TerminalId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalId(input: unknown): ParseResult<TerminalId> {
-  return decodeInput(input, decodeTerminalId);
+export function parseTerminalId(input: unknown, options?: ParseOptions): ParseResult<TerminalId> {
+  return decodeInput(input, decodeTerminalId, options);
 }
 
 /** The canonical JSON text of a `TerminalId`. */
@@ -3095,10 +3162,11 @@ export function serializeTerminalId(value: TerminalId): string {
 
 /**
  * Parses a `TerminalOutputRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutputRequest(input: unknown): ParseResult<TerminalOutputRequest> {
-  return decodeInput(input, decodeTerminalOutputRequest);
+export function parseTerminalOutputRequest(input: unknown, options?: ParseOptions): ParseResult<TerminalOutputRequest> {
+  return decodeInput(input, decodeTerminalOutputRequest, options);
 }
 
 /** The canonical JSON text of a `TerminalOutputRequest`. */
@@ -3108,10 +3176,11 @@ export function serializeTerminalOutputRequest(value: TerminalOutputRequest): st
 
 /**
  * Parses a `TerminalOutputResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutputResponse(input: unknown): ParseResult<TerminalOutputResponse> {
-  return decodeInput(input, decodeTerminalOutputResponse);
+export function parseTerminalOutputResponse(input: unknown, options?: ParseOptions): ParseResult<TerminalOutputResponse> {
+  return decodeInput(input, decodeTerminalOutputResponse, options);
 }
 
 /** The canonical JSON text of a `TerminalOutputResponse`. */
@@ -3121,10 +3190,11 @@ export function serializeTerminalOutputResponse(value: TerminalOutputResponse): 
 
 /**
  * Parses a `TextContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextContent(input: unknown): ParseResult<TextContent> {
-  return decodeInput(input, decodeTextContent);
+export function parseTextContent(input: unknown, options?: ParseOptions): ParseResult<TextContent> {
+  return decodeInput(input, decodeTextContent, options);
 }
 
 /** The canonical JSON text of a `TextContent`. */
@@ -3134,10 +3204,11 @@ export function serializeTextContent(value: TextContent): string {
 
 /**
  * Parses a `TextResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextResourceContents(input: unknown): ParseResult<TextResourceContents> {
-  return decodeInput(input, decodeTextResourceContents);
+export function parseTextResourceContents(input: unknown, options?: ParseOptions): ParseResult<TextResourceContents> {
+  return decodeInput(input, decodeTextResourceContents, options);
 }
 
 /** The canonical JSON text of a `TextResourceContents`. */
@@ -3147,10 +3218,11 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
 
 /**
  * Parses a `ToolCall`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCall(input: unknown): ParseResult<ToolCall> {
-  return decodeInput(input, decodeToolCall);
+export function parseToolCall(input: unknown, options?: ParseOptions): ParseResult<ToolCall> {
+  return decodeInput(input, decodeToolCall, options);
 }
 
 /** The canonical JSON text of a `ToolCall`. */
@@ -3160,10 +3232,11 @@ export function serializeToolCall(value: ToolCall): string {
 
 /**
  * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallContent(input: unknown): ParseResult<ToolCallContent> {
-  return decodeInput(input, decodeToolCallContent);
+export function parseToolCallContent(input: unknown, options?: ParseOptions): ParseResult<ToolCallContent> {
+  return decodeInput(input, decodeToolCallContent, options);
 }
 
 /** The canonical JSON text of a `ToolCallContent`. */
@@ -3173,10 +3246,11 @@ export function serializeToolCallContent(value: ToolCallContent): string {
 
 /**
  * Parses a `ToolCallId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallId(input: unknown): ParseResult<ToolCallId> {
-  return decodeInput(input, decodeToolCallId);
+export function parseToolCallId(input: unknown, options?: ParseOptions): ParseResult<ToolCallId> {
+  return decodeInput(input, decodeToolCallId, options);
 }
 
 /** The canonical JSON text of a `ToolCallId`. */
@@ -3186,10 +3260,11 @@ export function serializeToolCallId(value: ToolCallId): string {
 
 /**
  * Parses a `ToolCallLocation`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallLocation(input: unknown): ParseResult<ToolCallLocation> {
-  return decodeInput(input, decodeToolCallLocation);
+export function parseToolCallLocation(input: unknown, options?: ParseOptions): ParseResult<ToolCallLocation> {
+  return decodeInput(input, decodeToolCallLocation, options);
 }
 
 /** The canonical JSON text of a `ToolCallLocation`. */
@@ -3199,10 +3274,11 @@ export function serializeToolCallLocation(value: ToolCallLocation): string {
 
 /**
  * Parses a `ToolCallStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallStatus(input: unknown): ParseResult<ToolCallStatus> {
-  return decodeInput(input, decodeToolCallStatus);
+export function parseToolCallStatus(input: unknown, options?: ParseOptions): ParseResult<ToolCallStatus> {
+  return decodeInput(input, decodeToolCallStatus, options);
 }
 
 /** The canonical JSON text of a `ToolCallStatus`. */
@@ -3212,10 +3288,11 @@ export function serializeToolCallStatus(value: ToolCallStatus): string {
 
 /**
  * Parses a `ToolCallUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallUpdate(input: unknown): ParseResult<ToolCallUpdate> {
-  return decodeInput(input, decodeToolCallUpdate);
+export function parseToolCallUpdate(input: unknown, options?: ParseOptions): ParseResult<ToolCallUpdate> {
+  return decodeInput(input, decodeToolCallUpdate, options);
 }
 
 /** The canonical JSON text of a `ToolCallUpdate`. */
@@ -3225,10 +3302,11 @@ export function serializeToolCallUpdate(value: ToolCallUpdate): string {
 
 /**
  * Parses a `ToolKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolKind(input: unknown): ParseResult<ToolKind> {
-  return decodeInput(input, decodeToolKind);
+export function parseToolKind(input: unknown, options?: ParseOptions): ParseResult<ToolKind> {
+  return decodeInput(input, decodeToolKind, options);
 }
 
 /** The canonical JSON text of a `ToolKind`. */
@@ -3238,10 +3316,11 @@ export function serializeToolKind(value: ToolKind): string {
 
 /**
  * Parses a `WaitForTerminalExitRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseWaitForTerminalExitRequest(input: unknown): ParseResult<WaitForTerminalExitRequest> {
-  return decodeInput(input, decodeWaitForTerminalExitRequest);
+export function parseWaitForTerminalExitRequest(input: unknown, options?: ParseOptions): ParseResult<WaitForTerminalExitRequest> {
+  return decodeInput(input, decodeWaitForTerminalExitRequest, options);
 }
 
 /** The canonical JSON text of a `WaitForTerminalExitRequest`. */
@@ -3251,10 +3330,11 @@ export function serializeWaitForTerminalExitRequest(value: WaitForTerminalExitRe
 
 /**
  * Parses a `WaitForTerminalExitResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseWaitForTerminalExitResponse(input: unknown): ParseResult<WaitForTerminalExitResponse> {
-  return decodeInput(input, decodeWaitForTerminalExitResponse);
+export function parseWaitForTerminalExitResponse(input: unknown, options?: ParseOptions): ParseResult<WaitForTerminalExitResponse> {
+  return decodeInput(input, decodeWaitForTerminalExitResponse, options);
 }
 
 /** The canonical JSON text of a `WaitForTerminalExitResponse`. */

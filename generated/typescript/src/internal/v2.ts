@@ -8,8 +8,8 @@
  * @module
  */
 
-import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText } from "../runtime/decode.js";
-import type { ParseResult } from "../runtime/errors.js";
+import { addExtra, Cx, type Decoder, decodeBoolean, decodeBytes, decodeInt32, decodeInt64, decodeJson, decodeNumber, decodeObject, decodeString, decodeUint16, decodeUint32, decodeUint64, decodeUint8, decodeInput, encodeText, objectsOnly } from "../runtime/decode.js";
+import type { ParseOptions, ParseResult } from "../runtime/errors.js";
 import { getMember, type Json, type JsonObject, keysOf, type ObjectBuilder } from "../runtime/json.js";
 import { EXTRA, isUnknownVariant, noPayload, noPayloadExcept, unknownVariant, unknownVariantExcept, type UnknownVariant, type WithExtra } from "../runtime/model.js";
 import { isAbsolutePath, whyNotAbsolute } from "../runtime/path.js";
@@ -159,6 +159,7 @@ export function decodeAnnotationsMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeAnnotations(v: Json, cx: Cx): Annotations {
   return decodeAnnotationsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAnnotations);
 
 /** Writes the known members of a `Annotations`, in schema order. */
 export function encodeAnnotationsKnown(w: Writer, v: Annotations): void {
@@ -233,6 +234,7 @@ export function decodeAudioContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeAudioContent(v: Json, cx: Cx): AudioContent {
   return decodeAudioContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeAudioContent);
 
 /** Writes the known members of a `AudioContent`, in schema order. */
 export function encodeAudioContentKnown(w: Writer, v: AudioContent): void {
@@ -307,6 +309,7 @@ export function decodeBlobResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeBlobResourceContents(v: Json, cx: Cx): BlobResourceContents {
   return decodeBlobResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeBlobResourceContents);
 
 /** Writes the known members of a `BlobResourceContents`, in schema order. */
 export function encodeBlobResourceContentsKnown(w: Writer, v: BlobResourceContents): void {
@@ -393,6 +396,7 @@ export function decodeCommandPermissionSubjectMembers(obj: JsonObject, cx: Cx, s
 export function decodeCommandPermissionSubject(v: Json, cx: Cx): CommandPermissionSubject {
   return decodeCommandPermissionSubjectMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeCommandPermissionSubject);
 
 /** Writes the known members of a `CommandPermissionSubject`, in schema order. */
 export function encodeCommandPermissionSubjectKnown(w: Writer, v: CommandPermissionSubject): void {
@@ -452,6 +456,7 @@ export function decodeContentMembers(obj: JsonObject, cx: Cx, skip: readonly str
 export function decodeContent(v: Json, cx: Cx): Content {
   return decodeContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeContent);
 
 /** Writes the known members of a `Content`, in schema order. */
 export function encodeContentKnown(w: Writer, v: Content): void {
@@ -512,6 +517,7 @@ export function decodeContentBlock(v: Json, cx: Cx): ContentBlock {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeContentBlock, "type");
 
 /** Writes a `ContentBlock` canonically: the tag first. */
 export function encodeContentBlock(w: Writer, v: ContentBlock): void {
@@ -597,6 +603,7 @@ export function decodeDiffMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeDiff(v: Json, cx: Cx): Diff {
   return decodeDiffMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiff);
 
 /** Writes the known members of a `Diff`, in schema order. */
 export function encodeDiffKnown(w: Writer, v: Diff): void {
@@ -703,6 +710,7 @@ export function decodeDiffChange(v: Json, cx: Cx): DiffChange {
   if (m2 !== undefined) out._meta = m2;
   return out;
 }
+objectsOnly(decodeDiffChange, "operation");
 
 /** Writes a `DiffChange` canonically: tag, variant members, common members, unknown members. */
 export function encodeDiffChange(w: Writer, v: DiffChange): void {
@@ -803,6 +811,7 @@ export function decodeDiffPatchMembers(obj: JsonObject, cx: Cx, skip: readonly s
 export function decodeDiffPatch(v: Json, cx: Cx): DiffPatch {
   return decodeDiffPatchMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPatch);
 
 /** Writes the known members of a `DiffPatch`, in schema order. */
 export function encodeDiffPatchKnown(w: Writer, v: DiffPatch): void {
@@ -874,6 +883,7 @@ export function decodeDiffPathChangeMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeDiffPathChange(v: Json, cx: Cx): DiffPathChange {
   return decodeDiffPathChangeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPathChange);
 
 /** Writes the known members of a `DiffPathChange`, in schema order. */
 export function encodeDiffPathChangeKnown(w: Writer, v: DiffPathChange): void {
@@ -929,6 +939,7 @@ export function decodeDiffPathPairChangeMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeDiffPathPairChange(v: Json, cx: Cx): DiffPathPairChange {
   return decodeDiffPathPairChangeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeDiffPathPairChange);
 
 /** Writes the known members of a `DiffPathPairChange`, in schema order. */
 export function encodeDiffPathPairChangeKnown(w: Writer, v: DiffPathPairChange): void {
@@ -993,6 +1004,7 @@ export function decodeEmbeddedResourceMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeEmbeddedResource(v: Json, cx: Cx): EmbeddedResource {
   return decodeEmbeddedResourceMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeEmbeddedResource);
 
 /** Writes the known members of a `EmbeddedResource`, in schema order. */
 export function encodeEmbeddedResourceKnown(w: Writer, v: EmbeddedResource): void {
@@ -1020,6 +1032,7 @@ export function decodeEmbeddedResourceResource(v: Json, cx: Cx): EmbeddedResourc
   if (getMember(obj, "blob") !== undefined) return decodeBlobResourceContents(v, cx);
   return cx.missingOneOf(["text", "blob"]);
 }
+objectsOnly(decodeEmbeddedResourceResource);
 
 /** Writes a `EmbeddedResourceResource` canonically. */
 export function encodeEmbeddedResourceResource(w: Writer, v: EmbeddedResourceResource): void {
@@ -1083,6 +1096,7 @@ export function decodeIconMembers(obj: JsonObject, cx: Cx, skip: readonly string
 export function decodeIcon(v: Json, cx: Cx): Icon {
   return decodeIconMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeIcon);
 
 /** Writes the known members of a `Icon`, in schema order. */
 export function encodeIconKnown(w: Writer, v: Icon): void {
@@ -1188,6 +1202,7 @@ export function decodeImageContentMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeImageContent(v: Json, cx: Cx): ImageContent {
   return decodeImageContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeImageContent);
 
 /** Writes the known members of a `ImageContent`, in schema order. */
 export function encodeImageContentKnown(w: Writer, v: ImageContent): void {
@@ -1280,6 +1295,7 @@ export function decodePermissionOptionMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodePermissionOption(v: Json, cx: Cx): PermissionOption {
   return decodePermissionOptionMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodePermissionOption);
 
 /** Writes the known members of a `PermissionOption`, in schema order. */
 export function encodePermissionOptionKnown(w: Writer, v: PermissionOption): void {
@@ -1370,6 +1386,7 @@ export function decodeRequestPermissionOutcome(v: Json, cx: Cx): RequestPermissi
       return unknownVariant(tag, obj, "outcome", cx);
   }
 }
+objectsOnly(decodeRequestPermissionOutcome, "outcome");
 
 /** Writes a `RequestPermissionOutcome` canonically: the tag first. */
 export function encodeRequestPermissionOutcome(w: Writer, v: RequestPermissionOutcome): void {
@@ -1469,6 +1486,7 @@ export function decodeRequestPermissionRequestMembers(obj: JsonObject, cx: Cx, s
 export function decodeRequestPermissionRequest(v: Json, cx: Cx): RequestPermissionRequest {
   return decodeRequestPermissionRequestMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionRequest);
 
 /** Writes the known members of a `RequestPermissionRequest`, in schema order. */
 export function encodeRequestPermissionRequestKnown(w: Writer, v: RequestPermissionRequest): void {
@@ -1529,6 +1547,7 @@ export function decodeRequestPermissionResponseMembers(obj: JsonObject, cx: Cx, 
 export function decodeRequestPermissionResponse(v: Json, cx: Cx): RequestPermissionResponse {
   return decodeRequestPermissionResponseMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeRequestPermissionResponse);
 
 /** Writes the known members of a `RequestPermissionResponse`, in schema order. */
 export function encodeRequestPermissionResponseKnown(w: Writer, v: RequestPermissionResponse): void {
@@ -1577,6 +1596,7 @@ export function decodeRequestPermissionSubject(v: Json, cx: Cx): RequestPermissi
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeRequestPermissionSubject, "type");
 
 /** Writes a `RequestPermissionSubject` canonically: the tag first. */
 export function encodeRequestPermissionSubject(w: Writer, v: RequestPermissionSubject): void {
@@ -1698,6 +1718,7 @@ export function decodeResourceLinkMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeResourceLink(v: Json, cx: Cx): ResourceLink {
   return decodeResourceLinkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeResourceLink);
 
 /** Writes the known members of a `ResourceLink`, in schema order. */
 export function encodeResourceLinkKnown(w: Writer, v: ResourceLink): void {
@@ -1784,6 +1805,7 @@ export function decodeSelectedPermissionOutcomeMembers(obj: JsonObject, cx: Cx, 
 export function decodeSelectedPermissionOutcome(v: Json, cx: Cx): SelectedPermissionOutcome {
   return decodeSelectedPermissionOutcomeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeSelectedPermissionOutcome);
 
 /** Writes the known members of a `SelectedPermissionOutcome`, in schema order. */
 export function encodeSelectedPermissionOutcomeKnown(w: Writer, v: SelectedPermissionOutcome): void {
@@ -1861,6 +1883,7 @@ export function decodeSessionUpdate(v: Json, cx: Cx): SessionUpdate {
       return unknownVariant(tag, obj, "sessionUpdate", cx);
   }
 }
+objectsOnly(decodeSessionUpdate, "sessionUpdate");
 
 /** Writes a `SessionUpdate` canonically: the tag first. */
 export function encodeSessionUpdate(w: Writer, v: SessionUpdate): void {
@@ -1935,6 +1958,7 @@ export function decodeTerminalMembers(obj: JsonObject, cx: Cx, skip: readonly st
 export function decodeTerminal(v: Json, cx: Cx): Terminal {
   return decodeTerminalMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminal);
 
 /** Writes the known members of a `Terminal`, in schema order. */
 export function encodeTerminalKnown(w: Writer, v: Terminal): void {
@@ -2002,6 +2026,7 @@ export function decodeTerminalExitStatusMembers(obj: JsonObject, cx: Cx, skip: r
 export function decodeTerminalExitStatus(v: Json, cx: Cx): TerminalExitStatus {
   return decodeTerminalExitStatusMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalExitStatus);
 
 /** Writes the known members of a `TerminalExitStatus`, in schema order. */
 export function encodeTerminalExitStatusKnown(w: Writer, v: TerminalExitStatus): void {
@@ -2082,6 +2107,7 @@ export function decodeTerminalOutputMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeTerminalOutput(v: Json, cx: Cx): TerminalOutput {
   return decodeTerminalOutputMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutput);
 
 /** Writes the known members of a `TerminalOutput`, in schema order. */
 export function encodeTerminalOutputKnown(w: Writer, v: TerminalOutput): void {
@@ -2149,6 +2175,7 @@ export function decodeTerminalOutputChunkMembers(obj: JsonObject, cx: Cx, skip: 
 export function decodeTerminalOutputChunk(v: Json, cx: Cx): TerminalOutputChunk {
   return decodeTerminalOutputChunkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalOutputChunk);
 
 /** Writes the known members of a `TerminalOutputChunk`, in schema order. */
 export function encodeTerminalOutputChunkKnown(w: Writer, v: TerminalOutputChunk): void {
@@ -2214,6 +2241,7 @@ export function decodeTerminalSizeMembers(obj: JsonObject, cx: Cx, skip: readonl
 export function decodeTerminalSize(v: Json, cx: Cx): TerminalSize {
   return decodeTerminalSizeMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalSize);
 
 /** Writes the known members of a `TerminalSize`, in schema order. */
 export function encodeTerminalSizeKnown(w: Writer, v: TerminalSize): void {
@@ -2321,6 +2349,7 @@ export function decodeTerminalUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeTerminalUpdate(v: Json, cx: Cx): TerminalUpdate {
   return decodeTerminalUpdateMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTerminalUpdate);
 
 /** Writes the known members of a `TerminalUpdate`, in schema order. */
 export function encodeTerminalUpdateKnown(w: Writer, v: TerminalUpdate): void {
@@ -2390,6 +2419,7 @@ export function decodeTextContentMembers(obj: JsonObject, cx: Cx, skip: readonly
 export function decodeTextContent(v: Json, cx: Cx): TextContent {
   return decodeTextContentMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextContent);
 
 /** Writes the known members of a `TextContent`, in schema order. */
 export function encodeTextContentKnown(w: Writer, v: TextContent): void {
@@ -2463,6 +2493,7 @@ export function decodeTextResourceContentsMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeTextResourceContents(v: Json, cx: Cx): TextResourceContents {
   return decodeTextResourceContentsMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeTextResourceContents);
 
 /** Writes the known members of a `TextResourceContents`, in schema order. */
 export function encodeTextResourceContentsKnown(w: Writer, v: TextResourceContents): void {
@@ -2517,6 +2548,7 @@ export function decodeToolCallContent(v: Json, cx: Cx): ToolCallContent {
       return unknownVariant(tag, obj, "type", cx);
   }
 }
+objectsOnly(decodeToolCallContent, "type");
 
 /** Writes a `ToolCallContent` canonically: the tag first. */
 export function encodeToolCallContent(w: Writer, v: ToolCallContent): void {
@@ -2593,6 +2625,7 @@ export function decodeToolCallContentChunkMembers(obj: JsonObject, cx: Cx, skip:
 export function decodeToolCallContentChunk(v: Json, cx: Cx): ToolCallContentChunk {
   return decodeToolCallContentChunkMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallContentChunk);
 
 /** Writes the known members of a `ToolCallContentChunk`, in schema order. */
 export function encodeToolCallContentChunkKnown(w: Writer, v: ToolCallContentChunk): void {
@@ -2678,6 +2711,7 @@ export function decodeToolCallLocationMembers(obj: JsonObject, cx: Cx, skip: rea
 export function decodeToolCallLocation(v: Json, cx: Cx): ToolCallLocation {
   return decodeToolCallLocationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallLocation);
 
 /** Writes the known members of a `ToolCallLocation`, in schema order. */
 export function encodeToolCallLocationKnown(w: Writer, v: ToolCallLocation): void {
@@ -2727,6 +2761,7 @@ export function decodeToolCallPermissionSubjectMembers(obj: JsonObject, cx: Cx, 
 export function decodeToolCallPermissionSubject(v: Json, cx: Cx): ToolCallPermissionSubject {
   return decodeToolCallPermissionSubjectMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallPermissionSubject);
 
 /** Writes the known members of a `ToolCallPermissionSubject`, in schema order. */
 export function encodeToolCallPermissionSubjectKnown(w: Writer, v: ToolCallPermissionSubject): void {
@@ -2865,6 +2900,7 @@ export function decodeToolCallUpdateMembers(obj: JsonObject, cx: Cx, skip: reado
 export function decodeToolCallUpdate(v: Json, cx: Cx): ToolCallUpdate {
   return decodeToolCallUpdateMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeToolCallUpdate);
 
 /** Writes the known members of a `ToolCallUpdate`, in schema order. */
 export function encodeToolCallUpdateKnown(w: Writer, v: ToolCallUpdate): void {
@@ -2959,6 +2995,7 @@ export function decodeUpdateSessionNotificationMembers(obj: JsonObject, cx: Cx, 
 export function decodeUpdateSessionNotification(v: Json, cx: Cx): UpdateSessionNotification {
   return decodeUpdateSessionNotificationMembers(cx.expectObject(v), cx, SKIP_0);
 }
+objectsOnly(decodeUpdateSessionNotification);
 
 /** Writes the known members of a `UpdateSessionNotification`, in schema order. */
 export function encodeUpdateSessionNotificationKnown(w: Writer, v: UpdateSessionNotification): void {
@@ -2978,10 +3015,11 @@ export function encodeUpdateSessionNotification(w: Writer, v: UpdateSessionNotif
 
 /**
  * Parses a `AbsolutePath`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAbsolutePath(input: unknown): ParseResult<AbsolutePath> {
-  return decodeInput(input, decodeAbsolutePath);
+export function parseAbsolutePath(input: unknown, options?: ParseOptions): ParseResult<AbsolutePath> {
+  return decodeInput(input, decodeAbsolutePath, options);
 }
 
 /** The canonical JSON text of a `AbsolutePath`. */
@@ -2991,10 +3029,11 @@ export function serializeAbsolutePath(value: AbsolutePath): string {
 
 /**
  * Parses a `Annotations`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAnnotations(input: unknown): ParseResult<Annotations> {
-  return decodeInput(input, decodeAnnotations);
+export function parseAnnotations(input: unknown, options?: ParseOptions): ParseResult<Annotations> {
+  return decodeInput(input, decodeAnnotations, options);
 }
 
 /** The canonical JSON text of a `Annotations`. */
@@ -3004,10 +3043,11 @@ export function serializeAnnotations(value: Annotations): string {
 
 /**
  * Parses a `AudioContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseAudioContent(input: unknown): ParseResult<AudioContent> {
-  return decodeInput(input, decodeAudioContent);
+export function parseAudioContent(input: unknown, options?: ParseOptions): ParseResult<AudioContent> {
+  return decodeInput(input, decodeAudioContent, options);
 }
 
 /** The canonical JSON text of a `AudioContent`. */
@@ -3017,10 +3057,11 @@ export function serializeAudioContent(value: AudioContent): string {
 
 /**
  * Parses a `BlobResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseBlobResourceContents(input: unknown): ParseResult<BlobResourceContents> {
-  return decodeInput(input, decodeBlobResourceContents);
+export function parseBlobResourceContents(input: unknown, options?: ParseOptions): ParseResult<BlobResourceContents> {
+  return decodeInput(input, decodeBlobResourceContents, options);
 }
 
 /** The canonical JSON text of a `BlobResourceContents`. */
@@ -3030,10 +3071,11 @@ export function serializeBlobResourceContents(value: BlobResourceContents): stri
 
 /**
  * Parses a `CommandPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseCommandPermissionSubject(input: unknown): ParseResult<CommandPermissionSubject> {
-  return decodeInput(input, decodeCommandPermissionSubject);
+export function parseCommandPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<CommandPermissionSubject> {
+  return decodeInput(input, decodeCommandPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `CommandPermissionSubject`. */
@@ -3043,10 +3085,11 @@ export function serializeCommandPermissionSubject(value: CommandPermissionSubjec
 
 /**
  * Parses a `Content`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContent(input: unknown): ParseResult<Content> {
-  return decodeInput(input, decodeContent);
+export function parseContent(input: unknown, options?: ParseOptions): ParseResult<Content> {
+  return decodeInput(input, decodeContent, options);
 }
 
 /** The canonical JSON text of a `Content`. */
@@ -3056,10 +3099,11 @@ export function serializeContent(value: Content): string {
 
 /**
  * Parses a `ContentBlock`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseContentBlock(input: unknown): ParseResult<ContentBlock> {
-  return decodeInput(input, decodeContentBlock);
+export function parseContentBlock(input: unknown, options?: ParseOptions): ParseResult<ContentBlock> {
+  return decodeInput(input, decodeContentBlock, options);
 }
 
 /** The canonical JSON text of a `ContentBlock`. */
@@ -3069,10 +3113,11 @@ export function serializeContentBlock(value: ContentBlock): string {
 
 /**
  * Parses a `Diff`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiff(input: unknown): ParseResult<Diff> {
-  return decodeInput(input, decodeDiff);
+export function parseDiff(input: unknown, options?: ParseOptions): ParseResult<Diff> {
+  return decodeInput(input, decodeDiff, options);
 }
 
 /** The canonical JSON text of a `Diff`. */
@@ -3082,10 +3127,11 @@ export function serializeDiff(value: Diff): string {
 
 /**
  * Parses a `DiffChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffChange(input: unknown): ParseResult<DiffChange> {
-  return decodeInput(input, decodeDiffChange);
+export function parseDiffChange(input: unknown, options?: ParseOptions): ParseResult<DiffChange> {
+  return decodeInput(input, decodeDiffChange, options);
 }
 
 /** The canonical JSON text of a `DiffChange`. */
@@ -3095,10 +3141,11 @@ export function serializeDiffChange(value: DiffChange): string {
 
 /**
  * Parses a `DiffFileType`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffFileType(input: unknown): ParseResult<DiffFileType> {
-  return decodeInput(input, decodeDiffFileType);
+export function parseDiffFileType(input: unknown, options?: ParseOptions): ParseResult<DiffFileType> {
+  return decodeInput(input, decodeDiffFileType, options);
 }
 
 /** The canonical JSON text of a `DiffFileType`. */
@@ -3108,10 +3155,11 @@ export function serializeDiffFileType(value: DiffFileType): string {
 
 /**
  * Parses a `DiffPatch`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPatch(input: unknown): ParseResult<DiffPatch> {
-  return decodeInput(input, decodeDiffPatch);
+export function parseDiffPatch(input: unknown, options?: ParseOptions): ParseResult<DiffPatch> {
+  return decodeInput(input, decodeDiffPatch, options);
 }
 
 /** The canonical JSON text of a `DiffPatch`. */
@@ -3121,10 +3169,11 @@ export function serializeDiffPatch(value: DiffPatch): string {
 
 /**
  * Parses a `DiffPatchFormat`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPatchFormat(input: unknown): ParseResult<DiffPatchFormat> {
-  return decodeInput(input, decodeDiffPatchFormat);
+export function parseDiffPatchFormat(input: unknown, options?: ParseOptions): ParseResult<DiffPatchFormat> {
+  return decodeInput(input, decodeDiffPatchFormat, options);
 }
 
 /** The canonical JSON text of a `DiffPatchFormat`. */
@@ -3134,10 +3183,11 @@ export function serializeDiffPatchFormat(value: DiffPatchFormat): string {
 
 /**
  * Parses a `DiffPathChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPathChange(input: unknown): ParseResult<DiffPathChange> {
-  return decodeInput(input, decodeDiffPathChange);
+export function parseDiffPathChange(input: unknown, options?: ParseOptions): ParseResult<DiffPathChange> {
+  return decodeInput(input, decodeDiffPathChange, options);
 }
 
 /** The canonical JSON text of a `DiffPathChange`. */
@@ -3147,10 +3197,11 @@ export function serializeDiffPathChange(value: DiffPathChange): string {
 
 /**
  * Parses a `DiffPathPairChange`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseDiffPathPairChange(input: unknown): ParseResult<DiffPathPairChange> {
-  return decodeInput(input, decodeDiffPathPairChange);
+export function parseDiffPathPairChange(input: unknown, options?: ParseOptions): ParseResult<DiffPathPairChange> {
+  return decodeInput(input, decodeDiffPathPairChange, options);
 }
 
 /** The canonical JSON text of a `DiffPathPairChange`. */
@@ -3160,10 +3211,11 @@ export function serializeDiffPathPairChange(value: DiffPathPairChange): string {
 
 /**
  * Parses a `EmbeddedResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResource(input: unknown): ParseResult<EmbeddedResource> {
-  return decodeInput(input, decodeEmbeddedResource);
+export function parseEmbeddedResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResource> {
+  return decodeInput(input, decodeEmbeddedResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResource`. */
@@ -3173,10 +3225,11 @@ export function serializeEmbeddedResource(value: EmbeddedResource): string {
 
 /**
  * Parses a `EmbeddedResourceResource`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseEmbeddedResourceResource(input: unknown): ParseResult<EmbeddedResourceResource> {
-  return decodeInput(input, decodeEmbeddedResourceResource);
+export function parseEmbeddedResourceResource(input: unknown, options?: ParseOptions): ParseResult<EmbeddedResourceResource> {
+  return decodeInput(input, decodeEmbeddedResourceResource, options);
 }
 
 /** The canonical JSON text of a `EmbeddedResourceResource`. */
@@ -3186,10 +3239,11 @@ export function serializeEmbeddedResourceResource(value: EmbeddedResourceResourc
 
 /**
  * Parses a `Icon`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIcon(input: unknown): ParseResult<Icon> {
-  return decodeInput(input, decodeIcon);
+export function parseIcon(input: unknown, options?: ParseOptions): ParseResult<Icon> {
+  return decodeInput(input, decodeIcon, options);
 }
 
 /** The canonical JSON text of a `Icon`. */
@@ -3199,10 +3253,11 @@ export function serializeIcon(value: Icon): string {
 
 /**
  * Parses a `IconTheme`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseIconTheme(input: unknown): ParseResult<IconTheme> {
-  return decodeInput(input, decodeIconTheme);
+export function parseIconTheme(input: unknown, options?: ParseOptions): ParseResult<IconTheme> {
+  return decodeInput(input, decodeIconTheme, options);
 }
 
 /** The canonical JSON text of a `IconTheme`. */
@@ -3212,10 +3267,11 @@ export function serializeIconTheme(value: IconTheme): string {
 
 /**
  * Parses a `ImageContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseImageContent(input: unknown): ParseResult<ImageContent> {
-  return decodeInput(input, decodeImageContent);
+export function parseImageContent(input: unknown, options?: ParseOptions): ParseResult<ImageContent> {
+  return decodeInput(input, decodeImageContent, options);
 }
 
 /** The canonical JSON text of a `ImageContent`. */
@@ -3225,10 +3281,11 @@ export function serializeImageContent(value: ImageContent): string {
 
 /**
  * Parses a `MediaType`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseMediaType(input: unknown): ParseResult<MediaType> {
-  return decodeInput(input, decodeMediaType);
+export function parseMediaType(input: unknown, options?: ParseOptions): ParseResult<MediaType> {
+  return decodeInput(input, decodeMediaType, options);
 }
 
 /** The canonical JSON text of a `MediaType`. */
@@ -3238,10 +3295,11 @@ export function serializeMediaType(value: MediaType): string {
 
 /**
  * Parses a `PermissionOption`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOption(input: unknown): ParseResult<PermissionOption> {
-  return decodeInput(input, decodePermissionOption);
+export function parsePermissionOption(input: unknown, options?: ParseOptions): ParseResult<PermissionOption> {
+  return decodeInput(input, decodePermissionOption, options);
 }
 
 /** The canonical JSON text of a `PermissionOption`. */
@@ -3251,10 +3309,11 @@ export function serializePermissionOption(value: PermissionOption): string {
 
 /**
  * Parses a `PermissionOptionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionId(input: unknown): ParseResult<PermissionOptionId> {
-  return decodeInput(input, decodePermissionOptionId);
+export function parsePermissionOptionId(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionId> {
+  return decodeInput(input, decodePermissionOptionId, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionId`. */
@@ -3264,10 +3323,11 @@ export function serializePermissionOptionId(value: PermissionOptionId): string {
 
 /**
  * Parses a `PermissionOptionKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parsePermissionOptionKind(input: unknown): ParseResult<PermissionOptionKind> {
-  return decodeInput(input, decodePermissionOptionKind);
+export function parsePermissionOptionKind(input: unknown, options?: ParseOptions): ParseResult<PermissionOptionKind> {
+  return decodeInput(input, decodePermissionOptionKind, options);
 }
 
 /** The canonical JSON text of a `PermissionOptionKind`. */
@@ -3277,10 +3337,11 @@ export function serializePermissionOptionKind(value: PermissionOptionKind): stri
 
 /**
  * Parses a `RequestPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionOutcome(input: unknown): ParseResult<RequestPermissionOutcome> {
-  return decodeInput(input, decodeRequestPermissionOutcome);
+export function parseRequestPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionOutcome> {
+  return decodeInput(input, decodeRequestPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionOutcome`. */
@@ -3290,10 +3351,11 @@ export function serializeRequestPermissionOutcome(value: RequestPermissionOutcom
 
 /**
  * Parses a `RequestPermissionRequest`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionRequest(input: unknown): ParseResult<RequestPermissionRequest> {
-  return decodeInput(input, decodeRequestPermissionRequest);
+export function parseRequestPermissionRequest(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionRequest> {
+  return decodeInput(input, decodeRequestPermissionRequest, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionRequest`. */
@@ -3303,10 +3365,11 @@ export function serializeRequestPermissionRequest(value: RequestPermissionReques
 
 /**
  * Parses a `RequestPermissionResponse`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionResponse(input: unknown): ParseResult<RequestPermissionResponse> {
-  return decodeInput(input, decodeRequestPermissionResponse);
+export function parseRequestPermissionResponse(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionResponse> {
+  return decodeInput(input, decodeRequestPermissionResponse, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionResponse`. */
@@ -3316,10 +3379,11 @@ export function serializeRequestPermissionResponse(value: RequestPermissionRespo
 
 /**
  * Parses a `RequestPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRequestPermissionSubject(input: unknown): ParseResult<RequestPermissionSubject> {
-  return decodeInput(input, decodeRequestPermissionSubject);
+export function parseRequestPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<RequestPermissionSubject> {
+  return decodeInput(input, decodeRequestPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `RequestPermissionSubject`. */
@@ -3329,10 +3393,11 @@ export function serializeRequestPermissionSubject(value: RequestPermissionSubjec
 
 /**
  * Parses a `ResourceLink`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseResourceLink(input: unknown): ParseResult<ResourceLink> {
-  return decodeInput(input, decodeResourceLink);
+export function parseResourceLink(input: unknown, options?: ParseOptions): ParseResult<ResourceLink> {
+  return decodeInput(input, decodeResourceLink, options);
 }
 
 /** The canonical JSON text of a `ResourceLink`. */
@@ -3342,10 +3407,11 @@ export function serializeResourceLink(value: ResourceLink): string {
 
 /**
  * Parses a `Role`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseRole(input: unknown): ParseResult<Role> {
-  return decodeInput(input, decodeRole);
+export function parseRole(input: unknown, options?: ParseOptions): ParseResult<Role> {
+  return decodeInput(input, decodeRole, options);
 }
 
 /** The canonical JSON text of a `Role`. */
@@ -3355,10 +3421,11 @@ export function serializeRole(value: Role): string {
 
 /**
  * Parses a `SelectedPermissionOutcome`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSelectedPermissionOutcome(input: unknown): ParseResult<SelectedPermissionOutcome> {
-  return decodeInput(input, decodeSelectedPermissionOutcome);
+export function parseSelectedPermissionOutcome(input: unknown, options?: ParseOptions): ParseResult<SelectedPermissionOutcome> {
+  return decodeInput(input, decodeSelectedPermissionOutcome, options);
 }
 
 /** The canonical JSON text of a `SelectedPermissionOutcome`. */
@@ -3368,10 +3435,11 @@ export function serializeSelectedPermissionOutcome(value: SelectedPermissionOutc
 
 /**
  * Parses a `SessionId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionId(input: unknown): ParseResult<SessionId> {
-  return decodeInput(input, decodeSessionId);
+export function parseSessionId(input: unknown, options?: ParseOptions): ParseResult<SessionId> {
+  return decodeInput(input, decodeSessionId, options);
 }
 
 /** The canonical JSON text of a `SessionId`. */
@@ -3381,10 +3449,11 @@ export function serializeSessionId(value: SessionId): string {
 
 /**
  * Parses a `SessionUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseSessionUpdate(input: unknown): ParseResult<SessionUpdate> {
-  return decodeInput(input, decodeSessionUpdate);
+export function parseSessionUpdate(input: unknown, options?: ParseOptions): ParseResult<SessionUpdate> {
+  return decodeInput(input, decodeSessionUpdate, options);
 }
 
 /** The canonical JSON text of a `SessionUpdate`. */
@@ -3394,10 +3463,11 @@ export function serializeSessionUpdate(value: SessionUpdate): string {
 
 /**
  * Parses a `Terminal`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminal(input: unknown): ParseResult<Terminal> {
-  return decodeInput(input, decodeTerminal);
+export function parseTerminal(input: unknown, options?: ParseOptions): ParseResult<Terminal> {
+  return decodeInput(input, decodeTerminal, options);
 }
 
 /** The canonical JSON text of a `Terminal`. */
@@ -3407,10 +3477,11 @@ export function serializeTerminal(value: Terminal): string {
 
 /**
  * Parses a `TerminalExitStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalExitStatus(input: unknown): ParseResult<TerminalExitStatus> {
-  return decodeInput(input, decodeTerminalExitStatus);
+export function parseTerminalExitStatus(input: unknown, options?: ParseOptions): ParseResult<TerminalExitStatus> {
+  return decodeInput(input, decodeTerminalExitStatus, options);
 }
 
 /** The canonical JSON text of a `TerminalExitStatus`. */
@@ -3420,10 +3491,11 @@ export function serializeTerminalExitStatus(value: TerminalExitStatus): string {
 
 /**
  * Parses a `TerminalId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalId(input: unknown): ParseResult<TerminalId> {
-  return decodeInput(input, decodeTerminalId);
+export function parseTerminalId(input: unknown, options?: ParseOptions): ParseResult<TerminalId> {
+  return decodeInput(input, decodeTerminalId, options);
 }
 
 /** The canonical JSON text of a `TerminalId`. */
@@ -3433,10 +3505,11 @@ export function serializeTerminalId(value: TerminalId): string {
 
 /**
  * Parses a `TerminalOutput`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutput(input: unknown): ParseResult<TerminalOutput> {
-  return decodeInput(input, decodeTerminalOutput);
+export function parseTerminalOutput(input: unknown, options?: ParseOptions): ParseResult<TerminalOutput> {
+  return decodeInput(input, decodeTerminalOutput, options);
 }
 
 /** The canonical JSON text of a `TerminalOutput`. */
@@ -3446,10 +3519,11 @@ export function serializeTerminalOutput(value: TerminalOutput): string {
 
 /**
  * Parses a `TerminalOutputChunk`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalOutputChunk(input: unknown): ParseResult<TerminalOutputChunk> {
-  return decodeInput(input, decodeTerminalOutputChunk);
+export function parseTerminalOutputChunk(input: unknown, options?: ParseOptions): ParseResult<TerminalOutputChunk> {
+  return decodeInput(input, decodeTerminalOutputChunk, options);
 }
 
 /** The canonical JSON text of a `TerminalOutputChunk`. */
@@ -3459,10 +3533,11 @@ export function serializeTerminalOutputChunk(value: TerminalOutputChunk): string
 
 /**
  * Parses a `TerminalSize`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalSize(input: unknown): ParseResult<TerminalSize> {
-  return decodeInput(input, decodeTerminalSize);
+export function parseTerminalSize(input: unknown, options?: ParseOptions): ParseResult<TerminalSize> {
+  return decodeInput(input, decodeTerminalSize, options);
 }
 
 /** The canonical JSON text of a `TerminalSize`. */
@@ -3472,10 +3547,11 @@ export function serializeTerminalSize(value: TerminalSize): string {
 
 /**
  * Parses a `TerminalUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTerminalUpdate(input: unknown): ParseResult<TerminalUpdate> {
-  return decodeInput(input, decodeTerminalUpdate);
+export function parseTerminalUpdate(input: unknown, options?: ParseOptions): ParseResult<TerminalUpdate> {
+  return decodeInput(input, decodeTerminalUpdate, options);
 }
 
 /** The canonical JSON text of a `TerminalUpdate`. */
@@ -3485,10 +3561,11 @@ export function serializeTerminalUpdate(value: TerminalUpdate): string {
 
 /**
  * Parses a `TextContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextContent(input: unknown): ParseResult<TextContent> {
-  return decodeInput(input, decodeTextContent);
+export function parseTextContent(input: unknown, options?: ParseOptions): ParseResult<TextContent> {
+  return decodeInput(input, decodeTextContent, options);
 }
 
 /** The canonical JSON text of a `TextContent`. */
@@ -3498,10 +3575,11 @@ export function serializeTextContent(value: TextContent): string {
 
 /**
  * Parses a `TextResourceContents`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseTextResourceContents(input: unknown): ParseResult<TextResourceContents> {
-  return decodeInput(input, decodeTextResourceContents);
+export function parseTextResourceContents(input: unknown, options?: ParseOptions): ParseResult<TextResourceContents> {
+  return decodeInput(input, decodeTextResourceContents, options);
 }
 
 /** The canonical JSON text of a `TextResourceContents`. */
@@ -3511,10 +3589,11 @@ export function serializeTextResourceContents(value: TextResourceContents): stri
 
 /**
  * Parses a `ToolCallContent`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallContent(input: unknown): ParseResult<ToolCallContent> {
-  return decodeInput(input, decodeToolCallContent);
+export function parseToolCallContent(input: unknown, options?: ParseOptions): ParseResult<ToolCallContent> {
+  return decodeInput(input, decodeToolCallContent, options);
 }
 
 /** The canonical JSON text of a `ToolCallContent`. */
@@ -3524,10 +3603,11 @@ export function serializeToolCallContent(value: ToolCallContent): string {
 
 /**
  * Parses a `ToolCallContentChunk`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallContentChunk(input: unknown): ParseResult<ToolCallContentChunk> {
-  return decodeInput(input, decodeToolCallContentChunk);
+export function parseToolCallContentChunk(input: unknown, options?: ParseOptions): ParseResult<ToolCallContentChunk> {
+  return decodeInput(input, decodeToolCallContentChunk, options);
 }
 
 /** The canonical JSON text of a `ToolCallContentChunk`. */
@@ -3537,10 +3617,11 @@ export function serializeToolCallContentChunk(value: ToolCallContentChunk): stri
 
 /**
  * Parses a `ToolCallId`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallId(input: unknown): ParseResult<ToolCallId> {
-  return decodeInput(input, decodeToolCallId);
+export function parseToolCallId(input: unknown, options?: ParseOptions): ParseResult<ToolCallId> {
+  return decodeInput(input, decodeToolCallId, options);
 }
 
 /** The canonical JSON text of a `ToolCallId`. */
@@ -3550,10 +3631,11 @@ export function serializeToolCallId(value: ToolCallId): string {
 
 /**
  * Parses a `ToolCallLocation`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallLocation(input: unknown): ParseResult<ToolCallLocation> {
-  return decodeInput(input, decodeToolCallLocation);
+export function parseToolCallLocation(input: unknown, options?: ParseOptions): ParseResult<ToolCallLocation> {
+  return decodeInput(input, decodeToolCallLocation, options);
 }
 
 /** The canonical JSON text of a `ToolCallLocation`. */
@@ -3563,10 +3645,11 @@ export function serializeToolCallLocation(value: ToolCallLocation): string {
 
 /**
  * Parses a `ToolCallPermissionSubject`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallPermissionSubject(input: unknown): ParseResult<ToolCallPermissionSubject> {
-  return decodeInput(input, decodeToolCallPermissionSubject);
+export function parseToolCallPermissionSubject(input: unknown, options?: ParseOptions): ParseResult<ToolCallPermissionSubject> {
+  return decodeInput(input, decodeToolCallPermissionSubject, options);
 }
 
 /** The canonical JSON text of a `ToolCallPermissionSubject`. */
@@ -3576,10 +3659,11 @@ export function serializeToolCallPermissionSubject(value: ToolCallPermissionSubj
 
 /**
  * Parses a `ToolCallStatus`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallStatus(input: unknown): ParseResult<ToolCallStatus> {
-  return decodeInput(input, decodeToolCallStatus);
+export function parseToolCallStatus(input: unknown, options?: ParseOptions): ParseResult<ToolCallStatus> {
+  return decodeInput(input, decodeToolCallStatus, options);
 }
 
 /** The canonical JSON text of a `ToolCallStatus`. */
@@ -3589,10 +3673,11 @@ export function serializeToolCallStatus(value: ToolCallStatus): string {
 
 /**
  * Parses a `ToolCallUpdate`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolCallUpdate(input: unknown): ParseResult<ToolCallUpdate> {
-  return decodeInput(input, decodeToolCallUpdate);
+export function parseToolCallUpdate(input: unknown, options?: ParseOptions): ParseResult<ToolCallUpdate> {
+  return decodeInput(input, decodeToolCallUpdate, options);
 }
 
 /** The canonical JSON text of a `ToolCallUpdate`. */
@@ -3602,10 +3687,11 @@ export function serializeToolCallUpdate(value: ToolCallUpdate): string {
 
 /**
  * Parses a `ToolKind`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseToolKind(input: unknown): ParseResult<ToolKind> {
-  return decodeInput(input, decodeToolKind);
+export function parseToolKind(input: unknown, options?: ParseOptions): ParseResult<ToolKind> {
+  return decodeInput(input, decodeToolKind, options);
 }
 
 /** The canonical JSON text of a `ToolKind`. */
@@ -3615,10 +3701,11 @@ export function serializeToolKind(value: ToolKind): string {
 
 /**
  * Parses a `UpdateSessionNotification`: from JSON text (a string), or from a value already parsed
- * (`JSON.parse`, an SDK), checked with the same rules.
+ * (`JSON.parse`, an SDK), checked with the same rules. `options.maxWarnings` (default 64)
+ * bounds the warnings kept; the rest are counted in `warningsDropped`.
  */
-export function parseUpdateSessionNotification(input: unknown): ParseResult<UpdateSessionNotification> {
-  return decodeInput(input, decodeUpdateSessionNotification);
+export function parseUpdateSessionNotification(input: unknown, options?: ParseOptions): ParseResult<UpdateSessionNotification> {
+  return decodeInput(input, decodeUpdateSessionNotification, options);
 }
 
 /** The canonical JSON text of a `UpdateSessionNotification`. */

@@ -2,7 +2,7 @@
 // Checked decoding from parsed JSON (pointer, warnings, lenient/optional/patch members) and the parse/encode entry points.
 
 import { Base64Error, decodeBase64 } from "./base64.js";
-import { DecodeError, type ErrorKind, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
+import { DEFAULT_MAX_WARNINGS, DecodeError, type ErrorKind, type ParseOptions, type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, MAX_DEPTH, ObjectBuilder, parseJson, wellFormed } from "./json.js";
 import { isAbsolutePath, whyNotAbsolute } from "./path.js";
 import { matchesPattern, type Pattern } from "./pattern.js";
@@ -90,24 +90,77 @@ export function isPlainObject(v: unknown): v is JsonObject {
 }
 
 /**
+ * What is thrown for a problem that will be absorbed past the warning limit: one shared
+ * object, so such a problem makes no pointer, no message and no error object.
+ */
+const QUIET = new DecodeError({ kind: "wrong_type", path: "", message: "" });
+
+/** Where `objectsOnly` records what a decoder needs first. */
+const SHAPE: unique symbol = Symbol("acp-terminal.shape");
+
+interface Shaped {
+  [SHAPE]?: string | true;
+}
+
+/**
+ * Marks a generated decoder whose first step is `cx.expectObject` (and, with `tag`,
+ * `cx.readTag(obj, tag)`): an array past its warning limit counts an item that is not such
+ * an object as dropped without calling the decoder, so the item costs no throw either.
+ */
+export function objectsOnly<T>(decode: Decoder<T>, tag?: string): Decoder<T> {
+  (decode as Shaped)[SHAPE] = tag ?? true;
+  return decode;
+}
+
+/** Whether `x` can pass the first step of a decoder marked `shape` (see `objectsOnly`). */
+function fitsShape(x: Json, shape: string | true): boolean {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) return false;
+  return shape === true || typeof getMember(x, shape) === "string";
+}
+
+/**
  * Where decoding is (an RFC 6901 pointer, built only when a problem needs it) and
  * what lenient members absorbed so far. One per parse; generated decoders take it as
  * their second argument and report every problem through it.
+ *
+ * At most `maxWarnings` warnings are kept; past that, a problem that a lenient member
+ * or a skipped item absorbs is only counted (`warningsDropped`): nothing is built for it.
  */
 export class Cx {
   /** Reference tokens from the root to the value being decoded. */
   private readonly tokens: (string | number)[] = [];
-  /** Problems lenient members and skipped items absorbed, in document order. */
+  /** Problems lenient members and skipped items absorbed, in document order (at most `maxWarnings`). */
   readonly warnings: Problem[] = [];
+  /** Absorbed problems not kept, past `maxWarnings`. */
+  warningsDropped = 0;
+  /** How many problems had their pointer and message built: the work counter the tests read. */
+  problemsBuilt = 0;
   /** Set by a member with `skipItems`; taken by the next `array` call. */
   private skipItemsNext = false;
+  /** A problem thrown now is absorbed (a lenient member or a skipped item is being read). */
+  private absorbing = false;
 
   /**
    * @param fromValue the input is an already parsed value (not our parser's output), so
    * the text rules are checked here: plain objects and arrays only, finite numbers,
    * well-formed strings, nesting at most `MAX_DEPTH` deep.
+   * @param maxWarnings how many warnings to keep (`Infinity`: all).
    */
-  constructor(readonly fromValue: boolean = false) {}
+  constructor(
+    readonly fromValue: boolean = false,
+    readonly maxWarnings: number = DEFAULT_MAX_WARNINGS,
+  ) {}
+
+  /** Whether a problem raised now would be absorbed past the warning limit (then nothing is built for it). */
+  get silent(): boolean {
+    return this.absorbing && this.warnings.length >= this.maxWarnings;
+  }
+
+  /** Keeps an absorbed problem, or only counts it past the limit. */
+  private keep(e: DecodeError): void {
+    if (e === QUIET || this.warnings.length >= this.maxWarnings) this.warningsDropped++;
+    else this.warnings.push(e.problem);
+  }
 
   /** The current JSON pointer (`""` at the root). */
   get path(): string {
@@ -140,11 +193,13 @@ export class Cx {
 
   /** A problem at the current pointer. */
   problem(kind: ErrorKind, message: string): Problem {
+    this.problemsBuilt++;
     return { kind, path: this.path, message };
   }
 
   /** Fails with `kind` at the current pointer. */
   fail(kind: ErrorKind, message: string): never {
+    if (kind !== "invalid_json" && this.silent) throw QUIET;
     throw new DecodeError(this.problem(kind, message));
   }
 
@@ -154,11 +209,14 @@ export class Cx {
       // Only a value input can hold this; JSON text cannot, so it is never absorbed as a warning.
       return this.fail("invalid_json", `expected ${expected}, got ${describe(got)}, which JSON cannot hold; pass plain JSON values`);
     }
+    if (this.silent) throw QUIET;
     return this.fail("wrong_type", `expected ${expected}, got ${describe(got)}`);
   }
 
   /** Fails with `missing_field` for member `name` of the object at the current pointer. */
   missing(name: string): never {
+    if (this.silent) throw QUIET;
+    this.problemsBuilt++;
     throw new DecodeError({
       kind: "missing_field",
       path: pushToken(this.path, name),
@@ -171,6 +229,8 @@ export class Cx {
    * a shape union's alternatives; the pointer names the first of them.
    */
   missingOneOf(names: readonly string[]): never {
+    if (this.silent) throw QUIET;
+    this.problemsBuilt++;
     const list = names.map((n) => `\`${n}\``).join(" or ");
     throw new DecodeError({
       kind: "missing_field",
@@ -181,19 +241,22 @@ export class Cx {
 
   /** Fails with `unknown_variant` at the current pointer: a closed enum got `value`. */
   unknownValue(value: string, typeName: string, known: readonly string[]): never {
+    if (this.silent) throw QUIET;
     return this.fail("unknown_variant", `\`${value}\` is not a known ${typeName} value; use one of: ${known.join(", ")}`);
   }
 
   /** Fails with `unknown_variant` at the tag member: a closed union got the tag `tag`. */
   unknownTag(tagName: string, tag: string, typeName: string, known: readonly string[]): never {
+    if (this.silent) throw QUIET;
     return this.at(tagName, (cx) =>
       cx.fail("unknown_variant", `\`${tag}\` is not a known ${typeName} variant; use one of: ${known.join(", ")}`),
     );
   }
 
-  /** Records an absorbed problem. */
+  /** Records an absorbed problem (only counted past the warning limit). */
   warn(p: Problem): void {
-    this.warnings.push(p);
+    if (this.warnings.length < this.maxWarnings) this.warnings.push(p);
+    else this.warningsDropped++;
   }
 
   /**
@@ -202,14 +265,18 @@ export class Cx {
    */
   absorb<T>(fn: (cx: Cx) => T): T | undefined {
     const depth = this.tokens.length;
+    const absorbing = this.absorbing;
+    this.absorbing = true;
     try {
       return fn(this);
     } catch (e) {
       if (!absorbable(e)) throw e;
       this.tokens.length = depth;
       this.skipItemsNext = false;
-      this.warnings.push(e.problem);
+      this.keep(e);
       return undefined;
+    } finally {
+      this.absorbing = absorbing;
     }
   }
 
@@ -406,25 +473,38 @@ export class Cx {
     const tokens = this.tokens;
     const depth = tokens.length;
     tokens.push(0);
+    const absorbing = this.absorbing;
     try {
+      if (!skip) {
+        for (let i = 0; i < n; i++) {
+          tokens[depth] = i;
+          out.push(item(v[i] as Json, this));
+        }
+        return out;
+      }
+      this.absorbing = true;
+      // Value input may hold what JSON cannot (an error, not a warning): the decoder decides.
+      const shape = this.fromValue ? undefined : (item as Shaped)[SHAPE];
       for (let i = 0; i < n; i++) {
-        tokens[depth] = i;
         const x = v[i] as Json;
-        if (!skip) {
-          out.push(item(x, this));
+        if (shape !== undefined && this.warnings.length >= this.maxWarnings && !fitsShape(x, shape)) {
+          // Past the warning limit: dropped and counted as the decoder would, with nothing built or thrown.
+          this.warningsDropped++;
           continue;
         }
+        tokens[depth] = i;
         try {
           out.push(item(x, this));
         } catch (e) {
           if (!absorbable(e)) throw e;
           tokens.length = depth + 1;
           this.skipItemsNext = false;
-          this.warnings.push(e.problem);
+          this.keep(e);
         }
       }
     } finally {
       tokens.length = depth;
+      this.absorbing = absorbing;
     }
     return out;
   }
@@ -459,12 +539,16 @@ export class Cx {
     tokens.push(name);
     try {
       if (opts?.lenient !== true) return this.checked(v, decode, opts);
+      const absorbing = this.absorbing;
+      this.absorbing = true;
       try {
         return this.checked(v, decode, opts);
       } catch (e) {
         if (!absorbable(e)) throw e;
-        this.warnings.push(e.problem);
+        this.keep(e);
         return undefined;
+      } finally {
+        this.absorbing = absorbing;
       }
     } finally {
       tokens.length = depth;
@@ -591,7 +675,7 @@ export function addExtra(extra: ObjectBuilder | undefined, k: string, v: Json, c
  * absorbed, or the first problem (`invalid_json`, `duplicate_key`, then type problems
  * in input order).
  */
-export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> {
+export function decodeText<T>(text: string, decode: Decoder<T>, options?: ParseOptions): ParseResult<T> {
   let value: Json;
   try {
     value = parseJson(text);
@@ -600,7 +684,7 @@ export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> 
     throw e;
   }
   // Our parser's output already meets the text rules: no second check.
-  return run(value, decode, new Cx(false));
+  return run(value, decode, new Cx(false, maxWarnings(options)));
 }
 
 /**
@@ -610,7 +694,7 @@ export function decodeText<T>(text: string, decode: Decoder<T>): ParseResult<T> 
  * counts as absent. Repeated member names can no longer be seen here: use
  * `decodeText` on untrusted text.
  */
-export function decodeValue<T>(value: unknown, decode: Decoder<T>): ParseResult<T> {
+export function decodeValue<T>(value: unknown, decode: Decoder<T>, options?: ParseOptions): ParseResult<T> {
   if (typeof value === "object" && value !== null && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
     return {
       ok: false,
@@ -621,13 +705,22 @@ export function decodeValue<T>(value: unknown, decode: Decoder<T>): ParseResult<
       },
     };
   }
-  return run(value as Json, decode, new Cx(true));
+  return run(value as Json, decode, new Cx(true, maxWarnings(options)));
+}
+
+/** The warning limit of `options`: a whole number, `Infinity`, or the default. */
+function maxWarnings(options: ParseOptions | undefined): number {
+  const max = options?.maxWarnings;
+  if (max === undefined) return DEFAULT_MAX_WARNINGS;
+  if (max === Infinity || (Number.isInteger(max) && max >= 0)) return max;
+  throw new RangeError(`maxWarnings must be a whole number from 0 up, or Infinity; got ${String(max)}`);
 }
 
 /** Decodes `value` with `cx` into a result. */
 function run<T>(value: Json, decode: Decoder<T>, cx: Cx): ParseResult<T> {
   try {
-    return { ok: true, value: decode(value, cx), warnings: cx.warnings };
+    const out = decode(value, cx);
+    return { ok: true, value: out, warnings: cx.warnings, warningsDropped: cx.warningsDropped };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.problem };
     throw e;
@@ -635,8 +728,8 @@ function run<T>(value: Json, decode: Decoder<T>, cx: Cx): ParseResult<T> {
 }
 
 /** Parses `input` as a `T`: a string is JSON text (`decodeText`), anything else a parsed value (`decodeValue`). */
-export function decodeInput<T>(input: unknown, decode: Decoder<T>): ParseResult<T> {
-  return typeof input === "string" ? decodeText(input, decode) : decodeValue(input, decode);
+export function decodeInput<T>(input: unknown, decode: Decoder<T>, options?: ParseOptions): ParseResult<T> {
+  return typeof input === "string" ? decodeText(input, decode, options) : decodeValue(input, decode, options);
 }
 
 /** Writes the canonical JSON text of `value`. */

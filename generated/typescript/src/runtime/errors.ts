@@ -59,8 +59,28 @@ export interface Problem {
 
 /** A parsed value and the warnings for what lenient members absorbed, or one error. */
 export type ParseResult<T> =
-  | { readonly ok: true; readonly value: T; readonly warnings: Problem[] }
+  | {
+      readonly ok: true;
+      readonly value: T;
+      /** What lenient members absorbed, in document order: at most `ParseOptions.maxWarnings`. */
+      readonly warnings: Problem[];
+      /** How many more problems lenient members absorbed past `maxWarnings`: counted, never built. */
+      readonly warningsDropped: number;
+    }
   | { readonly ok: false; readonly error: Problem };
+
+/** How many warnings a parse keeps by default: the store's `DEFAULT_LIMITS.maxWarnings`. */
+export const DEFAULT_MAX_WARNINGS = 64;
+
+/** How a parse reports what lenient members absorb. */
+export interface ParseOptions {
+  /**
+   * At most this many warnings are kept (default `DEFAULT_MAX_WARNINGS`); every further
+   * absorbed problem is only counted, in `warningsDropped`, and costs no memory: no pointer,
+   * message or error object is made for it. `Infinity` keeps them all.
+   */
+  readonly maxWarnings?: number;
+}
 
 /**
  * Thrown inside the runtime and generated decoders; the entry points catch it and

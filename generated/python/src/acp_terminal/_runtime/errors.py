@@ -134,6 +134,9 @@ class Parsed(Generic[T]):
 
     value: T
     warnings: tuple[Problem, ...] = ()
+    """What lenient members absorbed, in document order: at most the parse's ``max_warnings``."""
+    warnings_dropped: int = 0
+    """How many more problems lenient members absorbed past ``max_warnings``: counted, never built."""
 
 
 def raise_error(kind: ErrorKind, path: str, message: str) -> NoReturn:

@@ -93,11 +93,13 @@ def _constant(s: str) -> NoReturn:
 _DECODER: Final = _json.JSONDecoder(
     object_pairs_hook=_object, parse_float=_float, parse_int=_int, parse_constant=_constant
 )
-# A text shorter than `_LONG_INT` cannot hold an integer too large for a double: `int`
-# itself (which `json` calls natively, with no Python call per number) is enough there.
+# A text shorter than `_LONG_INT`, or without `_LONG_INT` digits in a row, cannot hold an
+# integer too large for a double: `int` itself (which `json` calls natively, with no Python
+# call per number) is enough there.
 _SHORT_DECODER: Final = _json.JSONDecoder(
     object_pairs_hook=_object, parse_float=_float, parse_int=int, parse_constant=_constant
 )
+_LONG_DIGITS: Final = re.compile(f"[0-9]{{{_LONG_INT}}}")
 _PAIRS_DECODER: Final = _json.JSONDecoder(
     object_pairs_hook=_Pairs, parse_float=_float, parse_int=_int, parse_constant=_constant
 )
@@ -209,7 +211,8 @@ def parse_json(text: str) -> JsonValue:
     if not text.isascii() and _SURROGATE.search(text) is not None:
         _invalid("the text contains a lone surrogate")
     try:
-        value = _decode(_SHORT_DECODER if len(text) < _LONG_INT else _DECODER, text)
+        short = len(text) < _LONG_INT or _LONG_DIGITS.search(text) is None
+        value = _decode(_SHORT_DECODER if short else _DECODER, text)
     except _Repeated:
         _repeated(text)
     _check(text, value)
