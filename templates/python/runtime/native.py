@@ -20,7 +20,7 @@ def _load() -> ModuleType | None:
     if os.environ.get("ACP_TERMINAL_PURE", "") not in ("", "0"):
         return None
     try:
-        import acp_terminal_native as module  # type: ignore[import-not-found, unused-ignore]
+        import acp_terminal_native as module  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         return None
     # A wheel of another version of this package is not used.
