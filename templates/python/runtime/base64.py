@@ -88,11 +88,7 @@ results, faster)."""
 
 _native_decode: Callable[[str], bytes] | None = None if _native.MODULE is None else _native.MODULE.decode_base64
 _decode: Callable[[str], bytes] = (
-    _native_decode
-    if _native_decode is not None
-    else _decode_pybase64
-    if _pybase64 is not None
-    else _decode_binascii
+    _native_decode if _native_decode is not None else _decode_pybase64 if _pybase64 is not None else _decode_binascii
 )
 """The bulk decoder ``decode_base64`` checks around (each rejects anything outside the
 alphabet and misplaced padding; the native one is strict and canonical on its own)."""
