@@ -10,9 +10,10 @@ import sys
 import time
 from typing import Any
 
+from hostile_corpus import CORPUS, expand, run
+
 from acp_terminal import Transcript
 from acp_terminal._runtime.transcript import PureTranscript
-from hostile_corpus import CORPUS, expand, run
 
 RENDERERS: list[Any] = [Transcript] if Transcript is PureTranscript else [Transcript, PureTranscript]
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hostile_corpus import CORPUS, expand, run, size
+
 from acp_terminal import Transcript
 from acp_terminal._runtime.transcript import PureTranscript
-from hostile_corpus import CORPUS, expand, run, size
 
 RENDERERS: list[Any] = [Transcript] if Transcript is PureTranscript else [Transcript, PureTranscript]
 
