@@ -837,6 +837,13 @@ pub fn python(m: &Machine) -> Result<String, String> {
     }
     s.push_str(")\n\"\"\"For each state, a run of code points that do nothing there and stay, for the interpreter.\"\"\"\n");
     let _ = m.constant("max_param")?;
+    // What the module exports: every name it defines.
+    let mut names: Vec<&str> =
+        s.lines().filter_map(|l| l.split_once(": Final").map(|(n, _)| n)).filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')).collect();
+    names.sort_unstable();
+    names.dedup();
+    let all: String = names.iter().map(|n| format!("    \"{n}\",\n")).collect();
+    s.push_str(&format!("\n__all__ = [\n{all}]\n"));
     Ok(s)
 }
 

@@ -1,7 +1,9 @@
-"""The optional native path: ``pip install acp-terminal[native]`` adds the wheel
-``acp-terminal-native`` (the Rust transcript and strict base64 behind the same API), and this
-package then uses it. Without it, or with the environment variable ``ACP_TERMINAL_PURE`` set
-to anything but ``0``, everything stays pure Python (what a vendoring SDK copies is complete).
+"""The optional native path: the Rust transcript and strict base64, when their wheel is installed.
+
+``pip install acp-terminal[native]`` adds the wheel ``acp-terminal-native`` (the Rust transcript
+and strict base64 behind the same API), and this package then uses it. Without it, or with the
+environment variable ``ACP_TERMINAL_PURE`` set to anything but ``0``, everything stays pure
+Python (what a vendoring SDK copies is complete).
 """
 
 from __future__ import annotations
