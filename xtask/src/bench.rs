@@ -397,5 +397,14 @@ fn document(quick: bool, table: &str, notes: &[String], versions: &[String], bef
             writeln!(s, "- {n}").ok();
         }
     }
+    // A full run ends with the hand-written closing notes (what was tried for the rows that
+    // miss their target, what the profiles show, what bounds them), kept beside the bench.
+    if !quick && let Ok(closing) = std::fs::read_to_string(root().join(CLOSING_NOTES)) {
+        writeln!(s, "\n## Closing notes\n\n(Hand-written, from `{CLOSING_NOTES}`: read them against the table above.)\n").ok();
+        s.push_str(&closing);
+    }
     s
 }
+
+/// The hand-written closing notes a full run appends to BENCHMARKS.md.
+const CLOSING_NOTES: &str = "bench/closing-notes.md";
