@@ -42,6 +42,13 @@ pub fn install() -> Result<PathBuf, String> {
 pub fn test() -> Result<(), String> {
     install()?;
     let py = pyenv::python();
+    // The extension crate is held to the workspace's lints too (its own workspace, so the
+    // cargo step's clippy does not see it); PyO3's build script asks the test venv's Python.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run(Command::new(cargo)
+        .args(["clippy", "--locked", "--quiet", "--all-targets", "--manifest-path", "native/python/Cargo.toml", "--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", root().join("target/native"))
+        .env("PYO3_PYTHON", &py))?;
     run(Command::new(&py)
         .args(["-c", "import acp_terminal, acp_terminal._runtime.native as n; assert n.NATIVE, 'the native path is not in use'; print('native path:', acp_terminal.Transcript)"])
         .env("PYTHONPATH", root().join("generated/python/src")))?;
