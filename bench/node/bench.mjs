@@ -212,6 +212,14 @@ function speed() {
     return s.text();
   };
   report("transcript", pty.length, duel(rounds, transcript, strip), "TextDecoder stream + strip-ansi with carry-over");
+  const decodeAll = () => {
+    const d = new TextDecoder();
+    const parts = [];
+    for (const c of chunks) parts.push(d.decode(c, { stream: true }));
+    parts.push(d.decode());
+    return parts.join("");
+  };
+  report("decode", pty.length, duel(rounds, transcript, decodeAll), "TextDecoder stream over the same chunks");
 
   const oursText = () => {
     const store = ours(lines);

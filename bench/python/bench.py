@@ -203,6 +203,76 @@ class RegexStream:
 # ------------------------------------------------------------------ modes
 
 
+def speed_native(d: str, rounds: int) -> None:
+    """The rows of the optional native path (the ``acp-terminal-native`` wheel installed):
+    ``Transcript`` and strict base64 are the Rust ones behind the same API."""
+    from acp_terminal._runtime import native
+
+    if not native.NATIVE:
+        raise SystemExit("bench.py speed-native: the native path is not in use (is acp-terminal-native installed?)")
+    print(f"VERSION acp-terminal-native {version('acp-terminal-native')}", flush=True)
+    with open(f"{d}/pty.bin", "rb") as raw:
+        pty = raw.read()
+    with open(f"{d}/updates.jsonl", encoding="utf-8") as f:
+        text = f.read()
+    lines = text.splitlines()
+    n = len(text.encode())
+    chunks = [pty[i : i + CHUNK] for i in range(0, len(pty), CHUNK)]
+
+    def transcript() -> str:
+        t = Transcript()
+        for c in chunks:
+            t.push(c)
+        return t.text
+
+    def strip() -> str:
+        s = RegexStream()
+        for c in chunks:
+            s.push(c)
+        return s.text()
+
+    report("transcript-native", len(pty), duel(rounds, transcript, strip), "incremental decoder + regex with carry-over")
+
+    def decode_all() -> str:
+        return "".join([c.decode("utf-8", "replace") for c in chunks])
+
+    report("decode-native", len(pty), duel(rounds, transcript, decode_all), 'bytes.decode(errors="replace") over the same chunks')
+
+    def ours_text() -> list[str]:
+        return [t.transcript for _, t in ours(lines).terminals()]
+
+    def hand_text() -> list[str]:
+        strippers: dict[str, RegexStream] = {}
+
+        def feed(r: tuple[str, bytes, bool]) -> None:
+            tid, data, replaced = r
+            s = strippers.get(tid)
+            if s is None or replaced:
+                s = strippers[tid] = RegexStream()
+            s.push(data)
+
+        hand(lines, feed)
+        return [s.text() for s in strippers.values()]
+
+    report("equal-native", n, duel(rounds, ours_text, hand_text), "hand-written ingest + regex stream")
+
+    texts = [pybase64.b64encode_as_string(c) for c in chunks]
+    for b64text, c in zip(texts, chunks, strict=True):
+        if decode_base64(b64text) != c:
+            raise SystemExit("decode_base64 is wrong")
+
+    def strict() -> None:
+        for b64text in texts:
+            decode_base64(b64text)
+
+    def lenient() -> None:
+        b64 = pybase64.b64decode
+        for b64text in texts:
+            b64(b64text, validate=True)
+
+    report("base64-native", sum(len(x) for x in texts), duel(rounds, strict, lenient), "pybase64.b64decode(validate=True)")
+
+
 def speed(d: str, rounds: int, models_path: str) -> None:
     print(
         f"VERSION python {sys.version.split()[0]}, pydantic {version('pydantic')}, pybase64 {version('pybase64')},"
@@ -306,10 +376,12 @@ def main() -> None:
     args = sys.argv[1:]
     if len(args) == 4 and args[0] == "speed":
         speed(args[1], int(args[2]), args[3])
+    elif len(args) == 3 and args[0] == "speed-native":
+        speed_native(args[1], int(args[2]))
     elif len(args) == 4 and args[0] == "mem":
         mem(args[1], args[2])
     else:
-        raise SystemExit("usage: bench.py speed DIR ROUNDS MODELS | mem DIR ours|hand MODELS")
+        raise SystemExit("usage: bench.py speed DIR ROUNDS MODELS | speed-native DIR ROUNDS | mem DIR ours|hand MODELS")
     _ = acp_terminal
 
 

@@ -45,14 +45,14 @@ def size(kind: str, payload: Any) -> int:
     return len(payload[0]) if kind == "bytes" else sum(len(line) for line in payload)
 
 
-def run(kind: str, payload: Any) -> int:
+def run(kind: str, payload: Any, renderer: Any = Transcript) -> int:
     """Runs the input and returns the work it cost: for bytes, the transcript's work counter plus
-    the length of everything read; for lines, the text decoded, the store's work counter, and
-    every transcript's work and text. Checks that the store still works after the input and that
-    its structures agree."""
+    the length of everything read (on ``renderer``: the ``Transcript`` in use, or the pure-Python
+    one); for lines, the text decoded, the store's work counter, and every transcript's work and
+    text. Checks that the store still works after the input and that its structures agree."""
     if kind == "bytes":
         data, chunk, read_each = payload
-        t = Transcript()
+        t = renderer()
         shown = read = 0
         for at in range(0, len(data), chunk):
             t.push(data[at : at + chunk])

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from acp_terminal import TerminalStore, Transcript
 from acp_terminal._runtime.base64 import decode_base64, encode_base64
+from acp_terminal._runtime.transcript import PureTranscript
 from acp_terminal.registry import CODECS
 
 RUNS = int(os.environ.get("HYPOTHESIS_RUNS", "200"))
@@ -76,6 +77,22 @@ def test_any_chunking_gives_the_transcript_of_one_push_and_it_is_safe(data: byte
         cut.push(c)
     assert cut.text == whole.text
     assert _unsafe(whole.text) == []
+
+
+@seed(SEED)
+@SETTINGS
+@given(pty_bytes, cut_points)
+def test_the_native_and_the_pure_transcript_agree(data: bytes, points: list[int]) -> None:
+    """With the native wheel installed, ``Transcript`` is the Rust one: any bytes, cut anywhere,
+    give the same text and counters as the pure-Python renderer given them whole."""
+    pure = PureTranscript(max_line_length=64, max_text_length=300)
+    pure.push(data)
+    other = Transcript(max_line_length=64, max_text_length=300)
+    for c in cuts(data, points):
+        other.push(c)
+    assert other.text == pure.text
+    assert (other.wrapped_lines, other.dropped_lines, other.dropped_chars) == (pure.wrapped_lines, pure.dropped_lines, pure.dropped_chars)
+    assert other.finished_length == pure.finished_length
 
 
 def _chunk(data: bytes) -> str:

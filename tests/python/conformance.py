@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -342,6 +343,11 @@ def ingest_case(c: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if os.environ.get("ACP_TERMINAL_EXPECT_NATIVE"):
+        from acp_terminal._runtime import native
+
+        if not native.NATIVE:
+            raise SystemExit("ACP_TERMINAL_EXPECT_NATIVE is set but the native path is not in use")
     emit: str | None = None
     paths: list[str] = []
     i = 0

@@ -7,8 +7,9 @@ Run with ``python -m pytest tests/transcript`` from the repository root.
 from __future__ import annotations
 
 import base64
-import importlib.util
+import importlib
 import json
+import os
 import random
 import re
 import sys
@@ -23,17 +24,19 @@ VECTORS = ROOT / "tests" / "vectors" / "transcript"
 
 
 def _load() -> ModuleType:
-    path = ROOT / "templates" / "python" / "runtime" / "transcript.py"
-    spec = importlib.util.spec_from_file_location("acp_transcript_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """templates/python/runtime as the package ``runtime`` (its modules import each other
+    relatively, as in the generated package), without writing bytecode into the template."""
+    sys.dont_write_bytecode = True
+    templates = str(ROOT / "templates" / "python")
+    if templates not in sys.path:
+        sys.path.insert(0, templates)
+    return importlib.import_module("runtime.transcript")
 
 
 _MODULE = _load()
 Transcript: Any = _MODULE.Transcript
+if os.environ.get("ACP_TERMINAL_EXPECT_NATIVE") and Transcript is _MODULE.PureTranscript:
+    raise RuntimeError("ACP_TERMINAL_EXPECT_NATIVE is set but the native path is not in use")
 MAX_LINE_LENGTH: int = _MODULE.MAX_LINE_LENGTH
 MAX_TEXT_LENGTH: int = _MODULE.MAX_TEXT_LENGTH
 

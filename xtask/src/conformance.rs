@@ -31,7 +31,17 @@ fn runners() -> Result<Vec<Runner>, String> {
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
         Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()], env: vec![] },
-        Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env()] },
+        Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env(), crate::pyenv::pure_env()] },
+        // The same runner on the native path (the wheel is built and installed first): the
+        // vectors must give identical results on both.
+        Runner {
+            language: "python-native",
+            command: {
+                crate::native::install()?;
+                crate::pyenv::runner()?
+            },
+            env: vec![crate::pyenv::runner_env(), ("ACP_TERMINAL_EXPECT_NATIVE".into(), "1".into())],
+        },
     ])
 }
 

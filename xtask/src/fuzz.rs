@@ -515,6 +515,117 @@ pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, 
     Ok(written)
 }
 
+/// Pieces of terminal output the transcript differential cases are made of (with random bytes
+/// between them): text, controls, sequences of every kind, whole and cut, C1 controls, bidi
+/// controls, valid, invalid and incomplete UTF-8.
+const TRANSCRIPT_PIECES: &[&[u8]] = &[
+    b"hello",
+    b"progress 42%",
+    b" ",
+    b"\t",
+    b"\r",
+    b"\n",
+    b"\r\n",
+    b"\x08",
+    b"\x07",
+    b"\x00",
+    b"\x7f",
+    b"\x1b[31m",
+    b"\x1b[0m",
+    b"\x1b[38;2;1;2;3m",
+    b"\x1b[K",
+    b"\x1b[1K",
+    b"\x1b[2K",
+    b"\x1b[3K",
+    b"\x1b[1G",
+    b"\x1b[5G",
+    b"\x1b[2D",
+    b"\x1b[3C",
+    b"\x1b[99999C",
+    b"\x1b[?25l",
+    b"\x1b[?2K",
+    b"\x1b[1$G",
+    b"\x1b[1:2G",
+    b"\x1b]0;title\x07",
+    b"\x1b]8;;http://x\x1b\\",
+    b"\x1b]2;t",
+    b"\x1bP1$qm\x1b\\",
+    b"\x1bX sos \x1b\\",
+    b"\x1b^pm\x07x\x1b\\",
+    b"\x1b(B",
+    b"\x1b7",
+    b"\x1b",
+    b"\x1b[",
+    b"\x1b]",
+    b"\x18",
+    b"\x1a",
+    b"\xc2\x9b2K",
+    b"\xc2\x9d0;x\xc2\x9c",
+    b"\xc2\x85",
+    b"\xc3\xa9",
+    b"\xe2\x82\xac",
+    b"\xf0\x9f\x98\x80",
+    b"\xe2\x80\xae",
+    b"\xe2\x81\xa6",
+    b"\xef\xbb\xbf",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xff",
+    b"\xe2\x82",
+    b"\xf0\x9f\x98",
+    b"\xed",
+    b"0123456789",
+    b";",
+    b"[",
+    b"\r\x1b[2K",
+    b"\x1b[1G\x1b[K",
+    b"\n\r\x1b[2K",
+];
+
+/// Writes `count` transcript cases for seed `seed` into `dir` (a conformance vector file of
+/// kind `transcript`): random streams in random chunks, the expected text from the
+/// source-of-truth crate's Rust transcript, so every language (and Python's native path) must
+/// give the same text.
+pub fn write_transcript_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut rng = Rng::new(seed ^ 0x7A5C_0000);
+    let mut cases = Vec::new();
+    for i in 0..count {
+        let mut stream = Vec::new();
+        for _ in 0..=rng.below(80) {
+            if rng.one_in(6) {
+                stream.extend(bytes(&mut rng));
+            } else {
+                let piece: &[u8] = TRANSCRIPT_PIECES[rng.below(TRANSCRIPT_PIECES.len())];
+                stream.extend_from_slice(piece);
+            }
+        }
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        while at < stream.len() {
+            let span = if rng.one_in(3) { 4 } else { 64 };
+            let end = (at + 1 + rng.below(span)).min(stream.len());
+            chunks.push(&stream[at..end]);
+            at = end;
+        }
+        let mut t = acp_terminal_schema::wire::Transcript::new();
+        for c in &chunks {
+            t.push(c);
+        }
+        cases.push(json!({
+            "name": format!("seed {seed} transcript {i}"),
+            "kind": "transcript",
+            "chunks": chunks.iter().map(|c| base64(c)).collect::<Vec<_>>(),
+            "expect": { "text": t.text() },
+        }));
+    }
+    let file = json!({ "description": format!("differential transcript cases, seed {seed}"), "cases": cases });
+    std::fs::write(dir.join("differential-transcript.json"), serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    Ok(count)
+}
+
 /// Writes `v` as JSON text with repeated member names: here and there a member is written
 /// again (its repeat's value itself often repeating a name), a new member whose value
 /// repeats a name is added, and an object's first member (a union's tag) is moved last.
@@ -681,6 +792,7 @@ fn differential(seed: u64, count: usize, deadline: Option<Instant>) -> Result<us
         let _ = std::fs::remove_dir_all(&dir);
         let s = seed.wrapping_add(round);
         total += write_differential(&dir, s, count)?;
+        total += write_transcript_differential(&dir, s, count / 3)?;
         eprintln!("differential: seed {s}, {count} cases, in every language");
         crate::conformance::conformance(&[dir]).map_err(|e| format!("differential fuzzing (seed {s}): {e}; the cases are in target/fuzz/differential"))?;
         round += 1;
@@ -771,7 +883,8 @@ fn hostile_clock() -> Result<(), String> {
     crate::node::install_in("tests/properties")?;
     run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;
     run(Command::new("node").arg("tests/properties/dist/tests/properties/hostile_clock.js").arg(HOSTILE_SCALE.to_string()))?;
-    crate::pyenv::install()?;
+    // The Python corpus on both paths: the native wheel (installed with the test venv) and pure.
+    crate::native::install()?;
     run(Command::new(crate::pyenv::python())
         .arg("tests/properties/hostile_clock.py")
         .arg(HOSTILE_SCALE.to_string())
@@ -785,7 +898,9 @@ fn properties(runs: u64, seed: u64) -> Result<(), String> {
     crate::node::install_in("tests/properties")?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
     run(Command::new(npm).args(["test", "--silent"]).current_dir(root().join("tests/properties")).env("FC_RUNS", runs.to_string()).env("FC_SEED", seed.to_string()))?;
-    crate::pyenv::install()?;
+    // The native wheel too (it installs the test venv first), so the properties run on both
+    // Python paths and compare them.
+    crate::native::install()?;
     let py = crate::pyenv::python();
     let marker = root().join(".venv/.properties-requirements-installed");
     let wanted = std::fs::read_to_string(root().join(PROPERTY_REQUIREMENTS)).map_err(|e| format!("{PROPERTY_REQUIREMENTS}: {e}"))?;

@@ -15,11 +15,13 @@ mod golden;
 mod interop;
 mod ir;
 mod message;
+mod native;
 mod node;
 mod pattern;
 mod pyenv;
 mod python;
 mod rust;
+mod transcript_table;
 mod typescript;
 mod upstream;
 
@@ -66,7 +68,7 @@ enum Cmd {
     },
     /// Run every test: the generated-files check, the Rust tests, the conformance suite.
     Test {
-        /// Start at this step (upstream, goldens, cargo, typescript, python, conformance, fuzz,
+        /// Start at this step (upstream, goldens, cargo, typescript, python, native, conformance, fuzz,
         /// packages, bench, e2e, interop), after the generated-files check and the installs: to
         /// go on from a step that failed. CI runs them all.
         #[arg(long, conflicts_with = "only")]
@@ -147,7 +149,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 5] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml"];
+const LOCKED_WORKSPACES: [&str; 6] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml", "native/python/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -220,6 +222,7 @@ const STEPS: &[Step] = &[
     ("cargo", cargo_test),
     ("typescript", typescript_tests),
     ("python", pyenv::test),
+    ("native", native::test),
     ("conformance", || conformance::conformance(&[])),
     ("fuzz", fuzz::quick),
     ("packages", packages),

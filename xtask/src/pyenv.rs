@@ -48,8 +48,10 @@ pub fn install_venv(dir: &std::path::Path, requirements: &str) -> Result<PathBuf
     Ok(python)
 }
 
+/// The package from the checkout, pure Python even when the native wheel is installed (the
+/// native path has its own step: `xtask/src/native.rs`).
 fn with_package(cmd: &mut Command) -> &mut Command {
-    cmd.env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1")
+    cmd.env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1").env("ACP_TERMINAL_PURE", "1")
 }
 
 /// ruff check, mypy --strict and ruff format --check on the generated package (and
@@ -74,6 +76,11 @@ pub fn runner() -> Result<Vec<String>, String> {
 /// The PYTHONPATH the runner needs.
 pub fn runner_env() -> (String, String) {
     ("PYTHONPATH".into(), root().join("generated/python/src").display().to_string())
+}
+
+/// The environment of the pure-Python runner (even when the native wheel is installed).
+pub fn pure_env() -> (String, String) {
+    ("ACP_TERMINAL_PURE".into(), "1".into())
 }
 
 /// A scratch folder, removed when dropped.

@@ -242,6 +242,16 @@ fn transcript_all(pty: &[u8]) -> String {
     t.text()
 }
 
+/// The bound: the same chunks through the standard library's UTF-8 decoder (one U+FFFD per
+/// maximal invalid subsequence, as the transcript), the decoded text kept.
+fn decode_all(pty: &[u8]) -> String {
+    let mut s = String::new();
+    for c in pty.chunks(CHUNK) {
+        s.push_str(&String::from_utf8_lossy(c));
+    }
+    s
+}
+
 /// Hand-written ingest plus a stateful stripper per terminal, then every terminal's text.
 fn hand_with<S: Stripper>(lines: &[&str]) -> Vec<String> {
     let mut h = Hand::default();
@@ -298,6 +308,8 @@ fn speed(dir: &str, rounds: usize) {
     let (a, b) = duel(rounds, || drop(black_box(transcript_all(&pty))), || drop(black_box(strip_all::<SaeStrip>(&pty))));
     report("transcript-alt", t, a, b, "strip-ansi-escapes 0.2 Writer, stateful");
     let sae = b;
+    let (a, b) = duel(rounds, || drop(black_box(transcript_all(&pty))), || drop(black_box(decode_all(&pty))));
+    report("decode", t, a, b, "String::from_utf8_lossy over the same chunks");
 
     let (a, b) = if vte <= sae {
         let r = duel(rounds, || drop(black_box(ours_with_text(&lines))), || drop(black_box(hand_with::<VteStrip>(&lines))));

@@ -18,6 +18,7 @@ mod serde_impl;
 mod text;
 /// The safe transcript renderer of docs/TRANSCRIPT.md.
 pub mod transcript;
+mod transcript_table;
 mod untagged;
 
 #[doc(hidden)]

@@ -4,31 +4,36 @@
  * UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence), escape and
  * control sequences are removed with the DEC / ECMA-48 parser state machine, and a one-line
  * discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress lines show their last
- * state. Work per chunk is proportional to the chunk: the bytes are scanned once, and text is
- * kept as UTF-16 code units in a growing buffer that becomes a string in large blocks.
+ * state. Work per chunk is proportional to the chunk.
  *
- * Details TRANSCRIPT.md leaves open are decided as in the Rust and Python bindings
- * (tests/vectors/transcript/README.md): BEL ends an OSC string but not DCS/SOS/PM/APC; C0
- * controls inside escape and CSI sequences are executed; `:` makes a CSI sequence ignored;
- * numeric parameters saturate at 65535; CSI C and CSI G never move the cursor right of
- * column 1023; CSI K with another parameter than 0, 1 or 2 has no effect; an incomplete
- * character at the end is not shown yet.
+ * The state machine is data: ./transcript_table.js, generated from the one hand-written
+ * source templates/transcript/transitions.txt (which also says what each action is); this
+ * file interprets it. The bytes are read once: in the ground state runs of printable ASCII are
+ * copied into a growing buffer of UTF-16 units while they are scanned (other characters are
+ * decoded one by one), and inside a sequence a step that keeps the state (a parameter digit,
+ * string payload) is one table load and one comparison. The buffer becomes a string in large
+ * blocks, natively.
+ *
+ * Decisions TRANSCRIPT.md leaves open are rows of the table; the others: an incomplete
+ * character at the end is not shown yet, and erasing never makes the line longer.
  */
 
-const MAX_PARAM = 65535;
-const MAX_MOVE_COL = 1023;
+import * as table from "./transcript_table.js";
+
+const { CLASSES, CLASS_BIDI, CLASS_TEXT, GROUND, IGNORE, TABLE } = table;
+
 /** Finished lines become a string in blocks of this many UTF-16 units. */
 const FLUSH = 1 << 16;
 
 /** The default longest line, in cells: a longer line wraps (see `TranscriptLimits`). */
-export const MAX_LINE_LENGTH = 4096;
+export const MAX_LINE_LENGTH: number = table.MAX_LINE_LENGTH;
 /**
  * The default longest text of finished lines, in code points (line ends included): past it,
  * the oldest lines are left out (see `TranscriptLimits`). At two UTF-16 units per code point at
  * most, the text stays far below the longest string JavaScript engines allow (2^29 - 24 units
  * in V8).
  */
-export const MAX_TEXT_LENGTH = 1 << 24;
+export const MAX_TEXT_LENGTH: number = table.MAX_TEXT_LENGTH;
 
 /** The limits of a `Transcript` (docs/TRANSCRIPT.md, "Limits"); the same defaults in every binding. */
 export interface TranscriptLimits {
@@ -54,6 +59,16 @@ function limit(name: string, value: number): number {
   return value;
 }
 
+/** Any high surrogate: a text without one has one code point per unit. */
+const ASTRAL = /[\ud800-\udbff]/;
+
+/** Line feeds in `s[from..to)`. */
+function lineFeeds(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.indexOf("\n", from); i >= 0 && i < to; i = s.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 /** Code points in `s[from..to)`: UTF-16 units minus the low halves of surrogate pairs. */
 function codePoints(s: string, from: number, to: number): number {
   let n = to - from;
@@ -64,17 +79,21 @@ function codePoints(s: string, from: number, to: number): number {
   return n;
 }
 
-// Parser states (vt100.net's DEC parser). The DCS states and SOS/PM/APC share STR: none of
-// them has a visible effect and all of them end the same way.
-const GROUND = 0;
-const ESCAPE = 1;
-const ESC_INTER = 2;
-const CSI_ENTRY = 3;
-const CSI_PARAM = 4;
-const CSI_INTER = 5;
-const CSI_IGNORE = 6;
-const OSC = 7;
-const STR = 8;
+/** The table's entry for "print it, stay in the ground state". */
+const PLAIN_ENTRY = (table.PRINT << 4) | GROUND;
+/** The range the bidi controls of the table lie in: a unit outside it is none. */
+const BIDI_LO = Math.min(...table.BIDI.map(([lo]) => lo));
+const BIDI_HI = Math.max(...table.BIDI.map(([, hi]) => hi));
+
+function isBidi(cp: number): boolean {
+  for (const [lo, hi] of table.BIDI) if (cp >= lo && cp <= hi) return true;
+  return false;
+}
+
+/** The table's input for a code point. */
+function inputOf(cp: number): number {
+  return cp < 0xa0 ? cp : cp >= BIDI_LO && cp <= BIDI_HI && isBidi(cp) ? CLASS_BIDI : CLASS_TEXT;
+}
 
 /** `decode` result for a valid prefix that needs more bytes. */
 const SHORT = 0;
@@ -112,10 +131,6 @@ function decode(b: Uint8Array, i: number, end: number): number {
     cp = (cp << 6) | (bk & 0x3f);
   }
   return cp + (need + 1) * 0x200000;
-}
-
-function isBidi(cp: number): boolean {
-  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /** Copies `src[from..to)` to `dst` at `at` (a loop for short runs: `subarray` allocates). */
@@ -169,6 +184,8 @@ function unitsToString(units: Uint16Array, from: number, to: number): string {
 export class Transcript {
   /** Finished lines, each followed by "\n", already made strings; the text starts at `blocks[firstBlock]`, unit `head`. */
   #blocks: string[] = [];
+  /** For each block, whether it holds a surrogate pair (else a unit is a code point). */
+  #astral: boolean[] = [];
   #firstBlock = 0;
   #head = 0;
   /** UTF-16 units in the blocks kept (from `head` in the first). */
@@ -195,15 +212,13 @@ export class Transcript {
   #n = 0;
   /** The current line's cells as code points, when it is wide. */
   #cells: number[] | null = null;
+  /** Leading cells of a wide line known to be spaces. */
+  #blank = 0;
   /** Cursor column (0-based); may be past the end of the line. */
   #col = 0;
   #state = GROUND;
   /** The first CSI parameter so far. */
   #param = 0;
-  /** Still reading the first CSI parameter. */
-  #first = true;
-  /** The CSI sequence has a private marker. */
-  #private = false;
   /** An incomplete UTF-8 sequence waiting for the next chunk. */
   #pend = new Uint8Array(8);
   #pendLen = 0;
@@ -335,6 +350,7 @@ export class Transcript {
   /** Forgets everything (text, current line, pending sequence or character). */
   reset(): void {
     this.#blocks = [];
+    this.#astral = [];
     this.#joined = "";
     this.#firstBlock = this.#head = this.#bufHead = this.#chars = this.#blockUnits = this.#total = 0;
     this.#wrapped = this.#droppedLines = this.#droppedChars = 0;
@@ -350,17 +366,11 @@ export class Transcript {
 
   /** Continues the transcript with the next chunk of terminal bytes. */
   push(bytes: Uint8Array): void {
-    const n = bytes.length;
-    this.#work += n;
-    if (n > 0) this.#cache = null;
-    let i = this.#pendLen > 0 ? this.#resume(bytes) : 0;
-    while (i < n) {
-      const state = this.#state;
-      if (state === GROUND) i = this.#ground(bytes, i);
-      else if (state === CSI_ENTRY || state === CSI_PARAM) i = this.#csiParams(bytes, i);
-      else if (state === OSC || state === STR) i = this.#string(bytes, i);
-      else i = this.#step(bytes, i);
-    }
+    if (bytes.length === 0) return;
+    this.#work += bytes.length;
+    this.#cache = null;
+    this.#run(bytes, this.#pendLen > 0 ? this.#resume(bytes) : 0);
+    if (this.#chars > this.#maxChars) this.#dropOldest();
   }
 
   // ---- the current line
@@ -400,6 +410,7 @@ export class Transcript {
     this.#len = this.#lineStart;
     this.#n = 0;
     this.#cells = cells;
+    this.#blank = 0;
     return cells;
   }
 
@@ -408,6 +419,7 @@ export class Transcript {
     const cells = this.#wide();
     this.#work += Math.max(0, this.#col - cells.length) + 1;
     while (cells.length < this.#col) cells.push(0x20);
+    if (this.#col < this.#blank) this.#blank = this.#col;
     cells[this.#col++] = cp;
   }
 
@@ -418,17 +430,17 @@ export class Transcript {
   }
 
   /** Prints `bytes[from..to)`, printable ASCII or TAB, wrapping at the line length limit. */
-  #putAscii(bytes: Uint8Array, from: number, to: number): void {
+  #putBytes(bytes: Uint8Array, from: number, to: number): void {
     while (from < to) {
       if (this.#col >= this.#maxLine) this.#wrap();
       const end = Math.min(to, from + (this.#maxLine - this.#col));
-      this.#putAsciiInLine(bytes, from, end);
+      this.#putBytesInLine(bytes, from, end);
       from = end;
     }
   }
 
   /** Prints `bytes[from..to)` without passing the line length limit. */
-  #putAsciiInLine(bytes: Uint8Array, from: number, to: number): void {
+  #putBytesInLine(bytes: Uint8Array, from: number, to: number): void {
     const k = to - from;
     const col = this.#col;
     const n = this.#n;
@@ -459,7 +471,7 @@ export class Transcript {
     for (let i = from; i < to; i++) this.#putWide(bytes[i] as number);
   }
 
-  /** Prints one cell holding a code point of U+00A0 or more. */
+  /** Prints one cell holding a code point. */
   #putCp(cp: number): void {
     if (this.#col >= this.#maxLine) this.#wrap();
     const col = this.#col;
@@ -497,11 +509,19 @@ export class Transcript {
         this.#n = col;
       } else {
         this.#wide().length = col;
+        if (this.#blank > col) this.#blank = col;
       }
     } else if (mode === 1) {
-      this.#work += col + 1;
-      if (simple) this.#buf.fill(0x20, this.#lineStart, this.#lineStart + col + 1);
-      else this.#wide().fill(0x20, 0, col + 1);
+      if (simple) {
+        this.#work += col + 1;
+        this.#buf.fill(0x20, this.#lineStart, this.#lineStart + col + 1);
+      } else if (col + 1 > this.#blank) {
+        // Only the cells past the blank prefix: repeating it costs nothing more.
+        const cells = this.#wide();
+        this.#work += col + 1 - this.#blank;
+        cells.fill(0x20, this.#blank, col + 1);
+        this.#blank = col + 1;
+      }
     }
   }
 
@@ -541,12 +561,12 @@ export class Transcript {
     this.#n = 0;
     this.#col = 0;
     this.#chars += count + 1;
-    if (this.#chars > this.#maxChars) this.#dropOldest();
     if (this.#lineStart >= FLUSH) {
       if (this.#lineStart > this.#bufHead) {
         this.#work += this.#lineStart - this.#bufHead;
         const block = unitsToString(buf, this.#bufHead, this.#lineStart);
         this.#blocks.push(block);
+        this.#astral.push(ASTRAL.test(block));
         this.#blockUnits += block.length;
         if (this.#joined !== null) this.#joined += block;
       }
@@ -555,22 +575,26 @@ export class Transcript {
   }
 
   /**
-   * Leaves out the oldest finished lines until the rest fits the text length limit. Each line is
-   * looked at once when it goes, and the block list is compacted only when more than half of it
-   * is gone, so the work is proportional to what goes.
+   * Leaves out the oldest finished lines until the rest fits the text length limit (once per
+   * push: the lines kept are the same as if each line had been checked as it was finished). At
+   * least as many units as code points over the limit must go, so the cut is made after the line
+   * end at or past that many units and what went is counted in bulk; the block list is compacted
+   * only when more than half of it is gone. The work is proportional to what goes.
    */
   #dropOldest(): void {
     const blocks = this.#blocks;
     if (this.#firstBlock < blocks.length) this.#joined = null;
     while (this.#chars > this.#maxChars && this.#firstBlock < blocks.length) {
       const block = blocks[this.#firstBlock] as string;
-      const end = block.indexOf("\n", this.#head) + 1;
-      this.#work += end - this.#head;
-      const count = codePoints(block, this.#head, end);
-      this.#blockUnits -= end - this.#head;
+      const head = this.#head;
+      const from = Math.min(head + (this.#chars - this.#maxChars) - 1, block.length - 1);
+      const end = block.indexOf("\n", from) + 1;
+      this.#work += end - head;
+      const count = this.#astral[this.#firstBlock] === true ? codePoints(block, head, end) : end - head;
+      this.#blockUnits -= end - head;
       this.#chars -= count;
       this.#droppedChars += count;
-      this.#droppedLines++;
+      this.#droppedLines += lineFeeds(block, head, end);
       if (end === block.length) {
         this.#firstBlock++;
         this.#head = 0;
@@ -581,6 +605,7 @@ export class Transcript {
     if (this.#firstBlock > 16 && this.#firstBlock * 2 > blocks.length) {
       this.#work += blocks.length;
       this.#blocks = blocks.slice(this.#firstBlock);
+      this.#astral = this.#astral.slice(this.#firstBlock);
       this.#firstBlock = 0;
     }
     const buf = this.#buf;
@@ -604,172 +629,119 @@ export class Transcript {
   // ---- the parser
 
   /**
-   * The ground state: runs of printable cells, CR, LF and complete CSI sequences without
-   * leaving this loop. Returns where another state starts, or the end.
+   * Runs the table over `bytes[i..]`. In the ground state, runs of printable ASCII are copied
+   * into the line while they are scanned (when the cursor is at its end; else scanned, then
+   * printed), a character from U+00A0 up is decoded and printed, and every other input goes
+   * through the table. In any other state a step that keeps the state is one load and one
+   * comparison.
    */
-  #ground(bytes: Uint8Array, i: number): number {
+  #run(bytes: Uint8Array, i: number): void {
     const n = bytes.length;
+    let state = this.#state;
     while (i < n) {
-      let b = bytes[i] as number;
-      if (this.#cells === null && this.#col === this.#n && this.#col < this.#maxLine) {
-        // The usual case, the cursor at the end of the line: copy while scanning, up to the
-        // line length limit (a printable byte there goes to #step, which wraps). A character
-        // never takes more UTF-16 units than UTF-8 bytes.
-        const buf = this.#reserve(n - i);
-        const stop = Math.min(n, i + (this.#maxLine - this.#col));
-        let len = this.#len;
-        const start = len;
-        while (b >= 0x20 ? b < 0x7f : b === 0x09) {
-          buf[len++] = b;
-          if (++i === stop) break;
+      if (state === GROUND) {
+        let b = bytes[i] as number;
+        if (this.#cells === null && this.#col === this.#n && this.#col < this.#maxLine) {
+          // The usual case, the cursor at the end of the line: copy while scanning, up to the
+          // line length limit (a printable byte there goes through the table, and wraps).
+          const buf = this.#reserve(n - i);
+          const stop = Math.min(n, i + (this.#maxLine - this.#col));
+          let len = this.#len;
+          const start = len;
+          while (b < 0x80 && TABLE[b] === PLAIN_ENTRY) {
+            buf[len++] = b;
+            if (++i === stop) break;
+            b = bytes[i] as number;
+          }
+          this.#len = len;
+          this.#n = this.#col = this.#n + (len - start);
+          if (i === n) break;
           b = bytes[i] as number;
-        }
-        this.#len = len;
-        this.#n = this.#col = this.#n + (len - start);
-        if (i === n) return n;
-      } else {
-        let j = i;
-        while (b >= 0x20 ? b < 0x7f : b === 0x09) {
-          if (++j === n) break;
-          b = bytes[j] as number;
-        }
-        if (j > i) this.#putAscii(bytes, i, j);
-        if (j === n) return n;
-        i = j;
-      }
-      if (b >= 0xc2) {
-        const d = decode(bytes, i, n);
-        if (d > 0x200000) {
-          const cp = d & 0x1fffff;
-          if (cp >= 0xa0) {
-            if (!isBidi(cp)) this.#putCp(cp);
-            i += d >>> 21;
+          if (i === stop && b < 0x80 && TABLE[b] === PLAIN_ENTRY) {
+            this.#putBytes(bytes, i, i + 1);
+            i++;
             continue;
           }
+        } else {
+          let j = i;
+          while (b < 0x80 && TABLE[b] === PLAIN_ENTRY) {
+            if (++j === n) break;
+            b = bytes[j] as number;
+          }
+          if (j > i) this.#putBytes(bytes, i, j);
+          if (j === n) break;
+          i = j;
         }
-        i = this.#step(bytes, i);
-      } else if (b === 0x0d) {
-        this.#col = 0;
+        if (b < 0x80) {
+          const e = TABLE[b] as number;
+          i++;
+          switch (e >> 4) {
+            case IGNORE:
+              break;
+            case table.LINE_FEED:
+              this.#finishLine();
+              break;
+            case table.CARRIAGE_RETURN:
+              this.#col = 0;
+              break;
+            default:
+              this.#act(e >> 4, b);
+          }
+          state = e & 15;
+        } else {
+          this.#state = state;
+          i = this.#step(bytes, i);
+          state = this.#state;
+        }
+        continue;
+      }
+      let row = state * CLASSES;
+      let stay = (IGNORE << 4) | state;
+      while (i < n) {
+        const b = bytes[i] as number;
+        if (b >= 0x80) {
+          this.#state = state;
+          i = this.#step(bytes, i);
+          state = this.#state;
+          break;
+        }
+        const e = TABLE[row + b] as number;
         i++;
-      } else if (b === 0x0a) {
-        this.#finishLine();
-        i++;
-      } else if (b === 0x1b && bytes[i + 1] === 0x5b) {
-        const next = this.#inlineCsi(bytes, i + 2);
-        if (next < 0) {
-          this.#state = this.#csi();
-          return i + 2;
+        if (e === stay) continue;
+        const action = e >> 4;
+        if (action === table.PARAM) {
+          // The generator allows `param` only on the digits 0-9.
+          this.#param = Math.min(this.#param * 10 + (b - 0x30), table.MAX_PARAM);
+        } else if (action === table.CSI_START) {
+          this.#param = 0;
+        } else if (action !== IGNORE) {
+          this.#act(action, b);
         }
-        i = next;
-      } else {
-        i = this.#step(bytes, i);
-      }
-      if (this.#state !== GROUND) return i;
-    }
-    return i;
-  }
-
-  /**
-   * A CSI sequence whose parameters and final byte are all in `bytes[i..]` and hold nothing
-   * unusual: applied, and the index after it returned. Otherwise -1.
-   */
-  #inlineCsi(bytes: Uint8Array, i: number): number {
-    const n = bytes.length;
-    let b = bytes[i];
-    const priv = b !== undefined && b >= 0x3c && b <= 0x3f;
-    if (priv) i++;
-    let param = 0;
-    let first = true;
-    for (; i < n; i++) {
-      b = bytes[i] as number;
-      if (b >= 0x30 && b <= 0x39) {
-        if (first) param = Math.min(param * 10 + (b - 0x30), MAX_PARAM);
-      } else if (b === 0x3b) {
-        first = false;
-      } else if (b >= 0x40 && b <= 0x7e) {
-        if (!priv) {
-          this.#param = param;
-          this.#private = false;
-          this.#dispatch(b);
+        if ((e & 15) !== state) {
+          state = e & 15;
+          if (state === GROUND) break;
+          row = state * CLASSES;
+          stay = (IGNORE << 4) | state;
         }
-        return i + 1;
-      } else {
-        return -1;
       }
     }
-    return -1;
+    this.#state = state;
   }
 
-  /** The CSI entry and parameter states: digits, `;` and the final byte. */
-  #csiParams(bytes: Uint8Array, i: number): number {
-    const n = bytes.length;
-    for (; i < n; i++) {
-      const b = bytes[i] as number;
-      if (b >= 0x30 && b <= 0x39) {
-        if (this.#first) this.#param = Math.min(this.#param * 10 + (b - 0x30), MAX_PARAM);
-      } else if (b === 0x3b) {
-        this.#first = false;
-      } else if (b >= 0x40 && b <= 0x7e) {
-        this.#dispatch(b);
-        this.#state = GROUND;
-        return i + 1;
-      } else {
-        return this.#step(bytes, i);
-      }
-      this.#state = CSI_PARAM;
-    }
-    return n;
-  }
-
-  /** OSC, DCS, SOS, PM and APC strings: skips the payload up to what ends it. */
-  #string(bytes: Uint8Array, i: number): number {
-    const n = bytes.length;
-    const osc = this.#state === OSC;
-    for (; i < n; i++) {
-      const b = bytes[i] as number;
-      if (b === 0x1b || b === 0x18 || b === 0x1a || (b === 0x07 && osc)) {
-        this.#asciiByte(b);
-        return i + 1;
-      }
-      if (b === 0xc2) {
-        if (i + 1 === n) {
-          this.#stash(bytes, i, n);
-          return n;
-        }
-        const c = bytes[i + 1] as number;
-        if (c >= 0x80 && c <= 0x9f) {
-          this.#c1(c);
-          return i + 2;
-        }
-        // Payload: U+00A0..U+00BF, or U+FFFD followed by a byte looked at again.
-      }
-    }
-    return n;
-  }
-
-  /** Handles the code point starting at `bytes[i]`; returns the next index. */
+  /** The code point starting at the non-ASCII byte `bytes[i]`, through the table; returns the next index. */
   #step(bytes: Uint8Array, i: number): number {
-    const b = bytes[i] as number;
-    if (b < 0x80) {
-      this.#asciiByte(b);
-      return i + 1;
-    }
     const d = decode(bytes, i, bytes.length);
     if (d > 0) {
-      this.#codePoint(d & 0x1fffff);
+      this.#input(d & 0x1fffff);
       return i + (d >>> 21);
     }
     if (d < 0) {
-      this.#codePoint(0xfffd);
+      this.#input(0xfffd);
       return i - d;
     }
-    this.#stash(bytes, i, bytes.length);
+    this.#pend.set(bytes.subarray(i));
+    this.#pendLen = bytes.length - i;
     return bytes.length;
-  }
-
-  #stash(bytes: Uint8Array, from: number, to: number): void {
-    this.#pend.set(bytes.subarray(from, to));
-    this.#pendLen = to - from;
   }
 
   /** Completes the pending UTF-8 sequence with the start of `bytes`; returns the bytes used. */
@@ -781,129 +753,61 @@ export class Transcript {
     this.#pendLen = 0;
     const d = decode(tmp, 0, p + take);
     if (d > 0) {
-      this.#codePoint(d & 0x1fffff);
+      this.#input(d & 0x1fffff);
       return (d >>> 21) - p;
     }
     if (d < 0) {
-      this.#codePoint(0xfffd);
+      this.#input(0xfffd);
       return -d - p;
     }
     this.#pendLen = p + take;
     return bytes.length;
   }
 
-  /** A decoded code point at or above U+0080 (U+FFFD included). */
-  #codePoint(cp: number): void {
-    if (cp <= 0x9f) {
-      this.#c1(cp);
-    } else if (this.#state !== OSC && this.#state !== STR) {
-      this.#state = GROUND;
-      if (!isBidi(cp)) this.#putCp(cp);
-    }
+  /** One code point through the table. */
+  #input(cp: number): void {
+    const e = TABLE[this.#state * CLASSES + inputOf(cp)] as number;
+    this.#state = e & 15;
+    if (e >> 4 !== IGNORE) this.#act(e >> 4, cp);
   }
 
-  /** A C1 control, from any state: the same as its 7-bit equivalent ESC Fe. */
-  #c1(cp: number): void {
-    this.#state =
-      cp === 0x9b ? this.#csi() : cp === 0x9d ? OSC : cp === 0x90 || cp === 0x98 || cp === 0x9e || cp === 0x9f ? STR : GROUND;
-  }
-
-  #csi(): number {
-    this.#param = 0;
-    this.#first = true;
-    this.#private = false;
-    return CSI_ENTRY;
-  }
-
-  /** A C0 control executed in the ground, escape and CSI states. */
-  #execute(c: number): void {
-    if (c === 0x08) {
-      if (this.#col > 0) this.#col--;
-    } else if (c === 0x09) {
-      this.#putAscii(TAB, 0, 1);
-    } else if (c === 0x0a) {
-      this.#finishLine();
-    } else if (c === 0x0d) {
-      this.#col = 0;
-    }
-  }
-
-  /** A CSI final byte without intermediates, outside CSI ignore. */
-  #dispatch(fin: number): void {
-    if (this.#private) return;
-    const n = this.#param;
-    if (fin === 0x47) {
-      this.#col = Math.min(Math.max(n, 1) - 1, MAX_MOVE_COL);
-    } else if (fin === 0x44) {
-      this.#col = Math.max(this.#col - Math.max(n, 1), 0);
-    } else if (fin === 0x43) {
-      if (this.#col < MAX_MOVE_COL) this.#col = Math.min(this.#col + Math.max(n, 1), MAX_MOVE_COL);
-    } else if (fin === 0x4b) {
-      this.#erase(n);
-    }
-  }
-
-  /** One byte below 0x80 in the current state. */
-  #asciiByte(c: number): void {
-    if (c === 0x1b) {
-      this.#state = ESCAPE;
-      return;
-    }
-    if (c === 0x18 || c === 0x1a) {
-      this.#state = GROUND;
-      return;
-    }
-    const state = this.#state;
-    if (state === OSC) {
-      if (c === 0x07) this.#state = GROUND;
-      return;
-    }
-    if (state === STR || c === 0x7f) return;
-    if (c < 0x20) {
-      this.#execute(c);
-      return;
-    }
-    switch (state) {
-      case GROUND:
-        this.#putAscii(Uint8Array.of(c), 0, 1);
+  /** Carries out one action of the table (transitions.txt says what each one is). */
+  #act(action: number, cp: number): void {
+    switch (action) {
+      case table.PRINT:
+        this.#putCp(cp);
         return;
-      case ESCAPE:
-        this.#state =
-          c < 0x30 ? ESC_INTER : c === 0x5b ? this.#csi() : c === 0x5d ? OSC : c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f ? STR : GROUND;
+      case table.BACKSPACE:
+        if (this.#col > 0) this.#col--;
         return;
-      case ESC_INTER:
-        if (c >= 0x30) this.#state = GROUND;
+      case table.CARRIAGE_RETURN:
+        this.#col = 0;
         return;
-      case CSI_ENTRY:
-      case CSI_PARAM:
-        if (c >= 0x30 && c <= 0x39) {
-          if (this.#first) this.#param = Math.min(this.#param * 10 + (c - 0x30), MAX_PARAM);
-          this.#state = CSI_PARAM;
-        } else if (c === 0x3b) {
-          this.#first = false;
-          this.#state = CSI_PARAM;
-        } else if (c >= 0x3c && c <= 0x3f && state === CSI_ENTRY) {
-          this.#private = true;
-          this.#state = CSI_PARAM;
-        } else if (c < 0x30) {
-          this.#state = CSI_INTER;
-        } else if (c >= 0x40) {
-          this.#dispatch(c);
-          this.#state = GROUND;
-        } else {
-          this.#state = CSI_IGNORE;
-        }
+      case table.LINE_FEED:
+        this.#finishLine();
         return;
-      case CSI_INTER:
-        if (c >= 0x40) this.#state = GROUND;
-        else if (c >= 0x30) this.#state = CSI_IGNORE;
+      case table.CSI_START:
+        this.#param = 0;
+        return;
+      case table.PARAM:
+        // The generator allows `param` only on the digits 0-9.
+        this.#param = Math.min(this.#param * 10 + (cp - 0x30), table.MAX_PARAM);
+        return;
+      case table.CURSOR_COLUMN:
+        this.#col = Math.min(Math.max(this.#param, 1) - 1, table.MAX_MOVE_COLUMN);
+        return;
+      case table.CURSOR_LEFT:
+        this.#col = Math.max(this.#col - Math.max(this.#param, 1), 0);
+        return;
+      case table.CURSOR_RIGHT:
+        // A cursor already right of the limit (by printing) stays where it is.
+        if (this.#col < table.MAX_MOVE_COLUMN) this.#col = Math.min(this.#col + Math.max(this.#param, 1), table.MAX_MOVE_COLUMN);
+        return;
+      case table.ERASE_IN_LINE:
+        this.#erase(this.#param);
         return;
       default:
-        // CSI_IGNORE
-        if (c >= 0x40) this.#state = GROUND;
         return;
     }
   }
 }
-
-const TAB = Uint8Array.of(0x09);

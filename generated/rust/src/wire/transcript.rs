@@ -5,54 +5,46 @@
 //! parser state machine, and a one-line discipline (CR, BS, LF, TAB, CSI G/D/C/K)
 //! makes redrawn progress lines show their last state.
 //!
-//! Work per chunk is proportional to the chunk: the parser state, an incomplete UTF-8
-//! sequence and the current line carry over; finished lines go to one growing buffer.
+//! The state machine is data: `transcript_table.rs`, generated from the one hand-written
+//! source `templates/transcript/transitions.txt` (which also says what each action is).
+//! This file interprets it: the parser looks up `(action, next state)` for each input and
+//! carries out the action on the current line. The ground state takes runs of printable
+//! text in bulk (eight ASCII bytes at a time, whole UTF-8 characters) and appends each run
+//! to the line in one operation; a compile-time check ties that bulk path to the table.
 //!
-//! Details that TRANSCRIPT.md leaves open, decided identically in the three bindings
-//! (see `tests/vectors/transcript/README.md`):
-//! - BEL ends an OSC string (as xterm does); in DCS, SOS, PM and APC strings it is payload.
-//! - C0 controls inside escape and CSI sequences are executed (CR, LF, BS, TAB act) and
-//!   the sequence goes on; inside OSC, DCS, SOS, PM and APC strings they are payload.
-//! - `:` in a CSI sequence makes it ignored (no effect); a numeric parameter saturates
-//!   at 65535; CSI `C` and CSI `G` never move the cursor right of column 1023 (0-based),
-//!   and CSI `C` leaves a cursor that is already further right where it is.
-//! - CSI `K` with a parameter other than 0, 1 or 2 has no effect; erasing never makes
-//!   the line longer.
-//! - An incomplete UTF-8 sequence at the end of the bytes so far is not shown (it waits);
-//!   a prefix that can no longer become a character (`ED A0`, `F4 90`) is shown at once.
-//! - U+FEFF and every other code point at or above U+00A0 that is not a bidi control
-//!   is printed as one cell.
+//! Work per chunk is proportional to the chunk: the parser state, an incomplete UTF-8
+//! sequence and the current line carry over; finished lines go to one growing buffer,
+//! which a read checks as UTF-8 (only whole characters are written to it).
+//!
+//! Details that TRANSCRIPT.md leaves open (its "Decisions" list) are rows of the table;
+//! the others are here: an incomplete UTF-8 sequence at the end of the bytes so far is
+//! not shown (it waits), and a prefix that can no longer become a character (`ED A0`,
+//! `F4 90`) is shown at once; erasing never makes the line longer.
 
-/// Largest value of a numeric CSI parameter; longer digit strings saturate here.
-const MAX_PARAM: u32 = 65_535;
-/// CSI `C` and CSI `G` do not move the cursor to the right of this column (0-based).
-const MAX_MOVE_COL: usize = 1_023;
-
-/// Finished lines are checked as UTF-8 and moved to the `String` in blocks of this size.
-const FLUSH: usize = 1 << 16;
+use super::transcript_table as table;
+use table::{CLASS_BIDI, CLASS_TEXT, CLASSES, GROUND, IGNORE, TABLE};
 
 /// The default longest line, in cells: a longer line wraps (see [`Transcript::with_limits`]).
-pub const MAX_LINE_LENGTH: usize = 4096;
+pub const MAX_LINE_LENGTH: usize = table::MAX_LINE_LENGTH;
 /// The default longest text of finished lines, in code points (line ends included): past
 /// it, the oldest lines are left out (see [`Transcript::with_limits`]).
-pub const MAX_TEXT_LENGTH: usize = 1 << 24;
+pub const MAX_TEXT_LENGTH: usize = table::MAX_TEXT_LENGTH;
 
-/// Parser states (vt100.net's DEC parser). The five DCS states and the SOS/PM/APC
-/// string state share `Str`: none of them has a visible effect, and all of them end
-/// the same way (ESC, CAN, SUB or a C1 control).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum State {
-    #[default]
-    Ground,
-    Escape,
-    EscInter,
-    CsiEntry,
-    CsiParam,
-    CsiInter,
-    CsiIgnore,
-    Osc,
-    Str,
-}
+/// The table's entry for "print it, stay in the ground state".
+const PLAIN: u8 = table::PRINT << 4 | GROUND;
+
+// The bulk path of the ground state takes printable ASCII eight bytes at a time
+// (`special8`), and whole characters from U+00A0 up that are neither C1 nor bidi controls
+// (`printable_len`) without looking at the table: the table must print them.
+const _: () = {
+    let mut b = 0x20;
+    while b < 0x7F {
+        assert!(TABLE[b] == PLAIN, "the ground state must print U+0020..U+007E (the bulk path skips them)");
+        b += 1;
+    }
+    assert!(TABLE[CLASS_TEXT] == PLAIN, "the ground state must print `text` (the bulk path skips it)");
+    assert!(table::BIDI[0].0 == 0x202A && table::BIDI[0].1 == 0x202E && table::BIDI[1].0 == 0x2066 && table::BIDI[1].1 == 0x2069, "printable_len leaves out exactly the bidi controls of the table");
+};
 
 /// One UTF-8 decoding step.
 enum Step {
@@ -95,8 +87,8 @@ fn decode(b: &[u8]) -> Step {
 
 /// The length of the whole character at `b[0]` (a byte of 0xC2 or more) when it is
 /// printed as it is: valid, complete, not a C1 control and not a bidi control. Otherwise
-/// 0, and [`decode`] takes it.
-#[inline]
+/// 0, and the parser decodes it and looks it up.
+#[inline(always)]
 fn printable_len(b: &[u8]) -> usize {
     let cont = |k: usize| b.get(k).is_some_and(|&x| x & 0xC0 == 0x80);
     let second = |lo: u8, hi: u8| b.get(1).is_some_and(|&x| (lo..=hi).contains(&x));
@@ -126,29 +118,53 @@ fn printable_len(b: &[u8]) -> usize {
 /// For eight bytes, the top bit of each byte position that may not be printable ASCII
 /// (U+0020..U+007E); the lowest set bit is exactly at the first such byte.
 #[inline]
-fn special8(b: &[u8]) -> u64 {
+fn special8(w: u64) -> u64 {
     const LOW: u64 = 0x2020_2020_2020_2020;
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let w = u64::from_le_bytes(b.try_into().expect("eight bytes"));
     // A byte below 0x20 borrows; a byte of 0x7F or more has or gets its top bit. Borrows
     // and carries only move upwards, so the lowest flag is exact.
     (w.wrapping_sub(LOW) & !w | w.wrapping_add(ONES) | w) & HIGH
 }
 
-/// Bidi embedding, override and isolate controls: removed.
+/// The bidi controls of the table (removed).
 #[inline]
 fn is_bidi(cp: u32) -> bool {
-    matches!(cp, 0x202A..=0x202E | 0x2066..=0x2069)
+    table::BIDI.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp))
 }
 
-/// Appends the UTF-8 of `cells` without trailing spaces; returns how many cells that is.
-fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) -> usize {
-    let end = cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
-    for c in &cells[..end] {
-        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+/// The table's input for a code point.
+#[inline]
+fn class(cp: u32) -> usize {
+    if cp < 0xA0 {
+        cp as usize
+    } else if is_bidi(cp) {
+        CLASS_BIDI
+    } else {
+        CLASS_TEXT
     }
-    end
+}
+
+/// The code points and the line feeds in whole UTF-8 characters, eight bytes at a time.
+fn count_chars_and_lines(bytes: &[u8]) -> (usize, usize) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const LF: u64 = 0x0A0A_0A0A_0A0A_0A0A;
+    let words = bytes.chunks_exact(8);
+    let rest = words.remainder();
+    let (mut continuation, mut lines) = (0, 0);
+    for w in words {
+        let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+        // Continuation bytes are 10xxxxxx: the top bit set and the next one clear.
+        continuation += (w & !(w << 1) & HIGH).count_ones() as usize;
+        // A byte equal to LF is zero in `x`; its top bit stays clear after adding 7F to its
+        // low seven bits (no carry crosses a byte), every other byte's is set.
+        let x = w ^ LF;
+        lines += (!((x & LOW7).wrapping_add(LOW7) | x) & HIGH).count_ones() as usize;
+    }
+    continuation += rest.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+    lines += rest.iter().filter(|&&b| b == b'\n').count();
+    (bytes.len() - continuation, lines)
 }
 
 /// The incremental safe transcript renderer of docs/TRANSCRIPT.md.
@@ -172,23 +188,24 @@ fn encode_trimmed(cells: &[char], out: &mut Vec<u8>) -> usize {
 /// erasing to the end truncates.
 #[derive(Debug, Clone)]
 pub struct Transcript {
-    /// Finished lines, each followed by `\n`, checked as UTF-8 in blocks; the text starts
-    /// at `head` (the lines before it are left out).
-    out: String,
+    /// Where the text starts in `buf` (the finished lines before it are left out).
     head: usize,
-    /// Where `out[0]` is in the finished text since the start (UTF-8 bytes, left-out lines
+    /// Where `buf[0]` is in the finished text since the start (UTF-8 bytes, left-out lines
     /// included).
     base: u64,
-    /// Code points of the finished lines kept (in `out[head..]` and `buf[..line_start]`).
+    /// Code points of the finished lines kept (`buf[head..line_start]`).
     chars: usize,
     max_line: usize,
     max_chars: usize,
     wrapped: u64,
     dropped_lines: u64,
     dropped_chars: u64,
-    /// Finished lines not yet in `out`, then (from `line_start`) the current line's
-    /// cells when it is narrow. Only whole characters are ever written here.
+    /// Finished lines, each followed by `\n`, then (from `line_start`) the current line's
+    /// cells when it is narrow, up to `end`; past `end` scratch space that printing writes
+    /// whole words into. Only whole characters are ever written before `end`, so every
+    /// read checks as UTF-8 (a read checks only what it returns).
     buf: Vec<u8>,
+    end: usize,
     /// Where the current line starts in `buf`.
     line_start: usize,
     /// Number of cells of the narrow current line.
@@ -199,13 +216,10 @@ pub struct Transcript {
     wide: bool,
     /// Cursor column (0-based); may be past the end of the line.
     col: usize,
-    state: State,
-    /// The first CSI parameter so far.
+    /// The parser state (a row of the table).
+    state: u8,
+    /// The first numeric parameter of the CSI sequence so far.
     param: u32,
-    /// Still reading the first CSI parameter.
-    first: bool,
-    /// The CSI sequence has a private marker (`<`, `=`, `>` or `?`).
-    private: bool,
     /// An incomplete UTF-8 sequence waiting for the next chunk.
     pend: [u8; 4],
     pend_len: usize,
@@ -236,7 +250,6 @@ impl Transcript {
     #[must_use]
     pub fn with_limits(max_line_length: usize, max_text_length: usize) -> Self {
         Self {
-            out: String::new(),
             head: 0,
             base: 0,
             chars: 0,
@@ -246,15 +259,14 @@ impl Transcript {
             dropped_lines: 0,
             dropped_chars: 0,
             buf: Vec::new(),
+            end: 0,
             line_start: 0,
             n: 0,
             cells: Vec::new(),
             wide: false,
             col: 0,
-            state: State::Ground,
+            state: GROUND,
             param: 0,
-            first: false,
-            private: false,
             pend: [0; 4],
             pend_len: 0,
             work: 0,
@@ -294,7 +306,6 @@ impl Transcript {
     /// Forgets everything: the text, the current line, a pending sequence or character.
     /// Use it when a replacement snapshot arrives, then push the snapshot's bytes.
     pub fn reset(&mut self) {
-        self.out.clear();
         self.head = 0;
         self.base = 0;
         self.chars = 0;
@@ -302,10 +313,11 @@ impl Transcript {
         self.dropped_lines = 0;
         self.dropped_chars = 0;
         self.buf.clear();
+        self.end = 0;
         self.line_start = 0;
         self.clear_line();
         self.col = 0;
-        self.state = State::Ground;
+        self.state = GROUND;
         self.pend_len = 0;
     }
 
@@ -317,10 +329,9 @@ impl Transcript {
     /// Never: only whole characters are ever written to the buffer it reads.
     #[must_use]
     pub fn text(&self) -> String {
-        let line = &self.buf[self.line_start..];
-        let mut s = String::with_capacity(self.out.len() + self.buf.len() + self.cells.len() * 4);
-        s.push_str(&self.out[self.head..]);
-        s.push_str(std::str::from_utf8(&self.buf[..self.line_start]).expect("whole characters"));
+        let line = &self.buf[self.line_start..self.end];
+        let mut s = String::with_capacity(self.end - self.head + self.cells.len() * 4);
+        s.push_str(std::str::from_utf8(&self.buf[self.head..self.line_start]).expect("whole characters"));
         if self.wide {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
             s.extend(&self.cells[..end]);
@@ -335,30 +346,25 @@ impl Transcript {
     /// Keep it, and pass it to [`Transcript::finished_since`] on the next read.
     #[must_use]
     pub fn finished_len(&self) -> u64 {
-        self.base + self.out.len() as u64 + self.line_start as u64
+        self.base + self.line_start as u64
     }
 
     /// The lines finished since position `from` (an earlier [`Transcript::finished_len`]),
-    /// each with its `\n`, in two pieces to show one after the other, without a copy: a
-    /// display that keeps the finished lines reads only what is new, then the
-    /// [`Transcript::current_line`]. Lines already left out by the text length limit are
-    /// skipped; a position inside a character moves to the next one.
+    /// each with its `\n`, in two pieces to show one after the other (the second is empty
+    /// in this version), without a copy: a display that keeps the finished lines reads only
+    /// what is new, then the [`Transcript::current_line`]. Lines already left out by the
+    /// text length limit are skipped; a position inside a character moves to the next one.
     ///
     /// # Panics
-    /// Never: only whole characters are ever written to the buffers it reads.
+    /// Never: only whole characters are ever written to the buffer it reads.
     #[must_use]
     pub fn finished_since(&self, from: u64) -> (&str, &str) {
-        fn from_char(s: &str, at: u64) -> &str {
-            let mut at = usize::try_from(at).unwrap_or(usize::MAX).min(s.len());
-            while !s.is_char_boundary(at) {
-                at += 1;
-            }
-            &s[at..]
-        }
         let start = from.max(self.base + self.head as u64) - self.base;
-        let tail = std::str::from_utf8(&self.buf[..self.line_start]).expect("whole characters");
-        let out_len = self.out.len() as u64;
-        if start >= out_len { ("", from_char(tail, start - out_len)) } else { (from_char(&self.out, start), tail) }
+        let mut at = usize::try_from(start).unwrap_or(usize::MAX).min(self.line_start);
+        while at < self.line_start && self.buf[at] & 0xC0 == 0x80 {
+            at += 1;
+        }
+        (std::str::from_utf8(&self.buf[at..self.line_start]).expect("whole characters"), "")
     }
 
     /// The current line, trailing spaces removed (the end of [`Transcript::text`]).
@@ -368,23 +374,18 @@ impl Transcript {
             let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
             self.cells[..end].iter().collect()
         } else {
-            let line = std::str::from_utf8(&self.buf[self.line_start..]).expect("whole characters");
+            let line = std::str::from_utf8(&self.buf[self.line_start..self.end]).expect("whole characters");
             line.trim_end_matches(' ').to_owned()
         }
     }
 
     /// Continues the transcript with the next chunk of terminal bytes.
     pub fn push(&mut self, bytes: &[u8]) {
-        let n = bytes.len();
-        self.work += n as u64;
-        let mut i = if self.pend_len > 0 { self.resume(bytes) } else { 0 };
-        while i < n {
-            i = match self.state {
-                State::Ground => self.ground(bytes, i),
-                State::CsiEntry | State::CsiParam => self.csi_params(bytes, i),
-                State::Osc | State::Str => self.string(bytes, i),
-                _ => self.step(bytes, i),
-            };
+        self.work += bytes.len() as u64;
+        let i = if self.pend_len > 0 { self.resume(bytes) } else { 0 };
+        self.run(bytes, i);
+        if self.chars > self.max_chars {
+            self.drop_oldest();
         }
     }
 
@@ -397,11 +398,29 @@ impl Transcript {
 
     /// Narrow and pure ASCII: a cell index is a byte index.
     fn ascii(&self) -> bool {
-        !self.wide && self.buf.len() - self.line_start == self.n
+        !self.wide && self.end - self.line_start == self.n
+    }
+
+    /// Makes `buf` hold at least `extra` bytes of scratch past `end` (doubling, so the
+    /// copies are amortized).
+    #[inline]
+    fn room(&mut self, extra: usize) {
+        if self.end + extra > self.buf.len() {
+            let want = (self.end + extra).max(self.end * 2).max(256);
+            self.buf.resize(want, 0);
+        }
+    }
+
+    /// Appends bytes of whole characters at `end`.
+    #[inline]
+    fn append(&mut self, bytes: &[u8]) {
+        self.room(bytes.len());
+        self.buf[self.end..self.end + bytes.len()].copy_from_slice(bytes);
+        self.end += bytes.len();
     }
 
     fn clear_line(&mut self) {
-        self.buf.truncate(self.line_start);
+        self.end = self.line_start;
         self.cells.clear();
         self.n = 0;
         self.wide = false;
@@ -409,11 +428,11 @@ impl Transcript {
 
     fn make_wide(&mut self) {
         if !self.wide {
-            let line = std::str::from_utf8(&self.buf[self.line_start..]).expect("whole characters");
+            let line = std::str::from_utf8(&self.buf[self.line_start..self.end]).expect("whole characters");
             self.work += line.len() as u64;
             self.cells.clear();
             self.cells.extend(line.chars());
-            self.buf.truncate(self.line_start);
+            self.end = self.line_start;
             self.n = 0;
             self.wide = true;
         }
@@ -422,7 +441,13 @@ impl Transcript {
     /// Prints `run`: whole UTF-8 characters, `cells` of them, none of them a control.
     #[inline]
     fn put_run(&mut self, run: &[u8], cells: usize, ascii: bool) {
-        if self.col + cells <= self.max_line {
+        let col = self.col;
+        if col == self.n && !self.wide && col + cells <= self.max_line {
+            // The usual case: the cursor at the end of the line.
+            self.append(run);
+            self.n = col + cells;
+            self.col = self.n;
+        } else if col + cells <= self.max_line {
             self.put_in_line(run, cells, ascii);
         } else {
             self.put_wrapping(run, ascii);
@@ -459,8 +484,11 @@ impl Transcript {
         self.work += (run.len() + col.saturating_sub(self.len())) as u64;
         if !self.wide {
             if col >= self.n {
-                self.buf.resize(self.buf.len() + (col - self.n), b' ');
-                self.buf.extend_from_slice(run);
+                let pad = col - self.n;
+                self.room(pad);
+                self.buf[self.end..self.end + pad].fill(b' ');
+                self.end += pad;
+                self.append(run);
                 self.n = col + cells;
                 self.col = self.n;
                 return;
@@ -472,8 +500,8 @@ impl Transcript {
                     self.buf[at..at + run.len()].copy_from_slice(run);
                 } else {
                     let (inside, beyond) = run.split_at(self.n - col);
-                    self.buf[at..].copy_from_slice(inside);
-                    self.buf.extend_from_slice(beyond);
+                    self.buf[at..self.end].copy_from_slice(inside);
+                    self.append(beyond);
                     self.n = end;
                 }
                 self.col = end;
@@ -510,7 +538,7 @@ impl Transcript {
             0 if col == 0 => self.clear_line(),
             0 if col < len => {
                 if self.ascii() {
-                    self.buf.truncate(self.line_start + col);
+                    self.end = self.line_start + col;
                     self.n = col;
                 } else {
                     self.make_wide();
@@ -537,218 +565,260 @@ impl Transcript {
     fn finish_line(&mut self) {
         self.work += self.len() as u64 + 1;
         let cells = if self.wide {
-            encode_trimmed(&self.cells, &mut self.buf)
+            let end = self.cells.iter().rposition(|&c| c != ' ').map_or(0, |p| p + 1);
+            self.room(end * 4);
+            for k in 0..end {
+                let c = self.cells[k];
+                let len = c.encode_utf8(&mut self.buf[self.end..self.end + 4]).len();
+                self.end += len;
+            }
+            end
         } else {
-            let line = &self.buf[self.line_start..];
+            let line = &self.buf[self.line_start..self.end];
             let end = line.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
             let trimmed = line.len() - end;
-            self.buf.truncate(self.line_start + end);
+            self.end = self.line_start + end;
             self.n - trimmed
         };
         self.chars += cells + 1;
-        self.buf.push(b'\n');
-        self.line_start = self.buf.len();
+        self.append(b"\n");
+        self.line_start = self.end;
         self.cells.clear();
         self.n = 0;
         self.wide = false;
         self.col = 0;
-        if self.line_start >= FLUSH || self.chars > self.max_chars {
-            self.work += self.buf.len() as u64;
-            self.out.push_str(std::str::from_utf8(&self.buf).expect("whole characters"));
-            self.buf.clear();
-            self.line_start = 0;
-            if self.chars > self.max_chars {
-                self.drop_oldest();
-            }
-        }
     }
 
-    /// Leaves out the oldest finished lines until the rest fits the text length limit.
-    /// Each line is looked at once when it goes, and `out` is compacted only when more
-    /// than half of it is left out, so the work is proportional to what goes.
+    /// Leaves out the oldest finished lines until the rest fits the text length limit (once
+    /// per push: the lines kept after a push are the same as if each line had been checked
+    /// as it was finished, since a new line only ever moves the first line kept forward).
+    /// At least as many bytes as code points over the limit must go, so the cut is made
+    /// after the line end at or past that many bytes, and what went is counted in bulk;
+    /// `buf` is compacted only when more than half of it is left out. The work is
+    /// proportional to what goes.
     #[cold]
     fn drop_oldest(&mut self) {
-        let bytes = self.out.as_bytes();
+        let bytes = &self.buf[..self.line_start];
         while self.chars > self.max_chars {
-            let rest = &bytes[self.head..];
-            let end = rest.iter().position(|&b| b == b'\n').expect("a finished line") + 1;
-            let chars = rest[..end].iter().filter(|&&b| b & 0xC0 != 0x80).count();
-            self.work += end as u64;
-            self.head += end;
+            let from = self.head + (self.chars - self.max_chars) - 1;
+            let end = from + bytes[from..].iter().position(|&b| b == b'\n').expect("a finished line") + 1;
+            let (chars, lines) = count_chars_and_lines(&bytes[self.head..end]);
+            self.work += (end - self.head) as u64;
+            self.head = end;
             self.chars -= chars;
-            self.dropped_lines += 1;
+            self.dropped_lines += lines as u64;
             self.dropped_chars += chars as u64;
         }
-        if self.head > self.out.len() / 2 {
-            self.work += self.out.len() as u64;
-            self.out.drain(..self.head);
+        if self.head > self.end / 2 {
+            self.work += self.end as u64;
+            self.buf.drain(..self.head);
             self.base += self.head as u64;
+            self.line_start -= self.head;
+            self.end -= self.head;
             self.head = 0;
         }
     }
 
     // ---- the parser
 
-    /// The ground state: runs of printable cells, CR, LF and complete CSI sequences
-    /// without leaving this loop. Returns where another state starts, or the end.
-    #[inline]
-    fn ground(&mut self, bytes: &[u8], mut i: usize) -> usize {
+    /// Runs the parser over `bytes[i..]` in one loop. In the ground state, runs of
+    /// printable cells go to the line without the table (eight ASCII bytes at a time,
+    /// whole UTF-8 characters), and every other input goes through it. In any other state
+    /// the table is looked up for each ASCII byte: most steps inside a sequence keep the
+    /// state (parameter digits, string payload), so the row stays in a register and such a
+    /// step is one load and one well-predicted comparison (the next load does not wait for
+    /// the previous one). Non-ASCII bytes outside a run are decoded and looked up.
+    fn run(&mut self, bytes: &[u8], mut i: usize) {
         let n = bytes.len();
-        loop {
-            // One run of printable cells: ASCII (eight bytes at a time when it can) and
-            // whole non-ASCII characters other than C1 and bidi controls.
-            let start = i;
-            let mut extra = 0; // bytes after the first of each multi-byte character
-            loop {
-                if i + 8 <= n {
-                    let special = special8(&bytes[i..i + 8]);
-                    if special == 0 {
-                        i += 8;
-                        continue;
+        let mut state = self.state;
+        while i < n {
+            if state == GROUND && !self.wide && self.col == self.n && self.col < self.max_line {
+                // The usual case, the cursor at the end of the line: copy while scanning,
+                // a whole word at a time into the scratch space past `end` (only the bytes
+                // of printable cells count), up to the line length limit (a character at
+                // the limit is printed, and wraps, below).
+                let stop = n.min(i + (self.max_line - self.col));
+                self.room(stop - i + 8);
+                let start = self.end;
+                let mut end = start;
+                let mut extra = 0;
+                loop {
+                    if i + 8 <= stop {
+                        let w: [u8; 8] = bytes[i..i + 8].try_into().expect("eight bytes");
+                        self.buf[end..end + 8].copy_from_slice(&w);
+                        let special = special8(u64::from_le_bytes(w));
+                        if special == 0 {
+                            i += 8;
+                            end += 8;
+                            continue;
+                        }
+                        let k = special.trailing_zeros() as usize / 8;
+                        i += k;
+                        end += k;
                     }
-                    i += special.trailing_zeros() as usize / 8;
+                    let Some(&b) = bytes[..stop].get(i) else { break };
+                    if b < 0x80 {
+                        if TABLE[usize::from(b)] != PLAIN {
+                            break;
+                        }
+                        self.buf[end] = b;
+                        end += 1;
+                        i += 1;
+                    } else {
+                        let len = if b >= 0xC2 { printable_len(&bytes[i..]) } else { 0 };
+                        if len == 0 || i + len > stop {
+                            break;
+                        }
+                        self.buf[end..end + len].copy_from_slice(&bytes[i..i + len]);
+                        i += len;
+                        end += len;
+                        extra += len - 1;
+                    }
                 }
-                let Some(&b) = bytes.get(i) else { break };
-                if matches!(b, 0x20..=0x7E | b'\t') {
-                    i += 1;
-                } else if b >= 0xC2 {
-                    let len = printable_len(&bytes[i..]);
-                    if len == 0 {
-                        break;
+                self.n += end - start - extra;
+                self.col = self.n;
+                self.end = end;
+            } else if state == GROUND {
+                // One run of printable cells: ASCII (eight bytes at a time when it can) and
+                // whole non-ASCII characters other than C1 and bidi controls.
+                let start = i;
+                let mut extra = 0; // bytes after the first of each multi-byte character
+                loop {
+                    if i + 8 <= n {
+                        let special = special8(u64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes")));
+                        if special == 0 {
+                            i += 8;
+                            continue;
+                        }
+                        i += special.trailing_zeros() as usize / 8;
                     }
-                    i += len;
-                    extra += len - 1;
-                } else {
+                    let Some(&b) = bytes.get(i) else { break };
+                    if b < 0x80 {
+                        if TABLE[usize::from(b)] != PLAIN {
+                            break;
+                        }
+                        i += 1;
+                    } else {
+                        let len = if b >= 0xC2 { printable_len(&bytes[i..]) } else { 0 };
+                        if len == 0 {
+                            break;
+                        }
+                        i += len;
+                        extra += len - 1;
+                    }
+                }
+                if i > start {
+                    self.put_run(&bytes[start..i], i - start - extra, extra == 0);
+                }
+            }
+            if state == GROUND {
+                let Some(&b) = bytes.get(i) else { break };
+                if b >= 0x80 {
+                    self.state = state;
+                    i = self.code_point_at(bytes, i);
+                    state = self.state;
+                    continue;
+                }
+                let e = TABLE[usize::from(b)];
+                i += 1;
+                // The usual controls first, then the rest through `act`.
+                match e >> 4 {
+                    IGNORE => {}
+                    table::LINE_FEED => self.finish_line(),
+                    table::CARRIAGE_RETURN => self.col = 0,
+                    action => self.act(action, u32::from(b)),
+                }
+                state = e & 15;
+                continue;
+            }
+            let mut row = usize::from(state) * CLASSES;
+            let mut stay = IGNORE << 4 | state;
+            while i < n {
+                let b = bytes[i];
+                if b >= 0x80 {
+                    self.state = state;
+                    i = self.code_point_at(bytes, i);
+                    state = self.state;
                     break;
                 }
-            }
-            if i > start {
-                self.put_run(&bytes[start..i], i - start - extra, extra == 0);
-            }
-            let Some(&b) = bytes.get(i) else { return n };
-            match b {
-                b'\r' => {
-                    self.col = 0;
-                    i += 1;
+                let e = TABLE[row + usize::from(b)];
+                i += 1;
+                if e == stay {
+                    continue;
                 }
-                b'\n' => {
-                    self.finish_line();
-                    i += 1;
+                let (action, next) = (e >> 4, e & 15);
+                match action {
+                    IGNORE => {}
+                    // The generator allows `param` only on the digits 0-9.
+                    table::PARAM => self.param = (self.param * 10 + u32::from(b - b'0')).min(table::MAX_PARAM),
+                    table::CSI_START => self.param = 0,
+                    _ => self.act(action, u32::from(b)),
                 }
-                0x1B if bytes.get(i + 1) == Some(&b'[') => {
-                    let Some(next) = self.inline_csi(bytes, i + 2) else {
-                        self.state = self.csi();
-                        return i + 2;
-                    };
-                    i = next;
-                }
-                _ => {
-                    i = self.step(bytes, i);
-                    if self.state != State::Ground {
-                        return i;
+                if next != state {
+                    state = next;
+                    if state == GROUND {
+                        break;
                     }
+                    row = usize::from(state) * CLASSES;
+                    stay = IGNORE << 4 | state;
                 }
             }
         }
+        self.state = state;
     }
 
-    /// A CSI sequence whose parameters and final byte are all in `bytes[i..]` and hold
-    /// nothing unusual: applied, and the index after it returned. Otherwise `None`.
-    #[inline]
-    fn inline_csi(&mut self, bytes: &[u8], mut i: usize) -> Option<usize> {
-        let private = matches!(bytes.get(i), Some(0x3C..=0x3F));
-        if private {
-            i += 1;
-        }
-        let (mut param, mut first) = (0u32, true);
-        loop {
-            match *bytes.get(i)? {
-                b @ b'0'..=b'9' => {
-                    if first {
-                        param = (param * 10 + u32::from(b - b'0')).min(MAX_PARAM);
-                    }
-                }
-                b';' => first = false,
-                b @ 0x40..=0x7E => {
-                    if !private {
-                        self.param = param;
-                        self.private = false;
-                        self.dispatch(b);
-                    }
-                    return Some(i + 1);
-                }
-                _ => return None,
-            }
-            i += 1;
-        }
-    }
-
-    /// The CSI entry and parameter states: digits, `;` and the final byte without `step`.
-    fn csi_params(&mut self, bytes: &[u8], mut i: usize) -> usize {
-        let n = bytes.len();
-        while i < n {
-            match bytes[i] {
-                b @ b'0'..=b'9' => self.digit(b),
-                b';' => self.first = false,
-                b @ 0x40..=0x7E => {
-                    self.dispatch(b);
-                    self.state = State::Ground;
-                    return i + 1;
-                }
-                _ => return self.step(bytes, i),
-            }
-            self.state = State::CsiParam;
-            i += 1;
-        }
-        n
-    }
-
-    /// OSC, DCS, SOS, PM and APC strings: skips the payload up to what ends it.
-    fn string(&mut self, bytes: &[u8], i: usize) -> usize {
-        let n = bytes.len();
-        let osc = self.state == State::Osc;
-        let found = bytes[i..].iter().position(|&b| matches!(b, 0x18 | 0x1A | 0x1B | 0xC2) || (osc && b == 0x07));
-        let Some(k) = found else { return n };
-        let i = i + k;
-        match bytes.get(i + 1) {
-            _ if bytes[i] != 0xC2 => {
-                self.ascii_byte(bytes[i]);
-                i + 1
-            }
-            None => {
-                self.stash(&bytes[i..]);
-                n
-            }
-            Some(&c1 @ 0x80..=0x9F) => {
-                self.c1(u32::from(c1));
-                i + 2
-            }
-            // Payload: U+00A0..U+00BF, or U+FFFD followed by a byte looked at again.
-            Some(_) => i + 1,
-        }
-    }
-
-    /// Handles the code point starting at `bytes[i]`; returns the next index.
-    #[inline]
-    fn step(&mut self, bytes: &[u8], i: usize) -> usize {
-        let b = bytes[i];
-        if b < 0x80 {
-            self.ascii_byte(b);
-            return i + 1;
-        }
+    /// Decodes the code point at `bytes[i]` (a byte of 0x80 or more) and runs it through
+    /// the table; returns the next index.
+    fn code_point_at(&mut self, bytes: &[u8], i: usize) -> usize {
         match decode(&bytes[i..]) {
             Step::Char(cp, len) => {
-                self.code_point(cp);
+                self.input(cp);
                 i + len
             }
             Step::Bad(len) => {
-                self.code_point(0xFFFD);
+                self.input(0xFFFD);
                 i + len
             }
             Step::Short => {
                 self.stash(&bytes[i..]);
                 bytes.len()
             }
+        }
+    }
+
+    /// One code point through the table.
+    #[inline]
+    fn input(&mut self, cp: u32) {
+        let e = TABLE[usize::from(self.state) * CLASSES + class(cp)];
+        self.state = e & 15;
+        self.act(e >> 4, cp);
+    }
+
+    /// Carries out one action of the table (`transitions.txt` says what each one is).
+    #[inline(always)]
+    fn act(&mut self, action: u8, cp: u32) {
+        match action {
+            table::PRINT => {
+                if let Ok(b) = u8::try_from(cp)
+                    && b < 0x80
+                {
+                    self.put_run(&[b], 1, true);
+                } else {
+                    self.put_char(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
+                }
+            }
+            table::BACKSPACE => self.col = self.col.saturating_sub(1),
+            table::CARRIAGE_RETURN => self.col = 0,
+            table::LINE_FEED => self.finish_line(),
+            table::CSI_START => self.param = 0,
+            // The generator allows `param` only on the digits 0-9.
+            table::PARAM => self.param = (self.param * 10 + (cp - u32::from(b'0'))).min(table::MAX_PARAM),
+            table::CURSOR_COLUMN => self.col = (self.param.max(1) as usize - 1).min(table::MAX_MOVE_COLUMN),
+            table::CURSOR_LEFT => self.col = self.col.saturating_sub(self.param.max(1) as usize),
+            // A cursor already right of the limit (by printing) stays where it is.
+            table::CURSOR_RIGHT if self.col < table::MAX_MOVE_COLUMN => self.col = (self.col + self.param.max(1) as usize).min(table::MAX_MOVE_COLUMN),
+            table::ERASE_IN_LINE => self.erase(self.param),
+            _ => {}
         }
     }
 
@@ -767,11 +837,11 @@ impl Transcript {
         self.pend_len = 0;
         match decode(&tmp[..p + take]) {
             Step::Char(cp, len) => {
-                self.code_point(cp);
+                self.input(cp);
                 len - p
             }
             Step::Bad(len) => {
-                self.code_point(0xFFFD);
+                self.input(0xFFFD);
                 len - p
             }
             Step::Short => {
@@ -779,130 +849,6 @@ impl Transcript {
                 bytes.len()
             }
         }
-    }
-
-    /// A decoded code point at or above U+0080 (U+FFFD included).
-    fn code_point(&mut self, cp: u32) {
-        if cp <= 0x9F {
-            self.c1(cp);
-            return;
-        }
-        match self.state {
-            State::Osc | State::Str => {}
-            _ => {
-                self.state = State::Ground;
-                if !is_bidi(cp) {
-                    self.put_char(char::from_u32(cp).expect("decoded a scalar value"));
-                }
-            }
-        }
-    }
-
-    /// A C1 control, from any state: the same as its 7-bit equivalent `ESC Fe`.
-    fn c1(&mut self, cp: u32) {
-        self.state = match cp {
-            0x90 | 0x98 | 0x9E | 0x9F => State::Str,
-            0x9B => self.csi(),
-            0x9D => State::Osc,
-            _ => State::Ground,
-        };
-    }
-
-    fn csi(&mut self) -> State {
-        self.param = 0;
-        self.first = true;
-        self.private = false;
-        State::CsiEntry
-    }
-
-    /// C0 controls executed in the ground, escape and CSI states.
-    fn execute(&mut self, b: u8) {
-        match b {
-            0x08 => self.col = self.col.saturating_sub(1),
-            b'\t' => self.put_run(b"\t", 1, true),
-            b'\n' => self.finish_line(),
-            b'\r' => self.col = 0,
-            _ => {}
-        }
-    }
-
-    fn digit(&mut self, b: u8) {
-        if self.first {
-            self.param = (self.param * 10 + u32::from(b - b'0')).min(MAX_PARAM);
-        }
-    }
-
-    /// CSI final byte without intermediates, outside CSI ignore.
-    fn dispatch(&mut self, fin: u8) {
-        if self.private {
-            return;
-        }
-        let n = self.param;
-        match fin {
-            b'G' => self.col = (n.max(1) as usize - 1).min(MAX_MOVE_COL),
-            b'D' => self.col = self.col.saturating_sub(n.max(1) as usize),
-            // A cursor already right of the limit (by printing) stays where it is.
-            b'C' if self.col < MAX_MOVE_COL => self.col = (self.col + n.max(1) as usize).min(MAX_MOVE_COL),
-            b'K' => self.erase(n),
-            _ => {}
-        }
-    }
-
-    /// One byte below 0x80 in the current state (the arms follow vt100.net's table).
-    #[allow(clippy::match_same_arms)]
-    fn ascii_byte(&mut self, b: u8) {
-        use State as S;
-        match b {
-            0x1B => {
-                self.state = S::Escape;
-                return;
-            }
-            0x18 | 0x1A => {
-                self.state = S::Ground;
-                return;
-            }
-            _ => {}
-        }
-        self.state = match (self.state, b) {
-            (S::Ground, 0x20..=0x7E) => {
-                self.put_run(&[b], 1, true);
-                S::Ground
-            }
-            (S::Osc, 0x07) => S::Ground,
-            (s @ (S::Osc | S::Str), _) => s,
-            (s, 0x7F) => s,
-            (s, 0x00..=0x1F) => {
-                self.execute(b);
-                s
-            }
-            (S::Ground, _) => S::Ground,
-            (S::Escape | S::EscInter, 0x20..=0x2F) => S::EscInter,
-            (S::Escape, b'[') => self.csi(),
-            (S::Escape, b']') => S::Osc,
-            (S::Escape, b'P' | b'X' | b'^' | b'_') => S::Str,
-            (S::Escape | S::EscInter, _) => S::Ground,
-            (S::CsiEntry | S::CsiParam, b'0'..=b'9') => {
-                self.digit(b);
-                S::CsiParam
-            }
-            (S::CsiEntry | S::CsiParam, b';') => {
-                self.first = false;
-                S::CsiParam
-            }
-            (S::CsiEntry, 0x3C..=0x3F) => {
-                self.private = true;
-                S::CsiParam
-            }
-            (S::CsiEntry | S::CsiParam | S::CsiInter, 0x20..=0x2F) => S::CsiInter,
-            (S::CsiEntry | S::CsiParam, 0x40..=0x7E) => {
-                self.dispatch(b);
-                S::Ground
-            }
-            (S::CsiInter | S::CsiIgnore, 0x40..=0x7E) => S::Ground,
-            // `:` and misplaced private markers in entry/param, parameters after an
-            // intermediate, anything in ignore.
-            (S::CsiEntry | S::CsiParam | S::CsiInter | S::CsiIgnore, _) => S::CsiIgnore,
-        };
     }
 }
 

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Final
 
+from . import native as _native
+
 __all__ = [
     "ACCELERATED",
     "Base64Error",
@@ -37,27 +39,23 @@ def decode_base64(text: str) -> bytes:
     ``encode_base64`` writes for the bytes. The empty string is zero bytes.
 
     Raises a ``Base64Error`` whose message describes the first problem.
+
+    The bulk work runs in C (or in Rust with the native path): the decoder rejects every
+    character outside the alphabet and misplaced padding; then, in a few operations, the
+    length must be exactly the canonical one for the bytes (a multiple of 4, no extra group
+    of padding) and the unused bits of the last symbol zero.
     """
-    n = len(text)
-    if n & 3:
-        raise Base64Error(_explain(text))
-    if n == 0:
-        return b""
-    pad = 0
-    if text[-1] == "=":
-        pad = 2 if text[-2] == "=" else 1
-        # `binascii`'s strict mode lets a whole group of padding through ("YWJj====").
-        if text[-3] == "=":
-            raise Base64Error(_explain(text))
     try:
         out = _decode(text)
-    except ValueError:  # binascii.Error, or a character outside ASCII
+    except ValueError:  # binascii.Error, a character outside ASCII, or the native decoder's error
         raise Base64Error(_explain(text)) from None
-    # The bits past the last whole byte must be zero: of the last symbol, 4 bits after
-    # one byte (two `=`), 2 bits after two bytes (one `=`).
-    if pad and _VALUE[text[n - 1 - pad]] & (0x0F if pad == 2 else 0x03):
+    if _decode is _native_decode:
+        return out
+    if len(text) != (len(out) + 2) // 3 * 4:
         raise Base64Error(_explain(text))
-    if len(out) != (n >> 2) * 3 - pad:  # pragma: no cover - strict mode and the checks above rule it out
+    if text[-1:] == "=" and (text[-3] not in _ZERO4 if text[-2] == "=" else text[-2] not in _ZERO2):
+        # The bits past the last whole byte must be zero: of the last symbol, 4 bits after
+        # one byte (two `=`), 2 bits after two bytes (one `=`).
         raise Base64Error(_explain(text))
     return out
 
@@ -85,12 +83,18 @@ if _pybase64 is not None:
         return out
 
 
-ACCELERATED: Final = _pybase64 is not None
-"""Whether the optional ``pybase64`` package does the bulk work (same results, faster)."""
+ACCELERATED: Final = _pybase64 is not None or _native.MODULE is not None
+"""Whether the optional ``pybase64`` package or the native path does the bulk work (same
+results, faster)."""
 
-_decode: Callable[[str], bytes] = _decode_pybase64 if _pybase64 is not None else _decode_binascii
-"""The bulk decoder ``decode_base64`` checks around (either rejects anything outside the
-alphabet and misplaced padding; neither checks the unused bits)."""
+_native_decode: Callable[[str], bytes] | None = None if _native.MODULE is None else _native.MODULE.decode_base64
+_decode: Callable[[str], bytes] = (
+    _native_decode if _native_decode is not None else _decode_pybase64 if _pybase64 is not None else _decode_binascii
+)
+"""The bulk decoder ``decode_base64`` checks around (each rejects anything outside the
+alphabet and misplaced padding; the native one is strict and canonical on its own)."""
+_ZERO4: Final = frozenset(c for c, v in _VALUE.items() if v & 0x0F == 0)
+_ZERO2: Final = frozenset(c for c, v in _VALUE.items() if v & 0x03 == 0)
 _encode: Callable[[bytes | bytearray | memoryview], str] = (
     _encode_pybase64 if _pybase64 is not None else _encode_binascii
 )

@@ -5,21 +5,20 @@ UTF-8 is decoded incrementally (one U+FFFD per maximal invalid subsequence), esc
 control sequences are removed with the DEC / ECMA-48 parser state machine, and a one-line
 discipline (CR, BS, LF, TAB, CSI G/D/C/K) makes redrawn progress lines show their last state.
 
-Work per chunk is proportional to the chunk, and plain text never goes through a Python loop.
-A chunk is decoded once by the C codec (which checks it and finds what waits for the next
-chunk). Then, on its UTF-8 bytes, one regular-expression pass removes every complete
-sequence without a visible effect, ``bytes.translate`` removes the controls without effect,
-CR LF becomes LF, and lines without CR, BS or CSI G/D/C/K go to the output as they are.
-Only the lines with those, and the rare chunks with a C1 control or a sequence that a
-control or a non-ASCII character interrupts, go through the parser in Python; a line that
-redraws itself (CR then CSI K, CSI 1 G then CSI K) is taken from its last redraw.
+The state machine is data: ``transcript_table.py``, generated from the one hand-written source
+``templates/transcript/transitions.txt`` (which also says what each action is), with the regular
+expressions of the bulk path derived from the same table. Work per chunk is proportional to the
+chunk, and plain text never goes through a Python loop: the chunk is checked by the C codec,
+then, on its UTF-8 bytes, C-level passes remove the strings (OSC, DCS ...), skip each line's
+redraws up to its last one, remove every other sequence without a visible effect (one
+substitution), delete the controls without effect (``bytes.translate``), and turn CR LF into LF;
+lines without CR, BS or CSI G/D/C/K go to the output as they are. Only the lines with those get
+cell work, and only the rare chunks with a C1 control, or a sequence that a control interrupts,
+go through the interpreter (the table, one code point at a time, runs of text and payload in one
+regular-expression step).
 
-Details TRANSCRIPT.md leaves open are decided as in the Rust and TypeScript bindings
-(tests/vectors/transcript/README.md): BEL ends an OSC string but not DCS/SOS/PM/APC; C0
-controls inside escape and CSI sequences are executed; ``:`` makes a CSI sequence ignored;
-numeric parameters saturate at 65535; CSI C and CSI G never move the cursor right of column
-1023; CSI K with another parameter than 0, 1 or 2 has no effect; an incomplete character at
-the end is not shown yet.
+Decisions TRANSCRIPT.md leaves open are rows of the table; the others: an incomplete character at
+the end is not shown yet, and erasing never makes the line longer.
 """
 
 from __future__ import annotations
@@ -28,95 +27,99 @@ import codecs
 import re
 from typing import Final
 
-__all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "Transcript"]
+from . import native as _native
+from . import transcript_table as _T
 
-MAX_LINE_LENGTH: Final = 4096
+__all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "PureTranscript", "Transcript"]
+
+MAX_LINE_LENGTH: Final = _T.MAX_LINE_LENGTH
 """The default longest line, in cells: a longer line wraps (see ``Transcript``)."""
-MAX_TEXT_LENGTH: Final = 1 << 24
+MAX_TEXT_LENGTH: Final = _T.MAX_TEXT_LENGTH
 """The default longest text of finished lines, in code points (line ends included): past it,
 the oldest lines are left out (see ``Transcript``)."""
 
-_MAX_PARAM: Final = 65535
-_MAX_MOVE_COL: Final = 1023
-
-# Parser states (vt100.net's DEC parser). The DCS states and SOS/PM/APC share _STR: none of
-# them has a visible effect and all of them end the same way.
-_GROUND: Final = 0
-_ESCAPE: Final = 1
-_ESC_INTER: Final = 2
-_CSI_ENTRY: Final = 3
-_CSI_PARAM: Final = 4
-_CSI_INTER: Final = 5
-_CSI_IGNORE: Final = 6
-_OSC: Final = 7
-_STR: Final = 8
-
 _DecoderFactory: Final = codecs.getincrementaldecoder("utf-8")
 
-# ---- the fast path, on UTF-8 bytes of a chunk without C1 controls
-
-# A C1 control (U+0080..U+009F) in UTF-8: such chunks take the slow path.
+# A C1 control (U+0080..U+009F) in UTF-8: such chunks take the interpreter.
 _C1: Final = re.compile(rb"\xc2[\x80-\x9f]")
-# A sequence still open at the end of the chunk (from the last ESC).
-_OPEN: Final = re.compile(
-    rb"\x1b\x7f*+(?:\[[\x20-\x3f\x7f]*+|[\x20-\x2f][\x20-\x2f\x7f]*+|\][^\x07\x18\x1a\x1b]*+|[PX^_][^\x18\x1a\x1b]*+)?\Z"
-)
-# Complete sequences without visible effect, removed whole: CSI other than plain G/D/C/K,
-# escape sequences, OSC strings (with a BEL that ends them), DCS/SOS/PM/APC strings, and a
-# sequence that ESC, CAN or SUB interrupts (they stay: they start or end what follows).
-_NO_EFFECT: Final = re.compile(
-    rb"\x1b\[[0-9;]*+m"  # SGR, by far the most common: tried first
-    rb"|\x1b\x7f*+(?:"
-    rb"\[(?![0-9;\x7f]*+[CDGK])[\x20-\x3f\x7f]*+(?:[\x40-\x7e]|(?=[\x18\x1a\x1b]))"
-    rb"|[\x20-\x2f][\x20-\x2f\x7f]*+(?:[\x30-\x7e]|(?=[\x18\x1a\x1b]))"
-    rb"|\][^\x07\x18\x1a\x1b]*+(?:\x07|(?=[\x18\x1a\x1b]))"
-    rb"|[PX^_][^\x18\x1a\x1b]*+(?=[\x18\x1a\x1b])"
-    rb"|[\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e]"
-    rb"|(?=[\x18\x1a\x1b]))"
-)
-# After that pass, an ESC that does not start a plain CSI G/D/C/K: a control or a non-ASCII
-# character interrupts its sequence, so the chunk takes the slow path.
-_BAD_ESC: Final = re.compile(rb"\x1b(?!\x7f*+\[[0-9;\x7f]*+[CDGK])")
-# C0 controls without effect in the ground state (CAN and SUB included), and DEL.
-_DELETE: Final = bytes([*range(0x00, 0x08), 0x0B, 0x0C, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
-_BIDI_B: Final = re.compile(rb"\xe2(?:\x80[\xaa-\xae]|\x81[\xa6-\xa9])")
 _TRAIL_B: Final = re.compile(rb" ++\n")
-_CRLF_B: Final = re.compile(rb"\r\n")
-# Everything in a line up to its last redraw: CR or CSI 1 G, then CSI K or CSI 2 K; or
-# CSI 2 K then CR or CSI 1 G. The line is empty after it, with the cursor at column 0.
-_LAST_RESET: Final = re.compile(rb".*(?:(?:\r|\x1b\[[01]?G)\x1b\[[02]?K|\x1b\[2K(?:\r|\x1b\[[01]?G))")
-_END_MOVES: Final = re.compile(rb"(?:\r|\x08|\x1b\[[0-9;]*+[CDG])++\Z")
-_TOKEN: Final = re.compile(rb"\r|\x08|\x1b\[([0-9]*+)[0-9;]*+([CDGK])")
-
-# ---- the slow path, on decoded text
-
-_ANY: Final = "\x18\x1a\x1b\x80-\x9f"
-_CSI_START: Final = r"(?:\x1b\x7f*+\[|\x9b)"
-# As _NO_EFFECT, with C1 controls, for text that holds no "complex" sequence (below).
-_SIMPLE: Final = re.compile(
-    _CSI_START + r"(?![0-9;\x7f]*+[CDGK])[\x20-\x3f\x7f]*+[\x40-\x7e]"
-    r"|\x1b\x7f*+(?:[\x20-\x2f][\x20-\x2f\x7f]*+[\x30-\x7e]|[\x30-\x4f\x51-\x57\x59\x5a\x5c\x60-\x7e])"
-    r"|(?:\x1b\x7f*+\]|\x9d)[^\x07" + _ANY + r"]*+(?:\x07|(?=[" + _ANY + r"]))"
-    r"|(?:\x1b\x7f*+[PX^_]|[\x90\x98\x9e\x9f])[^" + _ANY + r"]*+(?=[" + _ANY + r"])"
-    r"|[\x18\x1a\x80-\x8f\x91-\x97\x99\x9a\x9c]++"
-    r"|[\x00-\x07\x0b\x0c\x0e-\x17\x19\x1c-\x1f\x7f]++"
-)
-# Escape and CSI sequences that a control, a character at or above U+00A0, another
-# sequence or the end of the text interrupts before the final byte.
-_COMPLEX: Final = re.compile(
-    _CSI_START + r"[\x20-\x3f\x7f]*+(?![\x40-\x7e])"
-    r"|\x1b\x7f*+(?:[\x20-\x2f][\x20-\x2f\x7f]*+(?![\x30-\x7e])|(?![\x20-\x7e\x7f]))"
-)
-_HARD: Final = re.compile("[\b\r\x1b\x80-\x9f\u202a-\u202e\u2066-\u2069]")
-_EFFECT: Final = re.compile(r"(?:\x1b\[|\x9b)([0-9]*+)[0-9;]*+([CDGK])")
-_CRLF: Final = re.compile("\r++\n")
-_OSC_END: Final = re.compile("[\x07" + _ANY + "]")
-_STR_END: Final = re.compile("[" + _ANY + "]")
 
 
-def _param(digits: bytes) -> int:
-    digits = digits.lstrip(b"0")
-    return _MAX_PARAM if len(digits) > 5 else min(int(digits or b"0"), _MAX_PARAM)
+def _actions(seq: bytes) -> list[tuple[int, int]]:
+    """The actions (with the first parameter) of a whole sequence from the ground state, as the
+    table reads it; empty when it does not end there."""
+    out: list[tuple[int, int]] = []
+    state = _T.GROUND
+    param = 0
+    table = _T.TABLE
+    for c in seq:
+        if c >= 0x80:
+            return []
+        e = table[state * _T.CLASSES + c]
+        action = e >> 4
+        if action == _T.CSI_START:
+            param = 0
+        elif action == _T.PARAM:
+            param = min(param * 10 + (c - 0x30), _T.MAX_PARAM)
+        elif action != _T.IGNORE:
+            out.append((action, param))
+        state = e & 15
+    return out if state == _T.GROUND else []
+
+
+def _redraws() -> list[bytes]:
+    """The usual ways a line is redrawn from its start (CR or CSI 1 G, then CSI K or CSI 2 K; or
+    CSI 2 K, then CR or CSI 1 G), as the table reads them: after any of them the line is empty
+    and the cursor at column 0, whatever came before, so a line can be taken from its last one.
+    Each starts with an input that acts the same in every state but the strings."""
+
+    def home(a: list[tuple[int, int]]) -> bool:
+        return len(a) == 1 and (a[0][0] == _T.CARRIAGE_RETURN or (a[0][0] == _T.CURSOR_COLUMN and a[0][1] <= 1))
+
+    def erase(a: list[tuple[int, int]], everything: bool) -> bool:
+        return len(a) == 1 and a[0][0] == _T.ERASE_IN_LINE and (a[0][1] == 2 or (not everything and a[0][1] == 0))
+
+    forms = []
+    for h in (b"\r", b"\x1b[G", b"\x1b[1G", b"\x1b[0G"):
+        for e in (b"\x1b[K", b"\x1b[0K", b"\x1b[2K"):
+            if home(_actions(h)) and erase(_actions(e), everything=False):
+                forms.append(h + e)
+            if home(_actions(h)) and erase(_actions(e), everything=True):
+                forms.append(e + h)
+    return forms
+
+
+_REDRAWS: Final = _redraws()
+_REDRAW_ANY: Final = b"|".join(re.escape(f) for f in _REDRAWS)
+_REDRAW_LINE_CACHE: dict[int, re.Pattern[bytes]] = {}
+
+
+def _redraw_line(span: int) -> re.Pattern[bytes]:
+    """A line (from the LF before it) up to its last redraw, at most ``span`` bytes after the
+    first: whatever it printed cannot reach the line length limit."""
+    rx = _REDRAW_LINE_CACHE.get(span)
+    if rx is None:
+        rx = _REDRAW_LINE_CACHE[span] = re.compile(
+            b"\n(?:" + _REDRAW_ANY + b")(?:[^\n]{0,%d}(?:" % span + _REDRAW_ANY + b"))?"
+        )
+    return rx
+
+
+# The bulk path relies on these; a table where they do not hold makes the interpreter do it all.
+_BULK: Final = _T.LINE_FEEDS == b"\n" and _T.CARRIAGE_RETURNS == b"\r" and bool(_REDRAWS) and _T.ABORT is not None
+_ABORT: Final = _T.ABORT or b""
+_PLAIN_ENTRY: Final = _T.PRINT << 4 | _T.GROUND
+_BIDI_LO: Final = min(lo for lo, _ in _T.BIDI)
+_BIDI_HI: Final = max(hi for _, hi in _T.BIDI)
+
+
+def _input(cp: int) -> int:
+    """The table's input for a code point."""
+    if cp < 0xA0:
+        return cp
+    if _BIDI_LO <= cp <= _BIDI_HI and any(lo <= cp <= hi for lo, hi in _T.BIDI):
+        return _T.CLASS_BIDI
+    return _T.CLASS_TEXT
 
 
 def _cells(b: bytes) -> int:
@@ -162,7 +165,6 @@ class Transcript:
         "_col",
         "_dec",
         "_fin",
-        "_first",
         "_head",
         "_max_chars",
         "_max_line",
@@ -171,7 +173,6 @@ class Transcript:
         "_param",
         "_parts",
         "_pending",
-        "_private",
         "_st",
         "_work",
         "dropped_chars",
@@ -204,10 +205,8 @@ class Transcript:
         self._n = 0  # number of cells in _parts
         self._cells: list[str] | None = None  # one string per cell, after a write inside the line
         self._col = 0  # cursor column (0-based), may be past the end
-        self._st = _GROUND
+        self._st = _T.GROUND  # the parser state (a row of the table)
         self._param = 0  # the first CSI parameter so far
-        self._first = True  # still reading the first CSI parameter
-        self._private = False  # the CSI sequence has a private marker
         self._work = 0  # bytes and cells looked at or moved so far (see `work`)
 
     def reset(self) -> None:
@@ -221,7 +220,7 @@ class Transcript:
         self._cache = None
         self._clear()
         self._col = 0
-        self._st = _GROUND
+        self._st = _T.GROUND
 
     @property
     def text(self) -> str:
@@ -282,7 +281,7 @@ class Transcript:
             held = b""
         if not s:
             return
-        i = self._run(s, 0) if self._st != _GROUND else 0
+        i = self._interpret(s, 0, True) if self._st != _T.GROUND else 0
         if i == len(s):
             return
         if not waiting and "\ufffd" not in s:
@@ -291,8 +290,8 @@ class Transcript:
             b = data[start : len(data) - len(held)]
         else:
             b = (s[i:] if i else s).encode()
-        if not self._fast(b):
-            self._slow(s, i)
+        if not (_BULK and self._bulk(b)):
+            self._interpret(s, i, False)
 
     # ---- the current line
 
@@ -428,18 +427,6 @@ class Transcript:
                 cells[blank : col + 1] = [" "] * (col + 1 - blank)
                 self._blank = col + 1
 
-    def _move(self, fin: int, n: int) -> None:
-        """CSI G, D, C or K (final byte ``fin``) without private marker or intermediates."""
-        if fin == 0x47:
-            self._col = min(max(n, 1) - 1, _MAX_MOVE_COL)
-        elif fin == 0x44:
-            self._col = max(self._col - max(n, 1), 0)
-        elif fin == 0x43:
-            if self._col < _MAX_MOVE_COL:
-                self._col = min(self._col + max(n, 1), _MAX_MOVE_COL)
-        else:
-            self._erase(n)
-
     def _lines(self, b: bytes) -> None:
         """Prints ``b``: plain text, TAB and LF."""
         nl = b.find(b"\n")
@@ -472,27 +459,40 @@ class Transcript:
             tail = b[last + 1 :]
             self._put(tail, _cells(tail))
 
-    # ---- the fast path
+    # ---- the bulk path
 
-    def _fast(self, b: bytes) -> bool:
+    def _bulk(self, b: bytes) -> bool:
         """Bytes that start in the ground state; False (nothing done) when they hold a C1
-        control or a sequence that something interrupts before its end."""
+        control or a sequence that something other than ESC, CAN, SUB or a character cancels
+        before its end (a control that acts inside it)."""
         if b"\xc2" in b and _C1.search(b):
             return False
         tail = b""
         k = b.rfind(b"\x1b")
         if k >= 0:
-            if _OPEN.match(b, k):
+            if _T.OPEN.match(b, k):
                 tail = b[k:]
                 b = b[:k]
-            b = _NO_EFFECT.sub(b"", b)
-            if b"\x1b" in b and _BAD_ESC.search(b):
-                return False
-        b = b.translate(None, _DELETE)
-        if (b"\xe2\x80" in b or b"\xe2\x81" in b) and _BIDI_B.search(b):
-            b = _BIDI_B.sub(b"", b)
-        if b"\r" in b:
-            b = _CRLF_B.sub(b"\n", b)
+            # Strings first: their payload may hold what looks like a line end or a redraw. Each
+            # leaves an input that aborts, as its ESC did, whatever sequence came before it.
+            for opener, rx in _T.STRINGS:
+                if opener in b:
+                    b = rx.sub(_ABORT, b)
+            if b"\n" in b and (b"\r\x1b[" in b or b"\n\x1b[" in b):
+                # A line redrawn from its start: from the LF before it up to its last redraw
+                # (nothing printed in between can reach the limit, and after the redraw the line
+                # is empty at column 0, in the ground state).
+                b = _redraw_line(max(0, self._max_line - _T.MAX_MOVE_COLUMN - 16)).sub(b"\n", b)
+            if b"\x1b" in b:
+                b = _T.SILENT.sub(b"", b)
+                if b"\x1b" in b and _T.BAD.search(b):
+                    return False
+        b = b.translate(None, _T.DELETE)
+        if _T.BIDI_BYTES is not None and (b"\xe2\x80" in b or b"\xe2\x81" in b):
+            b = _T.BIDI_BYTES.sub(b"", b)
+        if b"\r\n" in b:
+            # A CR before LF does nothing.
+            b = b.replace(b"\r\n", b"\n")
         n = len(b)
         # Where the next CR, BS and ESC are (n: none left).
         cr = b.find(b"\r") % (n + 1)
@@ -516,213 +516,110 @@ class Transcript:
             end = b.find(b"\n", h)
             if end < 0:
                 end = n
-            if not self._redraw(b[start:end], end < n) and end < n:
+            self._cell_work(b, start, end)
+            if end < n:
                 self._finish()
             i = end + 1
         if tail:
-            self._run(tail.decode(), 0)
+            self._interpret(tail.decode(), 0, False)
         return True
 
-    def _redraw(self, line: bytes, lf: bool) -> bool:
-        """One line of bytes that holds CR, BS or a plain CSI G/D/C/K, followed by LF when
-        ``lf``. Returns whether it finished the line itself."""
-        m = _LAST_RESET.match(line)
-        width = self._n if self._cells is None else len(self._cells)
-        if m is not None and max(self._col, width, _MAX_MOVE_COL) + m.end() >= self._max_line:
-            # Skipping to the last redraw is right only if nothing before it reaches the line
-            # length limit: after CR the cursor is at most at _MAX_MOVE_COL plus what is printed
-            # before the next CR (CSI C and G stop there; BS and CSI D go left).
-            segs = line[: m.end()].split(b"\r")
-            reach = max(self._col, width, _MAX_MOVE_COL) + len(segs[0])
-            if len(segs) > 1:
-                reach = max(reach, _MAX_MOVE_COL + max(map(len, segs[1:])))
-            if reach >= self._max_line:
-                m = None  # it might wrap before its last redraw: taken token by token
-        if m is not None:
-            self._clear()
-            self._col = 0
-            line = line[m.end() :]
-        if lf:
-            # Cursor movements at the end of a line change nothing.
-            e = _END_MOVES.search(line)
-            if e is not None:
-                line = line[: e.start()]
-        if not (b"\r" in line or b"\x1b" in line or b"\x08" in line):
-            if m is not None and lf and len(line) <= self._max_line:
-                self._add(line.rstrip(b" ") + b"\n")
-                return True
-            if line:
-                self._put(line, _cells(line))
-            return False
-        pos = 0
-        for t in _TOKEN.finditer(line):
+    def _cell_work(self, b: bytes, start: int, end: int) -> None:
+        """A line (``b[start:end]``) holding CR, BS or a sequence that acts on the line: its text
+        and its tokens in order, each token's actions from the table."""
+        pos = start
+        for t in _T.TOKEN.finditer(b, start, end):
             a = t.start()
             if a > pos:
-                piece = line[pos:a]
+                piece = b[pos:a]
                 self._put(piece, _cells(piece))
-            fin = t.group(2)
-            if fin is not None:
-                self._move(fin[0], _param(t.group(1)))
-            elif line[a] == 0x0D:
-                self._col = 0
-            elif self._col > 0:
-                self._col -= 1
+            for action, param in _token(t.group()):
+                self._param = param
+                self._act(action, 0)
             pos = t.end()
-        if pos < len(line):
-            piece = line[pos:]
+        if pos < end:
+            piece = b[pos:end]
             self._put(piece, _cells(piece))
-        return False
 
-    # ---- the slow path, on decoded text
+    # ---- the interpreter
 
-    def _slow(self, s: str, i: int) -> None:
+    def _interpret(self, s: str, i: int, to_ground: bool) -> int:
+        """Runs the table from ``s[i]``, one code point at a time (a run of text, or of inputs a
+        state ignores, one regular-expression step). With ``to_ground``, stops where the ground
+        state is back. Returns where it stopped."""
         n = len(s)
+        st = self._st
+        table = _T.TABLE
         while i < n:
-            m = _COMPLEX.search(s, i)
-            end = n if m is None else m.start()
-            if end > i:
-                self._bulk(s if i == 0 and end == n else s[i:end])
-            if m is None:
-                return
-            i = self._run(s, end)
-
-    def _bulk(self, t: str) -> None:
-        """Text that starts in the ground state and holds no complex sequence."""
-        t = _SIMPLE.sub("", t)
-        if "\r" in t:
-            t = _CRLF.sub("\n", t)
-        n = len(t)
-        i = 0
-        while i < n:
-            m = _HARD.search(t, i)
-            h = n if m is None else m.start()
-            if h > i:
-                self._lines(t[i:h].encode())
-            if m is None:
-                return
-            c = t[h]
-            if c == "\r":
-                self._col = 0
-                i = h + 1
-            elif c == "\b":
-                if self._col > 0:
-                    self._col -= 1
-                i = h + 1
-            elif c >= "\u202a":
-                i = h + 1  # a bidi control: removed
+            if st == _T.GROUND:
+                if to_ground:
+                    break
+                j = _T.PLAIN.match(s, i).end()  # type: ignore[union-attr]
+                if j > i:
+                    piece = s[i:j]
+                    self._put(piece.encode(), len(piece))
+                    i = j
+                    continue
             else:
-                e = _EFFECT.match(t, h)
-                if e is None:
-                    i = self._run(t, h)  # a string still open at the end of the text
-                else:
-                    self._move(ord(e.group(2)), _param(e.group(1).encode()))
-                    i = e.end()
-
-    def _run(self, s: str, i: int) -> int:
-        """Runs the parser from ``s[i]`` until it is back in the ground state; returns where
-        the ground state resumes (or ``len(s)``)."""
-        n = len(s)
-        first = True
-        while i < n and (first or self._st != _GROUND):
-            first = False
-            st = self._st
-            if st >= _OSC:
-                m = (_OSC_END if st == _OSC else _STR_END).search(s, i)
-                if m is None:
-                    return n
-                i = m.end()
-                c = ord(m.group())
-                if c == 0x07:
-                    self._st = _GROUND
-                else:
-                    self._char(c)
-                continue
-            c = ord(s[i])
-            if c >= 0xA0:
-                if st != _GROUND:
-                    self._st = _GROUND  # cancels the sequence; the ground state takes the character
-                return i
+                j = _T.STAY[st].match(s, i).end()  # type: ignore[union-attr]
+                if j > i:
+                    i = j
+                    continue
+            cp = ord(s[i])
+            e = table[st * _T.CLASSES + _input(cp)]
+            st = self._st = e & 15
+            self._act(e >> 4, cp)
             i += 1
-            self._char(c)
+        self._st = st
         return i
 
-    def _csi(self) -> int:
-        self._param = 0
-        self._first = True
-        self._private = False
-        return _CSI_ENTRY
+    def _act(self, action: int, cp: int) -> None:
+        """Carries out one action of the table (transitions.txt says what each one is)."""
+        if action == _T.IGNORE:
+            return
+        if action == _T.PRINT:
+            self._put(chr(cp).encode(), 1)
+        elif action == _T.LINE_FEED:
+            self._finish()
+        elif action == _T.CARRIAGE_RETURN:
+            self._col = 0
+        elif action == _T.BACKSPACE:
+            if self._col > 0:
+                self._col -= 1
+        elif action == _T.CSI_START:
+            self._param = 0
+        elif action == _T.PARAM:
+            # The generator allows `param` only on the digits 0-9.
+            self._param = min(self._param * 10 + (cp - 0x30), _T.MAX_PARAM)
+        elif action == _T.CURSOR_COLUMN:
+            self._col = min(max(self._param, 1) - 1, _T.MAX_MOVE_COLUMN)
+        elif action == _T.CURSOR_LEFT:
+            self._col = max(self._col - max(self._param, 1), 0)
+        elif action == _T.CURSOR_RIGHT:
+            # A cursor already right of the limit (by printing) stays where it is.
+            if self._col < _T.MAX_MOVE_COLUMN:
+                self._col = min(self._col + max(self._param, 1), _T.MAX_MOVE_COLUMN)
+        elif action == _T.ERASE_IN_LINE:
+            self._erase(self._param)
 
-    def _char(self, c: int) -> None:
-        """One character below U+00A0 outside strings (or an anywhere-character in one)."""
-        if c == 0x1B:
-            self._st = _ESCAPE
-            return
-        if c == 0x18 or c == 0x1A:
-            self._st = _GROUND
-            return
-        if 0x80 <= c <= 0x9F:
-            if c == 0x9B:
-                self._st = self._csi()
-            elif c == 0x9D:
-                self._st = _OSC
-            elif c in (0x90, 0x98, 0x9E, 0x9F):
-                self._st = _STR
-            else:
-                self._st = _GROUND
-            return
-        st = self._st
-        if c == 0x7F:
-            return
-        if c < 0x20:
-            if c == 0x08:
-                if self._col > 0:
-                    self._col -= 1
-            elif c == 0x09:
-                self._put(b"\t", 1)
-            elif c == 0x0A:
-                self._finish()
-            elif c == 0x0D:
-                self._col = 0
-            return
-        if st == _GROUND:
-            self._put(bytes([c]), 1)
-        elif st == _ESCAPE:
-            if c < 0x30:
-                self._st = _ESC_INTER
-            elif c == 0x5B:
-                self._st = self._csi()
-            elif c == 0x5D:
-                self._st = _OSC
-            elif c in (0x50, 0x58, 0x5E, 0x5F):
-                self._st = _STR
-            else:
-                self._st = _GROUND
-        elif st == _ESC_INTER:
-            if c >= 0x30:
-                self._st = _GROUND
-        elif st in (_CSI_ENTRY, _CSI_PARAM):
-            if 0x30 <= c <= 0x39:
-                if self._first:
-                    self._param = min(self._param * 10 + (c - 0x30), _MAX_PARAM)
-                self._st = _CSI_PARAM
-            elif c == 0x3B:
-                self._first = False
-                self._st = _CSI_PARAM
-            elif 0x3C <= c <= 0x3F and st == _CSI_ENTRY:
-                self._private = True
-                self._st = _CSI_PARAM
-            elif c < 0x30:
-                self._st = _CSI_INTER
-            elif c >= 0x40:
-                self._st = _GROUND
-                if not self._private and c in (0x43, 0x44, 0x47, 0x4B):
-                    self._move(c, self._param)
-            else:
-                self._st = _CSI_IGNORE
-        elif st == _CSI_INTER:
-            if c >= 0x40:
-                self._st = _GROUND
-            elif c >= 0x30:
-                self._st = _CSI_IGNORE
-        elif st == _CSI_IGNORE and c >= 0x40:
-            self._st = _GROUND
+
+_TOKENS: dict[bytes, list[tuple[int, int]]] = {}
+
+
+def _token(t: bytes) -> list[tuple[int, int]]:
+    """A token's actions with their parameter, from the table once per distinct token."""
+    a = _TOKENS.get(t)
+    if a is None:
+        a = _actions(t)
+        if len(_TOKENS) > 4096:
+            _TOKENS.clear()
+        _TOKENS[t] = a
+    return a
+
+
+PureTranscript: Final = Transcript
+"""The pure-Python renderer, whichever ``Transcript`` is in use: ``Transcript`` is the native one
+(the same API, in Rust) when the optional ``acp-terminal-native`` wheel is installed."""
+
+if _native.MODULE is not None:
+    Transcript = _native.MODULE.Transcript  # type: ignore[misc, unused-ignore]
