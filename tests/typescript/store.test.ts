@@ -1,4 +1,4 @@
-// The store's guarantees (README, "The store's guarantees"): ingest and linking grow linearly
+// The store's guarantees (docs/CLIENTS.md, "The store's guarantees"): ingest and linking grow linearly
 // (the work for 8n against n, counted, never timed), memory stays close to the bytes retained,
 // limits hold, applyText never throws, and the transcript is built only when asked for.
 

@@ -379,7 +379,7 @@ fn document(quick: bool, table: &str, notes: &[String], versions: &[String], bef
     s.push_str("# Benchmarks\n\n");
     s.push_str("Written by `cargo xtask bench");
     s.push_str(if quick { " --quick" } else { "" });
-    s.push_str("` (do not edit by hand; README.md, section Benchmarks, says what each row measures).\n");
+    s.push_str("` (do not edit by hand; docs/BENCHMARKING.md says what each row measures).\n");
     s.push_str("Throughputs are MiB/s of input, ours and the baseline measured side by side in one process,\n");
     s.push_str("interleaved rounds (A, B, A, B ...) after a warm-up, median of each. Memory rows run each client in\n");
     s.push_str("a fresh process. The ratio is ours / baseline; for memory lower is better. Absolute numbers on a\n");

@@ -7,8 +7,8 @@
 //! JSON text and whether correct code rejects it or writes it back as the same value).
 //! The tools are pinned and installed into ignored folders under `tests/compare/`
 //! (`node_modules`, `.venv`, and `target/compare` for typify's runner). The result is
-//! the README's comparison table, between its `compare:begin`/`compare:end` markers:
-//! the command fails when the README's table differs, and `--write` rewrites it.
+//! the comparison table of docs/GENERATOR.md, between its `compare:begin`/`compare:end`
+//! markers: the command fails when that table differs, and `--write` rewrites it.
 
 use crate::{root, run};
 use serde_json::{Value, json};
@@ -21,6 +21,8 @@ const DATAMODEL: &str = "datamodel-code-generator 0.97.0";
 const QUICKTYPE: &str = "quicktype 26.0.0";
 const BEGIN: &str = "<!-- compare:begin (cargo xtask compare --write) -->";
 const END: &str = "<!-- compare:end -->";
+/// The document that holds the comparison table.
+const TABLE_FILE: &str = "docs/GENERATOR.md";
 
 /// What one tool made of one schema: the `$defs` names it made code for, a note when
 /// it failed on the whole document, and (v2 only) one result per probe.
@@ -317,22 +319,22 @@ pub fn compare(write: bool) -> Result<(), String> {
     println!("{table}");
     eprintln!("every probe's result per tool: target/compare/details.md");
 
-    let readme_path = root().join("README.md");
+    let readme_path = root().join(TABLE_FILE);
     let readme = std::fs::read_to_string(&readme_path).map_err(|e| e.to_string())?;
     let (Some(b), Some(e)) = (readme.find(BEGIN), readme.find(END)) else {
-        return Err(format!("README.md has no {BEGIN} ... {END} block"));
+        return Err(format!("{TABLE_FILE} has no {BEGIN} ... {END} block"));
     };
     let current = &readme[b + BEGIN.len()..e];
     let fresh = format!("\n{table}");
     if current == fresh {
-        eprintln!("README.md: the comparison table is up to date");
+        eprintln!("{TABLE_FILE}: the comparison table is up to date");
         Ok(())
     } else if write {
         std::fs::write(&readme_path, format!("{}{BEGIN}{fresh}{}", &readme[..b], &readme[e..])).map_err(|e| e.to_string())?;
-        eprintln!("README.md: comparison table rewritten");
+        eprintln!("{TABLE_FILE}: comparison table rewritten");
         Ok(())
     } else {
-        Err("README.md's comparison table differs from this run's (above); `cargo xtask compare --write` rewrites it".into())
+        Err(format!("{TABLE_FILE}'s comparison table differs from this run's (above); `cargo xtask compare --write` rewrites it"))
     }
 }
 

@@ -423,11 +423,21 @@ pub fn browser() -> Result<(), String> {
     run(Command::new("node").arg("browser.test.mjs").arg(root().join(WEB)).arg(root().join("target/e2e")).current_dir(root().join(E2E_DIR)).env("CHROMIUM", CHROMIUM))
 }
 
-/// A fenced block of README.md.
+/// A fenced block of a Markdown file (README.md or one of docs/).
 struct Snippet {
     lang: String,
+    /// The file it is in, from the repository's root.
+    file: String,
     line: usize,
     code: String,
+}
+
+impl Snippet {
+    /// A name for its program: the file (`readme`, `docs_clients`) and the line.
+    fn stem(&self) -> String {
+        let file = self.file.trim_end_matches(".md").replace(['/', '.', '-'], "_").to_lowercase();
+        format!("{file}_{}", self.line)
+    }
 }
 
 /// The fenced blocks of a Markdown text. Every fence must name its language; only
@@ -448,7 +458,7 @@ fn snippets(markdown: &str, file: &str) -> Result<Vec<Snippet>, String> {
                         format!("```{lang}")
                     ));
                 }
-                open = Some(Snippet { lang, line: i + 1, code: String::new() });
+                open = Some(Snippet { lang, file: file.to_owned(), line: i + 1, code: String::new() });
             }
             (Some(_), Some(rest)) if rest.trim().is_empty() => out.extend(open.take()),
             (Some(s), _) => {
@@ -471,25 +481,43 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Runs one compiled snippet; a failure names the README line.
+/// Runs one compiled snippet; a failure names its file and line.
 fn run_snippet(s: &Snippet, cmd: &mut Command) -> Result<(), String> {
     let out = output(cmd)?;
     if out.status.success() {
         return Ok(());
     }
-    Err(format!("README.md:{}: the ```{} block failed ({}):\n{}{}", s.line, s.lang, out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    Err(format!("{}:{}: the ```{} block failed ({}):\n{}{}", s.file, s.line, s.lang, out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
 }
 
-/// Every ```rust, ```ts and ```python block of README.md is a complete program: it is
+/// The Markdown files whose code blocks are programs: README.md and every docs/*.md.
+pub fn documents() -> Result<Vec<String>, String> {
+    let mut files = vec!["README.md".to_owned()];
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .map_err(|e| format!("docs/: {e}"))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    Ok(files)
+}
+
+/// Every ```rust, ```ts and ```python block of README.md and docs/*.md is a complete program: it is
 /// compiled and run, and must succeed. Rust: `tests/readme` (each block a module and a
 /// test, with the generated crate and the schema crate); TS: `tsc` strict against the
 /// npm package's layout, then node; Python: the test virtual environment.
 pub fn readme_snippets() -> Result<(), String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| format!("README.md: {e}"))?;
-    let all = snippets(&readme, "README.md")?;
+    let mut all = Vec::new();
+    for file in documents()? {
+        let text = std::fs::read_to_string(root().join(&file)).map_err(|e| format!("{file}: {e}"))?;
+        all.extend(snippets(&text, &file)?);
+    }
     let of = |lang: &str| all.iter().filter(|s| s.lang == lang).collect::<Vec<_>>();
     let (rust, ts, python) = (of("rust"), of("ts"), of("python"));
-    eprintln!("e2e: README.md snippets: {} rust, {} ts, {} python", rust.len(), ts.len(), python.len());
+    eprintln!("e2e: README.md and docs/*.md snippets: {} rust, {} ts, {} python", rust.len(), ts.len(), python.len());
     let dir = root().join("target/e2e/readme");
     let _ = std::fs::remove_dir_all(&dir);
     if !rust.is_empty() {
@@ -514,18 +542,18 @@ pub fn readme_snippets() -> Result<(), String> {
                "include": ["*.ts"] }"#,
         )?;
         for s in &ts {
-            write_file(&app.join(format!("readme_{}.ts", s.line)), &format!("// README.md line {}\n{}", s.line, s.code))?;
+            write_file(&app.join(format!("{}.ts", s.stem())), &format!("// {} line {}\n{}", s.file, s.line, s.code))?;
         }
         run(Command::new(crate::node::tsc_path()).args(["-p", "tsconfig.json"]).current_dir(&app))?;
         for s in &ts {
-            run_snippet(s, Command::new("node").arg(format!("dist/readme_{}.js", s.line)).current_dir(&app))?;
+            run_snippet(s, Command::new("node").arg(format!("dist/{}.js", s.stem())).current_dir(&app))?;
         }
     }
     if !python.is_empty() {
         pyenv::install()?;
         for s in &python {
-            let file = dir.join(format!("python/readme_{}.py", s.line));
-            write_file(&file, &format!("# README.md line {}\n{}", s.line, s.code))?;
+            let file = dir.join(format!("python/{}.py", s.stem()));
+            write_file(&file, &format!("# {} line {}\n{}", s.file, s.line, s.code))?;
             run_snippet(s, Command::new(pyenv::python()).arg(&file).env("PYTHONPATH", root().join("generated/python/src")).env("PYTHONDONTWRITEBYTECODE", "1"))?;
         }
     }

@@ -110,10 +110,10 @@ enum Cmd {
         out: Option<PathBuf>,
     },
     /// This generator beside typify, datamodel-code-generator and quicktype on upstream's
-    /// full schemas (README "How it compares"): installs the pinned tools under
-    /// `tests/compare/`, runs the probes, and checks the README's table.
+    /// full schemas (docs/GENERATOR.md, "How it compares"): installs the pinned tools under
+    /// `tests/compare/`, runs the probes, and checks the table in docs/GENERATOR.md.
     Compare {
-        /// Rewrite the README's table instead of failing when it differs.
+        /// Rewrite that table instead of failing when it differs.
         #[arg(long)]
         write: bool,
     },

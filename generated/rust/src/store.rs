@@ -3,7 +3,7 @@
 //! updates of the display-only terminal surface (upserts, replacement snapshots,
 //! appended chunks, either-order arrival), with a safe transcript per terminal.
 //!
-//! Costs (README, "The store's guarantees"): applying an update takes time
+//! Costs (docs/CLIENTS.md, "The store's guarantees"): applying an update takes time
 //! proportional to its size, plus amortized constant time (logarithmic in the number of
 //! terminals) per terminal and per reference. Memory is the retained bytes plus a small
 //! constant per terminal; the transcript is built only for terminals whose text is asked

@@ -2,7 +2,7 @@
 (upserts, replacement snapshots, appended chunks, either-order arrival), with a safe
 transcript per terminal.
 
-Costs (README, "The store's guarantees"): applying an update takes time proportional to
+Costs (docs/CLIENTS.md, "The store's guarantees"): applying an update takes time proportional to
 its size, plus amortized constant time per terminal and per reference. Memory is the
 retained bytes plus a small constant per terminal; the transcript is built only for
 terminals whose text is asked for, incrementally. Every limit is visible when hit.

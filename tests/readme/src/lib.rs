@@ -1,6 +1,7 @@
-//! The README's Rust snippets as tests: `cargo test -p acp-terminal-readme`. Each
-//! ```rust block of README.md must be a complete program (`fn main`); build.rs turns it
-//! into a module and a test named `readme_line_N` after the line the block starts on.
+//! The Rust snippets of README.md and docs/*.md as tests: `cargo test -p acp-terminal-readme`. Each
+//! ```rust block must be a complete program (`fn main`); build.rs turns it
+//! into a module and a test named after the file and the line the block starts on
+//! (`readme_line_N`, `docs_clients_line_N`).
 //! (`cargo xtask e2e readme` also checks the fences and runs the ```ts and ```python
 //! blocks.)
 

@@ -1,4 +1,4 @@
-//! The store's guarantees (README, "The store's guarantees"): ingest and linking grow
+//! The store's guarantees (docs/CLIENTS.md, "The store's guarantees"): ingest and linking grow
 //! linearly (the work for 8n against n, counted, never timed: `cargo xtask bench` times
 //! the store), memory stays close to the bytes retained, limits hold, and the transcript
 //! is built only when asked for.
