@@ -9,6 +9,7 @@ mod construct_vectors;
 mod consumer;
 mod crates;
 mod e2e;
+mod error_kinds;
 mod fuzz;
 #[cfg(test)]
 mod golden;

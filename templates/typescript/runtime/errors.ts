@@ -1,47 +1,9 @@
 // Errors and warnings: a kind, an RFC 6901 JSON pointer and a sentence a user can act on.
 
-/** What went wrong. The names are the conformance vectors' `error.kind` strings. */
-export type ErrorKind =
-  /** The text is not JSON (or a `\u` escape is a lone surrogate, or a number overflows). */
-  | "invalid_json"
-  /** A value has the wrong JSON type (or a whole number was expected). */
-  | "wrong_type"
-  /** A required member is missing. */
-  | "missing_field"
-  /** A bytes member is not strict canonical base64. */
-  | "invalid_base64"
-  /** A path member is not absolute. */
-  | "relative_path"
-  /** A closed union or enum got a tag or value it does not know. */
-  | "unknown_variant"
-  /** A number or array length is outside its allowed range. */
-  | "out_of_range"
-  /** A string does not match its `pattern`. */
-  | "pattern_mismatch"
-  /** An object has a member its schema forbids there (`propertyNames`). */
-  | "forbidden_member"
-  /** An object repeats a member name. */
-  | "duplicate_key"
-  /** A value cannot be represented in the other protocol version. */
-  | "not_representable"
-  /** A `session/update` notification of another session than the store's. */
-  | "session_mismatch";
+import type { ErrorKind } from "./error_kinds.js";
 
-/** Every kind, in the order CONFORMANCE.md lists them. */
-export const ERROR_KINDS: readonly ErrorKind[] = [
-  "invalid_json",
-  "wrong_type",
-  "missing_field",
-  "invalid_base64",
-  "relative_path",
-  "unknown_variant",
-  "out_of_range",
-  "pattern_mismatch",
-  "forbidden_member",
-  "duplicate_key",
-  "not_representable",
-  "session_mismatch",
-];
+export type { ErrorKind } from "./error_kinds.js";
+export { ERROR_KINDS } from "./error_kinds.js";
 
 /**
  * A parse error, or a problem a lenient member absorbed (a warning: the member or

@@ -7,6 +7,7 @@ mod decode;
 mod display;
 mod envelope;
 mod error;
+mod error_kind;
 mod json;
 mod macros;
 mod map;

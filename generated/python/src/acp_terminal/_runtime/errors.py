@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Generic, Literal, NoReturn, TypeVar
+from typing import Generic, NoReturn, TypeVar
+
+from .error_kinds import ERROR_KINDS, ErrorKind
 
 __all__ = [
     "ERROR_KINDS",
@@ -20,50 +22,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-ErrorKind = Literal[
-    # The text is not JSON (or a `\u` escape is a lone surrogate, or a number overflows).
-    "invalid_json",
-    # A value has the wrong JSON type (or a whole number was expected).
-    "wrong_type",
-    # A required member is missing.
-    "missing_field",
-    # A bytes member is not strict canonical base64.
-    "invalid_base64",
-    # A path member is not absolute.
-    "relative_path",
-    # A closed union or enum got a tag or value it does not know.
-    "unknown_variant",
-    # A number or array length is outside its allowed range.
-    "out_of_range",
-    # A string does not match its `pattern`.
-    "pattern_mismatch",
-    # An object has a member its schema forbids there (`propertyNames`).
-    "forbidden_member",
-    # An object repeats a member name.
-    "duplicate_key",
-    # A value cannot be represented in the other protocol version.
-    "not_representable",
-    # A `session/update` notification of another session than the store's.
-    "session_mismatch",
-]
-"""What went wrong. The names are the conformance vectors' ``error.kind`` strings."""
-
-ERROR_KINDS: Final[tuple[ErrorKind, ...]] = (
-    "invalid_json",
-    "wrong_type",
-    "missing_field",
-    "invalid_base64",
-    "relative_path",
-    "unknown_variant",
-    "out_of_range",
-    "pattern_mismatch",
-    "forbidden_member",
-    "duplicate_key",
-    "not_representable",
-    "session_mismatch",
-)
-"""Every kind, in the order CONFORMANCE.md lists them."""
 
 
 @dataclass(frozen=True, slots=True)
