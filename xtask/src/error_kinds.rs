@@ -58,7 +58,7 @@ pub fn rust(kinds: &[Kind]) -> String {
     s.push_str("}\n\nimpl ErrorKind {\n");
     writeln!(
         s,
-        "    /// Every kind, in the order docs/CONFORMANCE.md lists them.\n    pub const ALL: [ErrorKind; {}] = [{}];\n",
+        "    /// Every kind, in the order CONFORMANCE.md lists them.\n    pub const ALL: [ErrorKind; {}] = [{}];\n",
         kinds.len(),
         kinds.iter().map(|k| format!("Self::{}", k.name.to_upper_camel_case())).collect::<Vec<_>>().join(", ")
     )
@@ -79,7 +79,7 @@ pub fn typescript(kinds: &[Kind]) -> String {
         let end = if i + 1 == kinds.len() { ";" } else { "" };
         writeln!(s, "  /** {} */\n  | \"{}\"{end}", k.doc, k.name).ok();
     }
-    s.push_str("\n/** Every kind, in the order docs/CONFORMANCE.md lists them. */\nexport const ERROR_KINDS: readonly ErrorKind[] = [\n");
+    s.push_str("\n/** Every kind, in the order CONFORMANCE.md lists them. */\nexport const ERROR_KINDS: readonly ErrorKind[] = [\n");
     for k in kinds {
         writeln!(s, "  \"{}\",", k.name).ok();
     }
@@ -99,7 +99,7 @@ pub fn python(kinds: &[Kind]) -> String {
     for k in kinds {
         writeln!(s, "    \"{}\",", k.name).ok();
     }
-    s.push_str(")\n\"\"\"Every kind, in the order docs/CONFORMANCE.md lists them.\"\"\"\n");
+    s.push_str(")\n\"\"\"Every kind, in the order CONFORMANCE.md lists them.\"\"\"\n");
     s
 }
 

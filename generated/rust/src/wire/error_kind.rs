@@ -33,7 +33,7 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// Every kind, in the order docs/CONFORMANCE.md lists them.
+    /// Every kind, in the order CONFORMANCE.md lists them.
     pub const ALL: [ErrorKind; 12] = [
         Self::InvalidJson,
         Self::WrongType,

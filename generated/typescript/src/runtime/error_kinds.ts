@@ -29,7 +29,7 @@ export type ErrorKind =
   /** A `session/update` notification of another session than the store's. */
   | "session_mismatch";
 
-/** Every kind, in the order docs/CONFORMANCE.md lists them. */
+/** Every kind, in the order CONFORMANCE.md lists them. */
 export const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_json",
   "wrong_type",

@@ -47,4 +47,4 @@ ERROR_KINDS: Final[tuple[ErrorKind, ...]] = (
     "not_representable",
     "session_mismatch",
 )
-"""Every kind, in the order docs/CONFORMANCE.md lists them."""
+"""Every kind, in the order CONFORMANCE.md lists them."""
