@@ -125,11 +125,11 @@ fn quicktype(schema: &Path, names: &[String], work: &Path, probes: &Path) -> Res
 
 /// This generator: the package of upstream's full schemas, the probes run in Rust,
 /// TypeScript and Python, which must agree.
-/// `inputs` are upstream's schemas as [`crate::codegen::upstream_inputs`] gives them: it
+/// `inputs` are upstream's schemas as [`crate::upstream::inputs`] gives them: it
 /// fails unless every `$defs` entry generates, so this column's counts are the totals.
 fn ours(inputs: &[crate::codegen::Input], work: &Path, probes: &[Value]) -> Result<Vec<Value>, String> {
     let mut files = crate::codegen::Files::default();
-    crate::codegen::upstream_package(inputs, &mut files)?;
+    crate::upstream::package(inputs, &mut files)?;
     crate::codegen::sync(work, &files, &[], false)?;
     probe_package(&work.join("upstream"), &crate::node::tsc_path(), &crate::pyenv::python(), probes)
 }
@@ -280,7 +280,7 @@ pub fn compare(write: bool) -> Result<(), String> {
     // Upstream's schemas with their overlays, as every tool gets them (the same text
     // this generator reads).
     // The stable v2 (`unstable_protocol_v2` alone) and v1, as the table's two rows.
-    let inputs: Vec<crate::codegen::Input> = crate::codegen::upstream_inputs()?.into_iter().filter(|i| i.module == "v2" || i.module == "v1").collect();
+    let inputs: Vec<crate::codegen::Input> = crate::upstream::inputs()?.into_iter().filter(|i| i.module == "v2" || i.module == "v1").collect();
     let mut schemas = Vec::new();
     let mut totals = [0; 2];
     let mut names = Vec::new();

@@ -307,7 +307,7 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &s
 }
 
 /// Every definition of a package generated from upstream's full schema (`module` of
-/// `ir`), exercised with values made from the schema (`fuzz::Gen`, seeded, so every run
+/// `ir`), exercised with values made from the schema (`values::Gen`, seeded, so every run
 /// and machine makes the same ones): `per_def` per definition, the first two thirds valid,
 /// then near misses (one value changed, or the text itself). In Rust, TypeScript and
 /// Python each value must give the same result (bytes and warnings, or error kind and
@@ -316,9 +316,9 @@ pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &s
 ///
 /// # Errors
 /// Each value judged wrongly, differently, or not written back as itself.
-pub fn run_generated(dir: &Path, tsc: &Path, python: &Path, module: &str, ir: &crate::ir::Ir, per_def: usize, seed: u64) -> Result<(), String> {
-    let generator = crate::fuzz::Gen::new(ir);
-    let mut rng = crate::fuzz::Rng::new(seed);
+pub fn run_generated(dir: &Path, tsc: &Path, python: &Path, module: &str, ir: &acp_terminal_codegen::ir::Ir, per_def: usize, seed: u64) -> Result<(), String> {
+    let generator = crate::values::Gen::new(ir);
+    let mut rng = crate::values::Rng::new(seed);
     let names = generator.names();
     let valid_per_def = per_def * 2 / 3;
     let mut cases = Vec::new();
@@ -330,10 +330,10 @@ pub fn run_generated(dir: &Path, tsc: &Path, python: &Path, module: &str, ir: &c
             let text = if valid {
                 value.to_string()
             } else if i % 2 == 0 {
-                crate::fuzz::mutate_value(&mut value, &mut rng);
+                crate::values::mutate_value(&mut value, &mut rng);
                 value.to_string()
             } else {
-                crate::fuzz::mutate_text(&value.to_string(), &mut rng)
+                crate::values::mutate_text(&value.to_string(), &mut rng)
             };
             labels.push((*name, valid));
             cases.push(json!({ "module": module, "type": name, "text": text }));

@@ -2,32 +2,25 @@
 
 mod bench;
 mod bench_inputs;
-mod codegen;
 mod compare;
 mod conformance;
 mod construct_vectors;
 mod consumer;
 mod crates;
 mod e2e;
-mod error_kinds;
 mod fuzz;
-#[cfg(test)]
-mod golden;
+mod goldens;
 mod interop;
-mod ir;
 mod message;
 mod native;
 mod node;
-mod pattern;
 mod pyenv;
-mod python;
-mod rust;
-mod transcript_table;
-mod typescript;
 mod upstream;
+mod values;
 
+use acp_terminal_codegen as codegen;
 use clap::{Parser, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 #[derive(Parser)]
@@ -132,9 +125,14 @@ enum Cmd {
     E2e(e2e::Cmd),
 }
 
-/// The workspace root (the folder above `xtask/`).
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+pub use codegen::root;
+
+/// `cargo xtask gen [--check]`: emits the project's schemas from the source-of-truth
+/// types (the one step that reads them), then runs the generator on the emitted JSON.
+fn generate(check: bool) -> Result<(), String> {
+    use acp_terminal_schema::emit::{Version, schema_text};
+    let schemas = [Version::V2, Version::V1].into_iter().map(|v| (v.as_str().to_owned(), format!("schema/json/{}/schema.json", v.as_str()), schema_text(v))).collect();
+    codegen::generate(schemas, check)
 }
 
 pub fn run(cmd: &mut Command) -> Result<(), String> {
@@ -219,7 +217,7 @@ fn end_to_end() -> Result<(), String> {
 /// Every step, in order. The installs always run; `--from NAME` skips the steps before NAME.
 const STEPS: &[Step] = &[
     ("upstream", || upstream::derive(true)),
-    ("goldens", || codegen::compile_goldens(&node::tsc_path(), &pyenv::python())),
+    ("goldens", || goldens::compile_goldens(&node::tsc_path(), &pyenv::python())),
     ("cargo", cargo_test),
     ("typescript", typescript_tests),
     ("python", pyenv::test),
@@ -245,7 +243,7 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
         (None, None) => (0, STEPS.len()),
     };
     check_lock_files()?;
-    codegen::generate(true)?;
+    generate(true)?;
     node::install()?;
     pyenv::install()?;
     for (name, step) in &STEPS[start..end] {
@@ -262,7 +260,7 @@ fn main() -> ExitCode {
         Cmd::Gen { check, schema: Some(schema), out: Some(out), name, description, overlay, partial } => {
             codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay, partial }, check)
         }
-        Cmd::Gen { check, .. } => codegen::generate(check),
+        Cmd::Gen { check, .. } => generate(check),
         Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),

@@ -9,6 +9,7 @@
 //! `tests/upstream-schema/Cargo.toml` and one `cargo xtask upstream` (docs/MAINTAINING.md).
 
 use crate::root;
+use acp_terminal_codegen::{Files, Input, Package, apply_overlay, python_package, rust_crate, typescript_package};
 use std::process::Command;
 
 const MANIFEST: &str = "tests/upstream-schema/Cargo.toml";
@@ -107,4 +108,42 @@ pub fn derive(check: bool) -> Result<(), String> {
             stale.join("\n")
         ))
     }
+}
+
+/// Upstream's full schemas as the crate derives them (`tests/upstream/`, `cargo xtask
+/// upstream`), with their overlays, as the modules `v2` (feature `unstable_protocol_v2`),
+/// `v2_unstable` (and `unstable`) and `v1`.
+///
+/// # Errors
+/// A file that does not read, or a definition that does not generate (a problem fails:
+/// these are never partial).
+pub fn inputs() -> Result<Vec<Input>, String> {
+    let mut upstream = Vec::new();
+    for (module, file, overlay) in
+        [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v2_unstable", "acp-v2-unstable-schema.json", "acp-v2-unstable-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")]
+    {
+        let dir = root().join("tests/upstream");
+        let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
+        let mut doc = read(file)?;
+        apply_overlay(&mut doc, &read(overlay)?)?;
+        let input = Input::new(module, file, serde_json::to_string(&doc).map_err(|e| e.to_string())?, false);
+        let ir = input.ir()?;
+        // Upstream's own definitions (not the objects the generator synthesizes).
+        let named = doc.get("$defs").and_then(serde_json::Value::as_object);
+        let n = ir.defs.iter().filter(|d| named.is_some_and(|m| m.contains_key(d.name()))).count();
+        let all = named.map_or(0, serde_json::Map::len);
+        if n != all {
+            return Err(format!("{file}: {n} of its {all} definitions generate"));
+        }
+        upstream.push(input);
+    }
+    Ok(upstream)
+}
+
+/// The package `acp-upstream` of those inputs, under `upstream/` in `files`.
+pub fn package(upstream: &[Input], files: &mut Files) -> Result<(), String> {
+    let up = Package::neutral("acp-upstream", "Upstream ACP's full v2 and v1 schemas")?;
+    rust_crate(upstream, "upstream/rust", &up, files)?;
+    typescript_package(upstream, "upstream/typescript", &up, files)?;
+    python_package(upstream, "upstream/python", &up, files)
 }

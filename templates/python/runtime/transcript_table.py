@@ -3,7 +3,7 @@
 
 Each state's row gives, for every input (a code point U+0000..U+009F, then ``CLASS_BIDI`` and
 ``CLASS_TEXT``), the action to take and the next state, as ``action << 4 | next``. The regular
-expressions of the bulk path are derived from the same table (xtask/src/transcript_table.rs says
+expressions of the bulk path are derived from the same table (xtask/codegen/src/transcript_table.rs says
 how); they run on the UTF-8 bytes of a chunk without C1 controls. ``transcript.py`` interprets
 them.
 """

@@ -275,7 +275,7 @@ pub fn compile(source: &str) -> Result<Pattern, String> {
 }
 
 #[cfg(test)]
-#[path = "../../templates/rust/runtime/pattern.rs"]
+#[path = "../../../templates/rust/runtime/pattern.rs"]
 #[allow(dead_code)]
 mod runtime;
 

@@ -5,8 +5,8 @@
 //! `UPDATE_GOLDEN=1` to rewrite the expected files (the test then fails once so the
 //! change is seen).
 
-use crate::codegen::{Files, Input, Package, python_package, rust_crate, typescript_package};
 use crate::ir;
+use crate::package::{Files, Input, Package, python_package, rust_crate, typescript_package};
 use std::path::PathBuf;
 
 fn dir() -> PathBuf {
@@ -105,7 +105,7 @@ fn upstream_schemas_generate_every_definition() {
         let text = std::fs::read_to_string(dir.join(file)).expect("upstream copy");
         let mut overlaid: serde_json::Value = serde_json::from_str(&text).expect("upstream JSON");
         let overlay = std::fs::read_to_string(dir.join(file.replace("-schema", "-overlay"))).expect("overlay");
-        crate::codegen::apply_overlay(&mut overlaid, &serde_json::from_str(&overlay).expect("overlay JSON")).expect("the overlay applies");
+        crate::package::apply_overlay(&mut overlaid, &serde_json::from_str(&overlay).expect("overlay JSON")).expect("the overlay applies");
         let named: Vec<String> = overlaid["$defs"].as_object().expect("$defs").keys().cloned().collect();
         for (what, text) in [("as published", text.clone()), ("with its overlay", overlaid.to_string())] {
             let input = Input::new("m", file, text, false);
@@ -132,7 +132,7 @@ fn upstream_schemas_generate_every_definition() {
 /// its own name everywhere, and no store, adapters or transcript.
 #[test]
 fn output_for_another_schema_is_a_package_of_that_schema_alone() {
-    use crate::codegen::{FromOptions, files_from};
+    use crate::package::{FromOptions, files_from};
     let schema = dir().join("tagged_union.json");
     let named = files_from(&schema, &FromOptions { name: Some("my-proto".into()), description: Some("My \"protocol\"".into()), overlay: None, partial: false }).expect("generates");
     let default = files_from(&schema, &FromOptions::default()).expect("generates");
@@ -173,7 +173,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
 
 #[test]
 fn an_overlay_annotates_what_the_schema_has_and_names_what_it_does_not() {
-    use crate::codegen::apply_overlay;
+    use crate::package::apply_overlay;
     use serde_json::json;
     let schema = json!({ "$defs": { "U": { "type": "object", "properties": { "a": { "type": ["string", "null"] }, "b": { "type": "string" } } } } });
     let mut s = schema.clone();
@@ -207,7 +207,7 @@ fn upstreams_overlay_marks_its_patches_and_its_path_rule() {
     assert_eq!(field(&ir_plain, "TerminalUpdate", "command"), ir::Presence::Opt);
     assert!(!absolute(&ir_plain), "the rule is the schema's, not the name's");
     let mut marked = plain.clone();
-    crate::codegen::apply_overlay(&mut marked, &read("acp-v2-overlay.json")).expect("the overlay applies");
+    crate::package::apply_overlay(&mut marked, &read("acp-v2-overlay.json")).expect("the overlay applies");
     let (ir_marked, errors) = ir::build_all(&marked);
     let (_, errors_plain) = ir::build_all(&plain);
     assert_eq!(errors.len(), errors_plain.len(), "the overlay adds no problem: {:?}", errors.iter().map(ToString::to_string).collect::<Vec<_>>());
@@ -217,7 +217,7 @@ fn upstreams_overlay_marks_its_patches_and_its_path_rule() {
     assert_eq!(field(&ir_marked, "TerminalUpdate", "terminalId"), ir::Presence::Req);
     assert!(absolute(&ir_marked));
     let mut v1 = read("acp-v1-schema.json");
-    crate::codegen::apply_overlay(&mut v1, &read("acp-v1-overlay.json")).expect("the v1 overlay applies");
+    crate::package::apply_overlay(&mut v1, &read("acp-v1-overlay.json")).expect("the v1 overlay applies");
 }
 
 /// Upstream's `x-state` and `x-scope` (and every other `x-` annotation the generator does

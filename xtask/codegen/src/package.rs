@@ -2,15 +2,13 @@
 //! bindings, and writes each file only when it changed (or, with `--check`, reports
 //! every stale file with a diff).
 
+use crate::rustfmt::rustfmt;
 use crate::{error_kinds, ir, python, root, rust, transcript_table, typescript};
-use acp_terminal_schema::emit::{Version, schema_text};
 use minijinja::Environment;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Every file one run produces, by path relative to the output root.
 #[derive(Default)]
@@ -122,25 +120,6 @@ fn render(env: &Environment<'_>, template: &str, ctx: impl Serialize) -> Result<
         }
         msg
     })
-}
-
-/// Formats Rust source with rustfmt (part of the Rust toolchain), with the project's
-/// `rustfmt.toml` wherever gen runs from, so that the output is what `cargo fmt` keeps.
-pub(crate) fn rustfmt(src: &str) -> Result<String, String> {
-    let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet", "--config-path"])
-        .arg(crate::root().join("rustfmt.toml"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run rustfmt (install it with `rustup component add rustfmt`): {e}"))?;
-    child.stdin.take().ok_or("rustfmt stdin")?.write_all(src.as_bytes()).map_err(|e| e.to_string())?;
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(format!("rustfmt rejected generated code:\n{}\n--- source ---\n{src}", String::from_utf8_lossy(&out.stderr)));
-    }
-    String::from_utf8(out.stdout).map_err(|e| e.to_string())
 }
 
 /// One schema document to generate from.
@@ -515,8 +494,14 @@ pub fn python_package(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut
     Ok(())
 }
 
-/// `cargo xtask gen [--check]`: the project's own schema and bindings.
-pub fn generate(check: bool) -> Result<(), String> {
+/// `cargo xtask gen [--check]`: the project's own schema and bindings. `schemas` are
+/// the emitted documents, each as (module, path, text): written to their path, then
+/// generated from.
+///
+/// # Errors
+/// A schema that does not generate, a template that does not render, or (with `check`)
+/// every stale file, with a diff.
+pub fn generate(schemas: Vec<(String, String, String)>, check: bool) -> Result<(), String> {
     let start = std::time::Instant::now();
     let mut files = Files::default();
     let mut inputs = Vec::new();
@@ -524,13 +509,11 @@ pub fn generate(check: bool) -> Result<(), String> {
     let step = |what: &str, files: &Files, t: std::time::Instant, before: usize| {
         eprintln!("gen: {what:<52} {:>3} files {:>7.1} ms", files.0.len() - before, t.elapsed().as_secs_f64() * 1000.0);
     };
-    for v in [Version::V2, Version::V1] {
+    for (module, source, text) in schemas {
         let (t, before) = (std::time::Instant::now(), files.0.len());
-        let source = format!("schema/json/{}/schema.json", v.as_str());
-        let text = schema_text(v);
         files.add(source.clone(), text.clone());
         step(&format!("emit {source}"), &files, t, before);
-        inputs.push(Input::new(v.as_str(), source, text, false));
+        inputs.push(Input::new(module, source, text, false));
     }
     let (t, before) = (std::time::Instant::now(), files.0.len());
     // The transcript's state machine, compiled from its one source into each runtime's
@@ -667,183 +650,4 @@ pub fn files_from(schema: &Path, options: &FromOptions) -> Result<Files, String>
 pub fn generate_from(schema: &Path, out: &Path, options: &FromOptions, check: bool) -> Result<(), String> {
     let files = files_from(schema, options)?;
     sync(out, &files, &["rust/src", "typescript/src", "python/src"], check)
-}
-
-/// Upstream's full schemas as the crate derives them (`tests/upstream/`, `cargo xtask
-/// upstream`), with their overlays, as the modules `v2` (feature `unstable_protocol_v2`),
-/// `v2_unstable` (and `unstable`) and `v1`.
-///
-/// # Errors
-/// A file that does not read, or a definition that does not generate (a problem fails:
-/// these are never partial).
-pub fn upstream_inputs() -> Result<Vec<Input>, String> {
-    let mut upstream = Vec::new();
-    for (module, file, overlay) in
-        [("v2", "acp-v2-schema.json", "acp-v2-overlay.json"), ("v2_unstable", "acp-v2-unstable-schema.json", "acp-v2-unstable-overlay.json"), ("v1", "acp-v1-schema.json", "acp-v1-overlay.json")]
-    {
-        let dir = root().join("tests/upstream");
-        let read = |f: &str| -> Result<serde_json::Value, String> { serde_json::from_str(&std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"))?).map_err(|e| format!("{f}: {e}")) };
-        let mut doc = read(file)?;
-        apply_overlay(&mut doc, &read(overlay)?)?;
-        let input = Input::new(module, file, serde_json::to_string(&doc).map_err(|e| e.to_string())?, false);
-        let ir = input.ir()?;
-        // Upstream's own definitions (not the objects the generator synthesizes).
-        let named = doc.get("$defs").and_then(serde_json::Value::as_object);
-        let n = ir.defs.iter().filter(|d| named.is_some_and(|m| m.contains_key(d.name()))).count();
-        let all = named.map_or(0, serde_json::Map::len);
-        if n != all {
-            return Err(format!("{file}: {n} of its {all} definitions generate"));
-        }
-        upstream.push(input);
-    }
-    Ok(upstream)
-}
-
-/// The package `acp-upstream` of those inputs, under `upstream/` in `files`.
-pub fn upstream_package(upstream: &[Input], files: &mut Files) -> Result<(), String> {
-    let up = Package::neutral("acp-upstream", "Upstream ACP's full v2 and v1 schemas")?;
-    rust_crate(upstream, "upstream/rust", &up, files)?;
-    typescript_package(upstream, "upstream/typescript", &up, files)?;
-    python_package(upstream, "upstream/python", &up, files)
-}
-
-/// `cargo xtask fuzz`'s rounds over upstream's packages: values made from the schema for
-/// every definition, `per_def` each, seed after seed until `deadline`, each round judged
-/// as the goldens step judges its one (`construct_vectors::run_generated`).
-///
-/// # Errors
-/// The first round with a wrong value (its seed is in the message).
-pub fn fuzz_upstream(tsc: &Path, python: &Path, seed: u64, per_def: usize, deadline: std::time::Instant) -> Result<usize, String> {
-    let upstream = upstream_inputs()?;
-    let mut files = Files::default();
-    upstream_package(&upstream, &mut files)?;
-    let out = std::env::temp_dir().join(format!("acp-terminal-fuzz-upstream-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    sync(&out, &files, &[], false)?;
-    let mut rounds = 0;
-    let result = loop {
-        let s = seed.wrapping_add(rounds as u64);
-        for input in &upstream {
-            if let Err(e) = input.ir().and_then(|ir| crate::construct_vectors::run_generated(&out.join("upstream"), tsc, python, &input.module, ir, per_def, s)) {
-                let _ = std::fs::remove_dir_all(&out);
-                return Err(format!("upstream values, seed {s}: {e}"));
-            }
-        }
-        rounds += 1;
-        if std::time::Instant::now() >= deadline {
-            break Ok(rounds);
-        }
-    };
-    let _ = std::fs::remove_dir_all(&out);
-    result
-}
-
-/// Generates the bindings of every construct schema under `xtask/tests/schemas/` (the
-/// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` does, and
-/// checks each compiles: the Rust crate with `cargo build` (warnings denied), the
-/// TypeScript package with strict `tsc`, the Python package with `mypy --strict`.
-/// Needs the npm and pip installs of `cargo xtask test`.
-pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
-    let dir = root().join("xtask/tests/schemas");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    let out = std::env::temp_dir().join(format!("acp-terminal-goldens-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let mut count = 0;
-    let mut inputs = Vec::new();
-    for p in paths {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !name.ends_with(".json") || name.ends_with(".ir.json") || name.ends_with(".vectors.json") || name.starts_with("err_") {
-            continue;
-        }
-        // Each schema alone, through the same path as the command line ...
-        generate_from(&p, &out.join(name.trim_end_matches(".json")), &FromOptions::default(), false)?;
-        count += 1;
-        let module = name.trim_end_matches(".json").to_owned();
-        let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-        inputs.push(Input::new(module, format!("xtask/tests/schemas/{name}"), text, false));
-    }
-    // ... and all of them as modules of one package per language, compiled once.
-    let mut files = Files::default();
-    let pkg = Package::neutral("goldens", "Every construct schema")?;
-    rust_crate(&inputs, "all/rust", &pkg, &mut files)?;
-    typescript_package(&inputs, "all/typescript", &pkg, &mut files)?;
-    python_package(&inputs, "all/python", &pkg, &mut files)?;
-    // Upstream's full v2 and v1 schemas (with their overlays): every definition must
-    // generate and compile like the goldens.
-    let upstream = upstream_inputs()?;
-    let names_of = |module: &str| -> Result<Vec<String>, String> {
-        let input = upstream.iter().find(|i| i.module == module).ok_or_else(|| format!("no upstream module {module}"))?;
-        Ok(input.ir()?.defs.iter().map(|d| d.name().to_owned()).collect())
-    };
-    let (v2_names, v1_names) = (names_of("v2")?, names_of("v1")?);
-    upstream_package(&upstream, &mut files)?;
-    sync(&out, &files, &[], false)?;
-    let cargo = |args: &[&str], dir: &str| {
-        crate::run(
-            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(args)
-                .arg("--manifest-path")
-                .arg(out.join(dir).join("rust/Cargo.toml"))
-                .env("CARGO_TARGET_DIR", root().join("target/goldens"))
-                .env("RUSTFLAGS", "-D warnings"),
-        )
-    };
-    // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.
-    let tool = |what: &str, dir: &str, f: &dyn Fn() -> Result<(), String>| {
-        let began = std::time::Instant::now();
-        f().map(|()| eprintln!("goldens:   {dir}: {what:<52} {:6.1} s", began.elapsed().as_secs_f64()))
-    };
-    let compile = |dir: &str, import: &str| {
-        tool("cargo build", dir, &|| cargo(&["build", "--quiet"], dir))
-            // Clippy-clean too (RUSTFLAGS denies warnings): a vendored crate passes a user's `cargo clippy`.
-            .and_then(|()| tool("cargo clippy", dir, &|| cargo(&["clippy", "--quiet"], dir)))
-            .and_then(|()| tool("tsc", dir, &|| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json")))))
-            .and_then(|()| {
-                tool("mypy --strict", dir, &|| {
-                    crate::run(
-                        Command::new(python).args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"]).arg(out.join("mypy-cache")).arg(out.join(dir).join("python/src").join(import)),
-                    )
-                })
-            })
-            // Lint-clean too, with the project's rules: a vendored package passes a
-            // user's ruff whatever constructs its schema has.
-            .and_then(|()| {
-                tool("ruff check", dir, &|| {
-                    crate::run(Command::new(python).args(["-m", "ruff", "check", "--quiet", "--config"]).arg(root().join("ruff.toml")).arg(out.join(dir).join("python/src").join(import)))
-                })
-            })
-    };
-    // Each part with its time, so a slow one shows where the step's time goes.
-    let timed = |what: &str, f: &dyn Fn() -> Result<(), String>| {
-        let began = std::time::Instant::now();
-        f().map(|()| eprintln!("goldens: {what:<58} {:6.1} s", began.elapsed().as_secs_f64()))
-    };
-    let up = out.join("upstream");
-    let result = timed("compile the construct package (cargo, clippy, tsc, mypy, ruff)", &|| compile("all", "goldens"))
-        // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).
-        .and_then(|()| timed("its doctest", &|| cargo(&["test", "--doc", "--quiet"], "all")))
-        // What the constructs do, not only that they compile.
-        .and_then(|()| timed("construct vectors", &|| crate::construct_vectors::run(&out, tsc, python)))
-        .and_then(|()| timed("compile upstream's package (cargo, clippy, tsc, mypy, ruff)", &|| compile("upstream", "acp_upstream")))
-        .and_then(|()| {
-            timed("upstream's literals and examples", &|| {
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-rust-tests", &v2_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-docs", &v2_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-python-sdk", &v1_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-docs", &v1_names)
-            })
-        })
-        .and_then(|()| timed("the comparison's probes", &|| crate::compare::check_ours(&up, tsc, python)))
-        .and_then(|()| {
-            // Every upstream definition, in the three languages, with values made from the schema.
-            timed("values made from every upstream definition", &|| {
-                for input in &upstream {
-                    crate::construct_vectors::run_generated(&up, tsc, python, &input.module, input.ir()?, 6, 13)?;
-                }
-                Ok(())
-            })
-        });
-    let _ = std::fs::remove_dir_all(&out);
-    result.map(|()| eprintln!("the bindings generated from {count} construct schemas, and from upstream's whole v2 and v1 schemas, compile in Rust, TypeScript and Python"))
 }

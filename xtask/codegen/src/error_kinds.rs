@@ -108,7 +108,7 @@ pub fn files(root: &std::path::Path) -> Result<Vec<(String, String)>, String> {
     let text = std::fs::read_to_string(root.join(SOURCE)).map_err(|e| format!("{SOURCE}: {e}"))?;
     let kinds = parse(&text)?;
     Ok(vec![
-        ("templates/rust/runtime/error_kind.rs".into(), crate::codegen::rustfmt(&rust(&kinds))?),
+        ("templates/rust/runtime/error_kind.rs".into(), crate::rustfmt::rustfmt(&rust(&kinds))?),
         ("templates/typescript/runtime/error_kinds.ts".into(), typescript(&kinds)),
         ("templates/python/runtime/error_kinds.py".into(), python(&kinds)),
     ])

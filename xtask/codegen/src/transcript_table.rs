@@ -751,7 +751,7 @@ pub fn python(m: &Machine) -> Result<String, String> {
     s.push_str("\"\"\"The transcript's escape-sequence state machine as data.\n\n");
     s.push_str("Each state's row gives, for every input (a code point U+0000..U+009F, then ``CLASS_BIDI`` and\n");
     s.push_str("``CLASS_TEXT``), the action to take and the next state, as ``action << 4 | next``. The regular\n");
-    s.push_str("expressions of the bulk path are derived from the same table (xtask/src/transcript_table.rs says\n");
+    s.push_str("expressions of the bulk path are derived from the same table (xtask/codegen/src/transcript_table.rs says\n");
     s.push_str("how); they run on the UTF-8 bytes of a chunk without C1 controls. ``transcript.py`` interprets\n");
     s.push_str("them.\n\"\"\"\n\nimport re\nfrom typing import Final\n\n");
     for (name, v) in &m.constants {
@@ -852,7 +852,7 @@ pub fn files(root: &std::path::Path) -> Result<Vec<(String, String)>, String> {
     let text = std::fs::read_to_string(root.join(SOURCE)).map_err(|e| format!("{SOURCE}: {e}"))?;
     let m = parse(&text)?;
     Ok(vec![
-        ("templates/rust/runtime/transcript_table.rs".into(), crate::codegen::rustfmt(&rust(&m)?)?),
+        ("templates/rust/runtime/transcript_table.rs".into(), crate::rustfmt::rustfmt(&rust(&m)?)?),
         ("templates/typescript/runtime/transcript_table.ts".into(), typescript(&m)?),
         ("templates/python/runtime/transcript_table.py".into(), python(&m)?),
     ])
