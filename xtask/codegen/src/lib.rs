@@ -8,6 +8,7 @@
 //! from, so it runs on any schema in the supported subset. It depends on no test or
 //! harness code; `cargo xtask` (the commands, the test steps) is built on top of it.
 
+pub mod dynamic;
 pub mod error_kinds;
 pub mod ir;
 pub mod package;

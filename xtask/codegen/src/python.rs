@@ -1,6 +1,7 @@
 //! The Python binding: turns the IR into the view the Python templates render
 //! (pydantic models for the values, generated decoders and encoders for the wire).
 
+use crate::dynamic::Opt;
 use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use serde::Serialize;
@@ -87,19 +88,13 @@ fn comment(doc: &str, indent: &str) -> Vec<String> {
     doc.trim().lines().map(|l| if l.trim().is_empty() { format!("{indent}#") } else { format!("{indent}# {}", l.trim_end()) }).collect()
 }
 
-#[derive(Default)]
-struct Helpers {
-    arrays: BTreeMap<String, (String, String, String)>,
-    maps: BTreeMap<String, (String, String, String)>,
-    options: BTreeMap<String, String>,
-    /// Each compiled `pattern` constant's text, by its name.
-    patterns: BTreeMap<String, String>,
-    /// Runtime decoders and encoders the module calls (for its imports).
-    used: BTreeSet<String>,
-}
+/// Python's spelling of what the dynamic views decide alike (`crate::dynamic`).
+pub struct Py;
 
-impl Helpers {
-    fn py_type(&mut self, t: &Ty) -> String {
+type Helpers = crate::dynamic::Helpers<Py>;
+
+impl crate::dynamic::Dialect for Py {
+    fn type_of(t: &Ty) -> String {
         match t {
             Ty::Ref { name } => name.clone(),
             Ty::String => "str".into(),
@@ -109,136 +104,48 @@ impl Helpers {
             Ty::Bytes => "bytes".into(),
             Ty::Object => "dict[str, JsonValue]".into(),
             Ty::Json => "JsonValue".into(),
-            Ty::Array { items } => format!("list[{}]", self.py_type(items)),
-            Ty::Map { values } => format!("dict[str, {}]", self.py_type(values)),
+            Ty::Array { items } => format!("list[{}]", Self::type_of(items)),
+            Ty::Map { values } => format!("dict[str, {}]", Self::type_of(values)),
         }
     }
 
-    fn suffix(t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => name.clone(),
-            Ty::String => "String".into(),
-            Ty::Bool => "Boolean".into(),
-            Ty::Integer { format, .. } => format.to_upper_camel_case(),
-            Ty::Number { .. } => "Number".into(),
-            Ty::Bytes => "Bytes".into(),
-            Ty::Object => "Object".into(),
-            Ty::Json => "Json".into(),
-            Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
-            Ty::Map { values } => format!("MapOf{}", Self::suffix(values)),
-        }
+    fn codec(kind: &str, base: &str) -> String {
+        format!("{kind}_{base}")
     }
 
-    fn decoder(&mut self, t: &Ty) -> String {
-        let d = self.decoder_name(t);
-        if d.starts_with("decode_") && d[7..].starts_with(|c: char| c.is_ascii_lowercase()) {
-            self.used.insert(d.clone());
-        }
-        d
-    }
-
-    fn encoder(&mut self, t: &Ty) -> String {
-        let e = self.encoder_name(t);
-        if e.starts_with("encode_") && e[7..].starts_with(|c: char| c.is_ascii_lowercase()) {
-            self.used.insert(e.clone());
-        }
-        e
-    }
-
-    fn decoder_name(&mut self, t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => format!("decode_{name}"),
-            Ty::String => "decode_string".into(),
-            Ty::Bool => "decode_boolean".into(),
-            Ty::Integer { format, .. } => match format.as_str() {
-                "uint32" => "decode_uint32",
-                "int32" => "decode_int32",
-                "uint16" => "decode_uint16",
-                "uint8" => "decode_uint8",
-                "uint64" | "uint" => "decode_uint64",
-                _ => "decode_int64",
+    fn option(o: &Opt<'_>, patterns: &mut BTreeMap<String, String>) -> String {
+        match o {
+            Opt::Lenient => "lenient=True".to_owned(),
+            Opt::SkipItems => "skip_items=True".to_owned(),
+            Opt::NumberRange(min, max) => {
+                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
+                format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")"))
             }
-            .into(),
-            Ty::Number { .. } => "decode_number".into(),
-            Ty::Bytes => "decode_bytes".into(),
-            Ty::Object => "decode_object".into(),
-            Ty::Json => "decode_json".into(),
-            Ty::Array { items } => {
-                let name = Self::suffix(t);
-                let entry = (self.py_type(items), self.decoder(items), self.encoder(items));
-                self.arrays.insert(name.clone(), entry);
-                format!("decode_{name}")
+            Opt::IntegerRange(lo, hi) => format!("range=({lo:?}, {hi:?})"),
+            Opt::MinItems(n) => format!("min_items={n}"),
+            Opt::Pattern(p) => {
+                // A named module constant, one per distinct pattern.
+                let text = pattern_constant(p);
+                let next = format!("_PATTERN_{}", patterns.len());
+                let name = match patterns.iter().find(|(_, t)| **t == text) {
+                    Some((name, _)) => name.clone(),
+                    None => {
+                        patterns.insert(next.clone(), text);
+                        next
+                    }
+                };
+                format!("pattern={name}")
             }
-            Ty::Map { values } => {
-                let name = Self::suffix(t);
-                let entry = (self.py_type(values), self.decoder(values), self.encoder(values));
-                self.maps.insert(name.clone(), entry);
-                format!("decode_{name}")
+            Opt::Length(l) => {
+                let (min, max) = length_bounds(l);
+                format!("length=({min}, {max})")
             }
+            Opt::NullAsEmpty => "null_as_empty=True".to_owned(),
         }
     }
 
-    fn encoder_name(&mut self, t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => format!("encode_{name}"),
-            Ty::String => "encode_string".into(),
-            Ty::Bool => "encode_boolean".into(),
-            Ty::Integer { .. } | Ty::Number { .. } => "encode_number".into(),
-            Ty::Bytes => "encode_bytes".into(),
-            Ty::Object => "encode_object".into(),
-            Ty::Json => "encode_json".into(),
-            Ty::Array { .. } | Ty::Map { .. } => {
-                self.decoder(t);
-                format!("encode_{}", Self::suffix(t))
-            }
-        }
-    }
-
-    fn options(&mut self, f: &Field) -> Option<String> {
-        let mut parts = Vec::new();
-        if f.lenient {
-            parts.push("lenient=True".to_owned());
-        }
-        if f.skip_invalid_items {
-            parts.push("skip_items=True".to_owned());
-        }
-        if let Ty::Number { min, max } = &f.ty
-            && (min.is_some() || max.is_some())
-        {
-            let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
-            parts.push(format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")")));
-        }
-        if let Some((lo, hi)) = f.ty.integer_bounds() {
-            parts.push(format!("range=({lo:?}, {hi:?})"));
-        }
-        if let Some(n) = f.min_items {
-            parts.push(format!("min_items={n}"));
-        }
-        if let Some(p) = &f.pattern {
-            let text = pattern_constant(p);
-            let next = format!("_PATTERN_{}", self.patterns.len());
-            let name = match self.patterns.iter().find(|(_, t)| **t == text) {
-                Some((name, _)) => name.clone(),
-                None => {
-                    self.patterns.insert(next.clone(), text);
-                    next
-                }
-            };
-            parts.push(format!("pattern={name}"));
-        }
-        if let Some(l) = &f.length {
-            let (min, max) = length_bounds(l);
-            parts.push(format!("length=({min}, {max})"));
-        }
-        if f.null_as_empty {
-            parts.push("null_as_empty=True".to_owned());
-        }
-        if parts.is_empty() {
-            return None;
-        }
-        let literal = format!("MemberOptions({})", parts.join(", "));
-        let next = format!("_OPTIONS_{}", self.options.len());
-        Some(self.options.entry(literal).or_insert(next).clone())
+    fn options(parts: &[String]) -> (String, &'static str) {
+        (format!("MemberOptions({})", parts.join(", ")), "_OPTIONS_")
     }
 }
 
@@ -276,7 +183,7 @@ fn pfield(h: &mut Helpers, owner: &str, f: &Field, i: usize, seen: &mut BTreeSet
     if !seen.insert(id.clone()) {
         return Err(format!("$defs/{owner}: members map to the same Python attribute `{id}` (one of them is `{}`)", f.wire));
     }
-    let ty = h.py_type(&f.ty);
+    let ty = h.type_of(&f.ty);
     let dec = h.decoder(&f.ty);
     let enc = h.encoder(&f.ty);
     let opts = h.options(f).map(|o| format!(", {o}")).unwrap_or_default();
@@ -672,7 +579,7 @@ fn pmethods(h: &mut Helpers, methods: &[crate::ir::Method]) -> Vec<PMethod> {
         .iter()
         .map(|m| {
             let t = Ty::Ref { name: m.payload.clone() };
-            PMethod { method: py(&m.method), ty: h.py_type(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
+            PMethod { method: py(&m.method), ty: h.type_of(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
         })
         .collect()
 }
@@ -801,7 +708,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                 }
                 Def::KindUnion { name, doc, branches, expected, integer_range } => {
                     // `None` last, as ruff (RUF036) and readers expect; the order means nothing to the type.
-                    let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.py_type(&b.ty)).collect();
+                    let mut tys: Vec<String> = branches.iter().filter(|b| b.kind != "null").map(|b| h.type_of(&b.ty)).collect();
                     let any = branches.iter().any(|b| b.kind == "any");
                     if any {
                         h.used.insert("decode_json".into());
@@ -814,7 +721,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     for b in branches {
                         let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
                         let item = match &b.ty {
-                            Ty::Array { items } if b.item_key.is_some() => h.py_type(items),
+                            Ty::Array { items } if b.item_key.is_some() => h.type_of(items),
                             _ => String::new(),
                         };
                         out.push(PKind { kind: b.kind.clone(), decoder, encoder, item_key: b.item_key.as_deref().map(py), item, min_items: b.min_items });
@@ -824,7 +731,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
                     PDef::KindUnion { name: name.clone(), doc: docstring(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, snake, any }
                 }
-                Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.py_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
+                Def::Alias { name, doc, ty } => PDef::Alias { name: name.clone(), doc: docstring(doc, ""), ty: h.type_of(ty), decoder: h.decoder(ty), encoder: h.encoder(ty), snake },
                 Def::StringEnum { name, doc, values, other } => PDef::StringEnum {
                     name: name.clone(),
                     doc: docstring(doc, ""),

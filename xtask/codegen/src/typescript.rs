@@ -1,6 +1,7 @@
 //! The TypeScript binding: turns the IR into the view the TypeScript templates render
 //! (names, types, decoder and encoder expressions are decided here).
 
+use crate::dynamic::Opt;
 use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToUpperCamelCase};
 use serde::Serialize;
@@ -40,16 +41,13 @@ fn jsdoc(doc: &str, indent: &str) -> Vec<String> {
     out
 }
 
-/// Collects the array helpers a module needs.
-#[derive(Default)]
-struct Helpers {
-    arrays: BTreeMap<String, (String, String, String)>,
-    maps: BTreeMap<String, (String, String, String)>,
-    options: BTreeMap<String, String>,
-}
+/// TypeScript's spelling of what the dynamic views decide alike (`crate::dynamic`).
+pub struct Ts;
 
-impl Helpers {
-    fn ts_type(&mut self, t: &Ty) -> String {
+type Helpers = crate::dynamic::Helpers<Ts>;
+
+impl crate::dynamic::Dialect for Ts {
+    fn type_of(t: &Ty) -> String {
         match t {
             Ty::Ref { name } => name.clone(),
             Ty::String => "string".into(),
@@ -58,124 +56,47 @@ impl Helpers {
             Ty::Bytes => "Uint8Array".into(),
             Ty::Object => "JsonObject".into(),
             Ty::Json => "Json".into(),
-            Ty::Array { items } => format!("{}[]", self.ts_type(items)),
-            Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ts_type(values)),
+            Ty::Array { items } => format!("{}[]", Self::type_of(items)),
+            Ty::Map { values } => format!("{{ [key: string]: {} }}", Self::type_of(values)),
         }
     }
 
-    fn suffix(t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => name.clone(),
-            Ty::String => "String".into(),
-            Ty::Bool => "Boolean".into(),
-            Ty::Integer { format, .. } => format.to_upper_camel_case(),
-            Ty::Number { .. } => "Number".into(),
-            Ty::Bytes => "Bytes".into(),
-            Ty::Object => "Object".into(),
-            Ty::Json => "Json".into(),
-            Ty::Array { items } => format!("ArrayOf{}", Self::suffix(items)),
-            Ty::Map { values } => format!("MapOf{}", Self::suffix(values)),
+    fn codec(kind: &str, base: &str) -> String {
+        format!("{kind}{}", base.to_upper_camel_case())
+    }
+
+    fn option(o: &Opt<'_>, _: &mut BTreeMap<String, String>) -> String {
+        match o {
+            Opt::Lenient => "lenient: true".to_owned(),
+            Opt::SkipItems => "skipItems: true".to_owned(),
+            Opt::NumberRange(min, max) => {
+                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
+                format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity"))
+            }
+            Opt::IntegerRange(lo, hi) => format!("range: [{lo}, {hi}]"),
+            Opt::MinItems(n) => format!("minItems: {n}"),
+            Opt::Pattern(p) => {
+                let atoms: Vec<String> = p
+                    .atoms
+                    .iter()
+                    .map(|a| {
+                        let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
+                        format!("[{}, [{}], {}, {}]", a.negated, ranges.join(", "), a.min, a.max.map_or(-1, i64::from))
+                    })
+                    .collect();
+                let source = serde_json::to_string(&p.source).unwrap_or_default();
+                format!("pattern: {{ source: {source}, atoms: [{}] }}", atoms.join(", "))
+            }
+            Opt::Length(l) => {
+                let (min, max) = length_bounds(l);
+                format!("length: [{min}, {max}]")
+            }
+            Opt::NullAsEmpty => "nullAsEmpty: true".to_owned(),
         }
     }
 
-    fn decoder(&mut self, t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => format!("decode{name}"),
-            Ty::String => "decodeString".into(),
-            Ty::Bool => "decodeBoolean".into(),
-            // Bounds narrower than the format's are a member option (`range`), checked
-            // like a number's.
-            Ty::Integer { format, .. } => match format.as_str() {
-                "uint32" => "decodeUint32",
-                "int32" => "decodeInt32",
-                "uint16" => "decodeUint16",
-                "uint8" => "decodeUint8",
-                "uint64" | "uint" => "decodeUint64",
-                _ => "decodeInt64",
-            }
-            .into(),
-            Ty::Number { .. } => "decodeNumber".into(),
-            Ty::Bytes => "decodeBytes".into(),
-            Ty::Object => "decodeObject".into(),
-            Ty::Json => "decodeJson".into(),
-            Ty::Array { items } => {
-                let name = Self::suffix(t);
-                let item_dec = self.decoder(items);
-                let item_enc = self.encoder(items);
-                let item_ty = self.ts_type(items);
-                self.arrays.insert(name.clone(), (item_ty, item_dec, item_enc));
-                format!("decode{name}")
-            }
-            Ty::Map { values } => {
-                let name = Self::suffix(t);
-                let entry = (self.ts_type(values), self.decoder(values), self.encoder(values));
-                self.maps.insert(name.clone(), entry);
-                format!("decode{name}")
-            }
-        }
-    }
-
-    fn encoder(&mut self, t: &Ty) -> String {
-        match t {
-            Ty::Ref { name } => format!("encode{name}"),
-            Ty::String => "encodeString".into(),
-            Ty::Bool => "encodeBoolean".into(),
-            Ty::Integer { .. } | Ty::Number { .. } => "encodeNumber".into(),
-            Ty::Bytes => "encodeBytes".into(),
-            Ty::Object => "encodeObject".into(),
-            Ty::Json => "encodeJson".into(),
-            Ty::Array { .. } | Ty::Map { .. } => {
-                self.decoder(t);
-                format!("encode{}", Self::suffix(t))
-            }
-        }
-    }
-
-    fn options(&mut self, f: &Field) -> Option<String> {
-        let mut parts = Vec::new();
-        if f.lenient {
-            parts.push("lenient: true".to_owned());
-        }
-        if f.skip_invalid_items {
-            parts.push("skipItems: true".to_owned());
-        }
-        if let Ty::Number { min, max } = &f.ty
-            && (min.is_some() || max.is_some())
-        {
-            let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
-            parts.push(format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity")));
-        }
-        if let Some((lo, hi)) = f.ty.integer_bounds() {
-            parts.push(format!("range: [{lo}, {hi}]"));
-        }
-        if let Some(n) = f.min_items {
-            parts.push(format!("minItems: {n}"));
-        }
-        if let Some(p) = &f.pattern {
-            let atoms: Vec<String> = p
-                .atoms
-                .iter()
-                .map(|a| {
-                    let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
-                    format!("[{}, [{}], {}, {}]", a.negated, ranges.join(", "), a.min, a.max.map_or(-1, i64::from))
-                })
-                .collect();
-            let source = serde_json::to_string(&p.source).unwrap_or_default();
-            parts.push(format!("pattern: {{ source: {source}, atoms: [{}] }}", atoms.join(", ")));
-        }
-        if let Some(l) = &f.length {
-            let (min, max) = length_bounds(l);
-            parts.push(format!("length: [{min}, {max}]"));
-        }
-        if f.null_as_empty {
-            parts.push("nullAsEmpty: true".to_owned());
-        }
-        if parts.is_empty() {
-            return None;
-        }
-        let literal = format!("{{ {} }}", parts.join(", "));
-        let next = format!("OPTIONS_{}", self.options.len());
-        Some(self.options.entry(literal).or_insert(next).clone())
+    fn options(parts: &[String]) -> (String, &'static str) {
+        (format!("{{ {} }}", parts.join(", ")), "OPTIONS_")
     }
 }
 
@@ -219,7 +140,7 @@ fn tfield(h: &mut Helpers, f: &Field, i: usize) -> TField {
         key: key(&f.wire),
         access: access(&f.wire),
         wire: js(&f.wire),
-        ty: h.ts_type(&f.ty),
+        ty: h.type_of(&f.ty),
         optional: f.presence != Presence::Req,
         nullable: f.presence == Presence::Patch,
         local: format!("m{i}"),
@@ -377,7 +298,7 @@ fn tmethods(h: &mut Helpers, methods: &[crate::ir::Method]) -> Vec<TMethod> {
         .iter()
         .map(|m| {
             let t = Ty::Ref { name: m.payload.clone() };
-            TMethod { method: js(&m.method), ty: h.ts_type(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
+            TMethod { method: js(&m.method), ty: h.type_of(&t), decoder: h.decoder(&t), encoder: h.encoder(&t) }
         })
         .collect()
 }
@@ -576,11 +497,11 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     open: *open,
                 },
                 Def::KindUnion { name, doc, branches, expected, integer_range } => {
-                    let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) }).collect();
+                    let tys: Vec<String> = branches.iter().map(|b| if b.kind == "null" { "null".to_owned() } else { h.type_of(&b.ty) }).collect();
                     let mut out = Vec::new();
                     for b in branches {
                         let (decoder, encoder) = if b.kind == "null" { (String::new(), String::new()) } else { (h.decoder(&b.ty), h.encoder(&b.ty)) };
-                        let ty = if b.kind == "null" { "null".to_owned() } else { h.ts_type(&b.ty) };
+                        let ty = if b.kind == "null" { "null".to_owned() } else { h.type_of(&b.ty) };
                         out.push(TKind { kind: b.kind.clone(), decoder, encoder, ty, item_key: b.item_key.as_deref().map(js), min_items: b.min_items });
                     }
                     let any = branches.iter().any(|b| b.kind == "any");
@@ -589,7 +510,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     let range = integer_range.map(|(lo, hi)| (format!("{lo}"), format!("{hi}")));
                     TDef::KindUnion { name: name.clone(), doc: jsdoc(doc, ""), ty: tys.join(" | "), expected: expected.clone(), branches: out, int, num, range, any }
                 }
-                Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.ts_type(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
+                Def::Alias { name, doc, ty } => TDef::Alias { name: name.clone(), doc: jsdoc(doc, ""), ty: h.type_of(ty), decoder: h.decoder(ty), encoder: h.encoder(ty) },
                 Def::StringEnum { name, doc, values, other } => TDef::StringEnum {
                     name: name.clone(),
                     doc: jsdoc(doc, ""),
