@@ -437,6 +437,7 @@ mod tests {
         let m = model(&upstream()).unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
         let session = m.owners.iter().find(|o| o.name == "session").expect("session state");
         let target = |n: &str| session.targets.iter().find(|t| t.name == n).unwrap_or_else(|| panic!("no target {n}"));
+        assert_eq!((session.targets.len(), session.targets.iter().filter(|t| t.keyed).count(), session.rules.len()), (14, 9, 28));
         assert!(target("terminal").keyed);
         assert!(!target("usage").keyed);
         assert!(target("toolCall").sources.contains(&"ToolCallUpdate".to_owned()), "{:?}", target("toolCall"));
