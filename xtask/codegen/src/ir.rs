@@ -67,6 +67,10 @@ pub struct Annotations {
     /// Every other `x-` annotation, raw (`x-side`, `x-docs-ignore`, a vendor's own).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other: Vec<(String, Value)>,
+    /// Where the annotated object is, a JSON pointer inside its definition (`/anyOf/9`;
+    /// empty for the definition itself), for the messages of later checks.
+    #[serde(skip)]
+    pub at: String,
 }
 
 /// The state actions `x-state` gives one state owner.
@@ -156,7 +160,7 @@ const ACTED_ON: &[&str] = &["x-method", "x-patch", "x-absolute-path", "x-deseria
 
 /// The [`Annotations`] of the schema object `o` at `ptr` of `def`.
 pub fn annotations(def: &str, ptr: &str, o: &Map<String, Value>) -> R<Annotations> {
-    let mut out = Annotations::default();
+    let mut out = Annotations { at: ptr.to_owned(), ..Annotations::default() };
     let strings = |at: &str, v: &Value| -> R<Vec<String>> {
         match v.as_array() {
             Some(a) if a.iter().all(Value::is_string) => Ok(a.iter().filter_map(Value::as_str).map(str::to_owned).collect()),

@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod python;
 pub mod rust;
 pub mod rustfmt;
+pub mod state;
 pub mod transcript_table;
 pub mod typescript;
 

@@ -212,6 +212,10 @@ impl Input {
     /// Every problem of `ir` (built with `errors`): the IR's, then each language view's.
     fn problems(ir: &ir::Ir, errors: &[ir::IrError]) -> Vec<String> {
         let mut problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        // The state model (`x-state`) resolves against the definitions that built.
+        if let Err(state) = crate::state::model(ir) {
+            problems.extend(state.iter().map(ToString::to_string));
+        }
         for (lang, view) in [("Rust", rust::view(ir).err()), ("TypeScript", typescript::view(ir).err()), ("Python", python::view(ir).err())] {
             for line in view.iter().flat_map(|e| e.lines()) {
                 let line = if line.contains(lang) { line.to_owned() } else { format!("{line} (in {lang})") };
