@@ -11,26 +11,6 @@ use heck::ToUpperCamelCase;
 use std::collections::{BTreeMap, BTreeSet};
 use std::marker::PhantomData;
 
-/// A member decoder's option, as the IR decides it.
-pub enum Opt<'a> {
-    /// Malformed is absent, with a warning (`x-deserialize-default-on-error`).
-    Lenient,
-    /// Bad array items are dropped, with a warning (`x-deserialize-skip-invalid-items`).
-    SkipItems,
-    /// A number's bounds (`None`: unbounded on that side).
-    NumberRange(Option<f64>, Option<f64>),
-    /// An integer's bounds, narrower than its format's.
-    IntegerRange(f64, f64),
-    /// The fewest items an array may have.
-    MinItems(u64),
-    /// A string's compiled `pattern`.
-    Pattern(&'a Pattern),
-    /// A string's length bounds.
-    Length(&'a Length),
-    /// `null` reads as the empty array.
-    NullAsEmpty,
-}
-
 /// How one language spells what [`Helpers`] decides.
 pub trait Dialect {
     /// The language's type of `t` (`string[]`, `list[str]`).
@@ -38,10 +18,21 @@ pub trait Dialect {
     /// A codec's name: `kind` is `decode` or `encode`; `base` is a lower-case runtime
     /// word (`string`, `uint32`) or a type's suffix (`TerminalId`, `ArrayOfString`).
     fn codec(kind: &str, base: &str) -> String;
-    /// One option as the language writes it (`patterns`: the module's named pattern
+    /// One option of a member's decoder: `name` (snake case) set to `value`
+    /// (`skipItems: true`, `skip_items=True`).
+    fn option(name: &str, value: &str) -> String;
+    /// The literal `true`.
+    const TRUE: &'static str;
+    /// A number literal, and the infinities (for unbounded sides).
+    fn number(v: f64) -> String;
+    const INFINITY: &'static str;
+    const NEG_INFINITY: &'static str;
+    /// A pair of bounds (`[lo, hi]`, `(lo, hi)`).
+    fn pair(lo: &str, hi: &str) -> String;
+    /// A compiled `pattern` as an option value (`patterns`: the module's named pattern
     /// constants, for a language that names them).
-    fn option(o: &Opt<'_>, patterns: &mut BTreeMap<String, String>) -> String;
-    /// The option set's literal from its spelled parts, and the prefix of its constant's name.
+    fn pattern(p: &Pattern, patterns: &mut BTreeMap<String, String>) -> String;
+    /// The option set's literal from its options, and the prefix of its constant's name.
     fn options(parts: &[String]) -> (String, &'static str);
 }
 
@@ -81,6 +72,12 @@ pub fn suffix(t: &Ty) -> String {
         Ty::Array { items } => format!("ArrayOf{}", suffix(items)),
         Ty::Map { values } => format!("MapOf{}", suffix(values)),
     }
+}
+
+/// A string length's bounds as the language's literals (no maximum: its infinity).
+#[must_use]
+pub fn length_bounds<D: Dialect>(l: &Length) -> (String, String) {
+    (l.min.to_string(), l.max.map_or_else(|| D::INFINITY.to_owned(), |m| m.to_string()))
 }
 
 impl<D: Dialect> Helpers<D> {
@@ -154,37 +151,39 @@ impl<D: Dialect> Helpers<D> {
     /// The name of the constant holding `f`'s decoder options (one per distinct set in
     /// the module), or `None` when it has none.
     pub fn options(&mut self, f: &Field) -> Option<String> {
-        let mut opts = Vec::new();
+        let mut parts = Vec::new();
         if f.lenient {
-            opts.push(Opt::Lenient);
+            parts.push(D::option("lenient", D::TRUE));
         }
         if f.skip_invalid_items {
-            opts.push(Opt::SkipItems);
+            parts.push(D::option("skip_items", D::TRUE));
         }
         if let Ty::Number { min, max } = &f.ty
             && (min.is_some() || max.is_some())
         {
-            opts.push(Opt::NumberRange(*min, *max));
+            let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), D::number);
+            parts.push(D::option("range", &D::pair(&n(*min, D::NEG_INFINITY), &n(*max, D::INFINITY))));
         }
         if let Some((lo, hi)) = f.ty.integer_bounds() {
-            opts.push(Opt::IntegerRange(lo, hi));
+            parts.push(D::option("range", &D::pair(&D::number(lo), &D::number(hi))));
         }
         if let Some(n) = f.min_items {
-            opts.push(Opt::MinItems(n));
+            parts.push(D::option("min_items", &n.to_string()));
         }
         if let Some(p) = &f.pattern {
-            opts.push(Opt::Pattern(p));
+            let value = D::pattern(p, &mut self.patterns);
+            parts.push(D::option("pattern", &value));
         }
         if let Some(l) = &f.length {
-            opts.push(Opt::Length(l));
+            let (min, max) = length_bounds::<D>(l);
+            parts.push(D::option("length", &D::pair(&min, &max)));
         }
         if f.null_as_empty {
-            opts.push(Opt::NullAsEmpty);
+            parts.push(D::option("null_as_empty", D::TRUE));
         }
-        if opts.is_empty() {
+        if parts.is_empty() {
             return None;
         }
-        let parts: Vec<String> = opts.iter().map(|o| D::option(o, &mut self.patterns)).collect();
         let (literal, prefix) = D::options(&parts);
         let next = format!("{prefix}{}", self.options.len());
         Some(self.options.entry(literal).or_insert(next).clone())

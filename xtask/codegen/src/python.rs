@@ -1,7 +1,6 @@
 //! The Python binding: turns the IR into the view the Python templates render
 //! (pydantic models for the values, generated decoders and encoders for the wire).
 
-use crate::dynamic::Opt;
 use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use serde::Serialize;
@@ -113,45 +112,36 @@ impl crate::dynamic::Dialect for Py {
         format!("{kind}_{base}")
     }
 
-    fn option(o: &Opt<'_>, patterns: &mut BTreeMap<String, String>) -> String {
-        match o {
-            Opt::Lenient => "lenient=True".to_owned(),
-            Opt::SkipItems => "skip_items=True".to_owned(),
-            Opt::NumberRange(min, max) => {
-                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v:?}"));
-                format!("range=({}, {})", n(*min, "-float(\"inf\")"), n(*max, "float(\"inf\")"))
-            }
-            Opt::IntegerRange(lo, hi) => format!("range=({lo:?}, {hi:?})"),
-            Opt::MinItems(n) => format!("min_items={n}"),
-            Opt::Pattern(p) => {
-                // A named module constant, one per distinct pattern.
-                let text = pattern_constant(p);
-                let next = format!("_PATTERN_{}", patterns.len());
-                let name = match patterns.iter().find(|(_, t)| **t == text) {
-                    Some((name, _)) => name.clone(),
-                    None => {
-                        patterns.insert(next.clone(), text);
-                        next
-                    }
-                };
-                format!("pattern={name}")
-            }
-            Opt::Length(l) => {
-                let (min, max) = length_bounds(l);
-                format!("length=({min}, {max})")
-            }
-            Opt::NullAsEmpty => "null_as_empty=True".to_owned(),
+    fn option(name: &str, value: &str) -> String {
+        format!("{name}={value}")
+    }
+
+    const TRUE: &'static str = "True";
+    const INFINITY: &'static str = "float(\"inf\")";
+    const NEG_INFINITY: &'static str = "-float(\"inf\")";
+
+    fn number(v: f64) -> String {
+        format!("{v:?}")
+    }
+
+    fn pair(lo: &str, hi: &str) -> String {
+        format!("({lo}, {hi})")
+    }
+
+    fn pattern(p: &crate::pattern::Pattern, patterns: &mut BTreeMap<String, String>) -> String {
+        // A named module constant, one per distinct pattern.
+        let text = pattern_constant(p);
+        if let Some((name, _)) = patterns.iter().find(|(_, t)| **t == text) {
+            return name.clone();
         }
+        let name = format!("_PATTERN_{}", patterns.len());
+        patterns.insert(name.clone(), text);
+        name
     }
 
     fn options(parts: &[String]) -> (String, &'static str) {
         (format!("MemberOptions({})", parts.join(", ")), "_OPTIONS_")
     }
-}
-
-/// A string length's bounds as Python literals (no maximum: `float("inf")`).
-fn length_bounds(l: &crate::ir::Length) -> (String, String) {
-    (l.min.to_string(), l.max.map_or_else(|| "float(\"inf\")".to_owned(), |m| m.to_string()))
 }
 
 #[derive(Serialize)]
@@ -692,7 +682,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     PDef::Struct { name: name.clone(), doc: docstring(&text, "    "), fields, snake, value_entries, defaults, forbidden: forbidden.iter().map(|f| py(f)).collect() }
                 }
                 Def::StringAlias { name, doc, absolute_path, length } => {
-                    PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake, length: length.as_ref().map(length_bounds) }
+                    PDef::StringAlias { name: name.clone(), doc: docstring(doc, ""), absolute_path: *absolute_path, snake, length: length.as_ref().map(crate::dynamic::length_bounds::<Py>) }
                 }
                 Def::IntEnum { name, doc, ty, values, open } => {
                     h.used.insert("encode_number".into());

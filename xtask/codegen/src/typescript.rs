@@ -1,9 +1,8 @@
 //! The TypeScript binding: turns the IR into the view the TypeScript templates render
 //! (names, types, decoder and encoder expressions are decided here).
 
-use crate::dynamic::Opt;
 use crate::ir::{Def, Field, Ir, Presence, Ty, UnknownTag};
-use heck::{ToShoutySnakeCase, ToUpperCamelCase};
+use heck::{ToLowerCamelCase, ToShoutySnakeCase, ToUpperCamelCase};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,44 +64,37 @@ impl crate::dynamic::Dialect for Ts {
         format!("{kind}{}", base.to_upper_camel_case())
     }
 
-    fn option(o: &Opt<'_>, _: &mut BTreeMap<String, String>) -> String {
-        match o {
-            Opt::Lenient => "lenient: true".to_owned(),
-            Opt::SkipItems => "skipItems: true".to_owned(),
-            Opt::NumberRange(min, max) => {
-                let n = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_owned(), |v| format!("{v}"));
-                format!("range: [{}, {}]", n(*min, "-Infinity"), n(*max, "Infinity"))
-            }
-            Opt::IntegerRange(lo, hi) => format!("range: [{lo}, {hi}]"),
-            Opt::MinItems(n) => format!("minItems: {n}"),
-            Opt::Pattern(p) => {
-                let atoms: Vec<String> = p
-                    .atoms
-                    .iter()
-                    .map(|a| {
-                        let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
-                        format!("[{}, [{}], {}, {}]", a.negated, ranges.join(", "), a.min, a.max.map_or(-1, i64::from))
-                    })
-                    .collect();
-                let source = serde_json::to_string(&p.source).unwrap_or_default();
-                format!("pattern: {{ source: {source}, atoms: [{}] }}", atoms.join(", "))
-            }
-            Opt::Length(l) => {
-                let (min, max) = length_bounds(l);
-                format!("length: [{min}, {max}]")
-            }
-            Opt::NullAsEmpty => "nullAsEmpty: true".to_owned(),
-        }
+    fn option(name: &str, value: &str) -> String {
+        format!("{}: {value}", name.to_lower_camel_case())
+    }
+
+    const TRUE: &'static str = "true";
+    const INFINITY: &'static str = "Infinity";
+    const NEG_INFINITY: &'static str = "-Infinity";
+
+    fn number(v: f64) -> String {
+        format!("{v}")
+    }
+
+    fn pair(lo: &str, hi: &str) -> String {
+        format!("[{lo}, {hi}]")
+    }
+
+    fn pattern(p: &crate::pattern::Pattern, _: &mut BTreeMap<String, String>) -> String {
+        let atoms: Vec<String> = p
+            .atoms
+            .iter()
+            .map(|a| {
+                let ranges: Vec<String> = a.ranges.iter().map(|(lo, hi)| format!("[{lo}, {hi}]")).collect();
+                format!("[{}, [{}], {}, {}]", a.negated, ranges.join(", "), a.min, a.max.map_or(-1, i64::from))
+            })
+            .collect();
+        format!("{{ source: {}, atoms: [{}] }}", js(&p.source), atoms.join(", "))
     }
 
     fn options(parts: &[String]) -> (String, &'static str) {
         (format!("{{ {} }}", parts.join(", ")), "OPTIONS_")
     }
-}
-
-/// A string length's bounds as number literals (no maximum: `Infinity`).
-fn length_bounds(l: &crate::ir::Length) -> (String, String) {
-    (l.min.to_string(), l.max.map_or_else(|| "Infinity".to_owned(), |m| m.to_string()))
 }
 
 #[derive(Serialize)]
@@ -158,6 +150,25 @@ struct TVariant {
     payload: Option<String>,
     /// The payload is a tagged union (read from the same object).
     nested: bool,
+}
+
+/// A variant's type name, unique in the module (`owner` and the variant's wire name or title).
+type VariantName<'a> = dyn FnMut(&str, &str) -> Result<String, String> + 'a;
+
+/// The variants of a tagged union or tagged object (`unions`: the unions a payload may be,
+/// read from the same object).
+fn tvariants(vname: &mut VariantName<'_>, owner: &str, variants: &[crate::ir::Variant], unions: &BTreeSet<&str>) -> Result<Vec<TVariant>, String> {
+    variants
+        .iter()
+        .map(|v| {
+            Ok(TVariant { doc: jsdoc(&v.doc, ""), type_name: vname(owner, &v.wire)?, wire: js(&v.wire), payload: v.payload.clone(), nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)) })
+        })
+        .collect()
+}
+
+/// The variant without a tag, if there is one.
+fn ttagless(vname: &mut VariantName<'_>, owner: &str, tagless: Option<&crate::ir::Tagless>) -> Result<Option<TVariant>, String> {
+    tagless.map(|t| Ok(TVariant { doc: jsdoc(t.doc.trim(), ""), type_name: vname(owner, &t.title)?, wire: js(&t.title), payload: Some(t.payload.clone()), nested: false })).transpose()
 }
 
 #[derive(Serialize)]
@@ -486,7 +497,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     defaults: fields.iter().filter_map(|f| f.default.as_ref().map(|v| (access(&f.wire), h.decoder(&f.ty), js(&v.to_string())))).collect(),
                 },
                 Def::StringAlias { name, doc, absolute_path, length } => {
-                    TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path, length: length.as_ref().map(length_bounds) }
+                    TDef::StringAlias { name: name.clone(), doc: jsdoc(doc, ""), absolute_path: *absolute_path, length: length.as_ref().map(crate::dynamic::length_bounds::<Ts>) }
                 }
                 Def::IntEnum { name, doc, ty, values, open } => TDef::IntEnum {
                     name: name.clone(),
@@ -519,16 +530,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     open: other.is_some(),
                 },
                 Def::TaggedUnion { name, doc, tag, variants, other, tagless } => TDef::TaggedUnion {
-                    tagless: match tagless {
-                        None => None,
-                        Some(t) => Some(TVariant {
-                            doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
-                            type_name: vname(name, &t.title)?,
-                            wire: js(&t.title),
-                            payload: Some(t.payload.clone()),
-                            nested: false,
-                        }),
-                    },
+                    tagless: ttagless(&mut vname, name, tagless.as_ref())?,
                     as_payload: payload_unions.contains(name.as_str()),
                     nested: variants.iter().any(|v| v.payload.as_deref().is_some_and(|p| unions.contains(p))),
                     no_skip: if tagless.is_some() { skip_const(&[]) } else { String::new() },
@@ -537,18 +539,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     tag: js(tag),
                     tag_key: key(tag),
                     tag_access: access(tag),
-                    variants: variants
-                        .iter()
-                        .map(|v| {
-                            Ok(TVariant {
-                                doc: jsdoc(&v.doc, ""),
-                                type_name: vname(name, &v.wire)?,
-                                wire: js(&v.wire),
-                                payload: v.payload.clone(),
-                                nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)),
-                            })
-                        })
-                        .collect::<Result<_, String>>()?,
+                    variants: tvariants(&mut vname, name, variants, &unions)?,
                     open: other.is_some(),
                     skip_const: skip_const(std::slice::from_ref(tag)),
                     known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
@@ -558,16 +549,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     let mut reserved = vec![tag.clone()];
                     reserved.extend(common.iter().map(|f| f.wire.clone()));
                     TDef::TaggedStruct {
-                        tagless: match tagless {
-                            None => None,
-                            Some(t) => Some(TVariant {
-                                doc: jsdoc(if t.doc.trim().is_empty() { "" } else { &t.doc }, ""),
-                                type_name: vname(name, &t.title)?,
-                                wire: js(&t.title),
-                                payload: Some(t.payload.clone()),
-                                nested: false,
-                            }),
-                        },
+                        tagless: ttagless(&mut vname, name, tagless.as_ref())?,
                         unknown: unknown.name(),
                         optional_tag: optional_tag.map(|o| if o.lenient { "lenient" } else { "strict" }),
                         as_payload: payload_unions.contains(name.as_str()),
@@ -577,18 +559,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         tag: js(tag),
                         tag_key: key(tag),
                         tag_access: access(tag),
-                        variants: variants
-                            .iter()
-                            .map(|v| {
-                                Ok(TVariant {
-                                    doc: jsdoc(&v.doc, ""),
-                                    type_name: vname(name, &v.wire)?,
-                                    wire: js(&v.wire),
-                                    payload: v.payload.clone(),
-                                    nested: v.payload.as_deref().is_some_and(|p| unions.contains(p)),
-                                })
-                            })
-                            .collect::<Result<_, String>>()?,
+                        variants: tvariants(&mut vname, name, variants, &unions)?,
                         common: common.iter().enumerate().map(|(i, f)| tfield(&mut h, f, i)).collect(),
                         skip_const: skip_const(&reserved),
                         known_const: format!("{}_TAGS", name.to_shouty_snake_case()),
