@@ -58,7 +58,10 @@ def duel(rounds: int, a: Callable[[], object], b: Callable[[], object]) -> tuple
 def report(row: str, n: int, times: tuple[float, float], baseline: str) -> None:
     mib = n / (1024 * 1024)
     a, b = times
-    print("RESULT " + json.dumps({"row": row, "unit": "MiB/s", "ours": mib / a, "base": mib / b, "baseline": baseline}), flush=True)
+    print(
+        "RESULT " + json.dumps({"row": row, "unit": "MiB/s", "ours": mib / a, "base": mib / b, "baseline": baseline}),
+        flush=True,
+    )
 
 
 def load_models(path: str) -> ModuleType:
@@ -203,20 +206,19 @@ class RegexStream:
 # ------------------------------------------------------------------ modes
 
 
-def speed_native(d: str, rounds: int) -> None:
-    """The rows of the optional native path (the ``acp-terminal-native`` wheel installed):
-    ``Transcript`` and strict base64 are the Rust ones behind the same API."""
-    from acp_terminal._runtime import native
-
-    if not native.NATIVE:
-        raise SystemExit("bench.py speed-native: the native path is not in use (is acp-terminal-native installed?)")
-    print(f"VERSION acp-terminal-native {version('acp-terminal-native')}", flush=True)
+def _read(d: str) -> tuple[bytes, list[str], int]:
+    """The bench inputs: the PTY bytes, the notifications (one per line) and their size."""
     with open(f"{d}/pty.bin", "rb") as raw:
         pty = raw.read()
     with open(f"{d}/updates.jsonl", encoding="utf-8") as f:
         text = f.read()
-    lines = text.splitlines()
-    n = len(text.encode())
+    return pty, text.splitlines(), len(text.encode())
+
+
+def _transcript_rows(suffix: str, rounds: int, pty: bytes, lines: list[str], n: int) -> None:
+    """The rows of the transcript (against the regex stripper and the decoder alone), of
+    equal work and of strict base64, with the ``Transcript`` and decoder in use (pure or
+    native: ``suffix`` names the row)."""
     chunks = [pty[i : i + CHUNK] for i in range(0, len(pty), CHUNK)]
 
     def transcript() -> str:
@@ -231,12 +233,21 @@ def speed_native(d: str, rounds: int) -> None:
             s.push(c)
         return s.text()
 
-    report("transcript-native", len(pty), duel(rounds, transcript, strip), "incremental decoder + regex with carry-over")
+    report(
+        f"transcript{suffix}", len(pty), duel(rounds, transcript, strip), "incremental decoder + regex with carry-over"
+    )
 
-    def decode_all() -> str:
-        return "".join([c.decode("utf-8", "replace") for c in chunks])
+    if suffix:
 
-    report("decode-native", len(pty), duel(rounds, transcript, decode_all), 'bytes.decode(errors="replace") over the same chunks')
+        def decode_all() -> str:
+            return "".join([c.decode("utf-8", "replace") for c in chunks])
+
+        report(
+            f"decode{suffix}",
+            len(pty),
+            duel(rounds, transcript, decode_all),
+            'bytes.decode(errors="replace") over the same chunks',
+        )
 
     def ours_text() -> list[str]:
         return [t.transcript for _, t in ours(lines).terminals()]
@@ -254,7 +265,7 @@ def speed_native(d: str, rounds: int) -> None:
         hand(lines, feed)
         return [s.text() for s in strippers.values()]
 
-    report("equal-native", n, duel(rounds, ours_text, hand_text), "hand-written ingest + regex stream")
+    report(f"equal{suffix}", n, duel(rounds, ours_text, hand_text), "hand-written ingest + regex stream")
 
     texts = [pybase64.b64encode_as_string(c) for c in chunks]
     for b64text, c in zip(texts, chunks, strict=True):
@@ -270,7 +281,23 @@ def speed_native(d: str, rounds: int) -> None:
         for b64text in texts:
             b64(b64text, validate=True)
 
-    report("base64-native", sum(len(x) for x in texts), duel(rounds, strict, lenient), "pybase64.b64decode(validate=True)")
+    report(
+        f"base64{suffix}",
+        sum(len(x) for x in texts),
+        duel(rounds, strict, lenient),
+        "pybase64.b64decode(validate=True)",
+    )
+
+
+def speed_native(d: str, rounds: int) -> None:
+    """The rows of the optional native path (the ``acp-terminal-native`` wheel installed):
+    ``Transcript`` and strict base64 are the Rust ones behind the same API."""
+    from acp_terminal._runtime import native
+
+    if not native.NATIVE:
+        raise SystemExit("bench.py speed-native: the native path is not in use (is acp-terminal-native installed?)")
+    print(f"VERSION acp-terminal-native {version('acp-terminal-native')}", flush=True)
+    _transcript_rows("-native", rounds, *_read(d))
 
 
 def speed(d: str, rounds: int, models_path: str) -> None:
@@ -280,12 +307,7 @@ def speed(d: str, rounds: int, models_path: str) -> None:
         flush=True,
     )
     peer = make_peer(load_models(models_path))
-    with open(f"{d}/pty.bin", "rb") as raw:
-        pty = raw.read()
-    with open(f"{d}/updates.jsonl", encoding="utf-8") as f:
-        text = f.read()
-    lines = text.splitlines()
-    n = len(text.encode())
+    pty, lines, n = _read(d)
 
     # Same results first: the comparison is only fair if every side did the work.
     check = ours(lines)
@@ -300,57 +322,14 @@ def speed(d: str, rounds: int, models_path: str) -> None:
     del check, h, p
 
     report("ingest", n, duel(rounds, lambda: ours(lines), lambda: hand(lines)), "json.loads + pybase64 + bytearray")
-    report("peer", n, duel(rounds, lambda: ours(lines), lambda: peer(lines)), "pydantic models of upstream's v2 schema + pybase64")
+    report(
+        "peer",
+        n,
+        duel(rounds, lambda: ours(lines), lambda: peer(lines)),
+        "pydantic models of upstream's v2 schema + pybase64",
+    )
 
-    chunks = [pty[i : i + CHUNK] for i in range(0, len(pty), CHUNK)]
-
-    def transcript() -> str:
-        t = Transcript()
-        for c in chunks:
-            t.push(c)
-        return t.text
-
-    def strip() -> str:
-        s = RegexStream()
-        for c in chunks:
-            s.push(c)
-        return s.text()
-
-    report("transcript", len(pty), duel(rounds, transcript, strip), "incremental decoder + regex with carry-over")
-
-    def ours_text() -> list[str]:
-        return [t.transcript for _, t in ours(lines).terminals()]
-
-    def hand_text() -> list[str]:
-        strippers: dict[str, RegexStream] = {}
-
-        def feed(r: tuple[str, bytes, bool]) -> None:
-            tid, data, replaced = r
-            s = strippers.get(tid)
-            if s is None or replaced:
-                s = strippers[tid] = RegexStream()
-            s.push(data)
-
-        hand(lines, feed)
-        return [s.text() for s in strippers.values()]
-
-    report("equal", n, duel(rounds, ours_text, hand_text), "hand-written ingest + regex stream")
-
-    texts = [pybase64.b64encode_as_string(c) for c in chunks]
-    for b64text, c in zip(texts, chunks, strict=True):
-        if decode_base64(b64text) != c:
-            raise SystemExit("decode_base64 is wrong")
-
-    def strict() -> None:
-        for b64text in texts:
-            decode_base64(b64text)
-
-    def lenient() -> None:
-        b64 = pybase64.b64decode
-        for b64text in texts:
-            b64(b64text, validate=True)
-
-    report("base64", sum(len(x) for x in texts), duel(rounds, strict, lenient), "pybase64.b64decode(validate=True)")
+    _transcript_rows("", rounds, pty, lines, n)
 
 
 def mem(d: str, which: str) -> None:
