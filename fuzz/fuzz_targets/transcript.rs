@@ -2,7 +2,7 @@
 //! text as one push, and no control other than LF and TAB, and no bidi control, is left.
 #![no_main]
 
-use acp_terminal::wire::Transcript;
+use acp_terminal::Transcript;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -17,15 +17,17 @@
 //! ```
 #![deny(missing_docs)]
 
-/// The wire runtime shared with the generated Rust binding (its source is
-/// `templates/rust/runtime/`, which `cargo xtask gen` copies here and into
-/// `generated/rust`).
 /// The examples of the crate's README, run as doctests (`cargo test --doc`).
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-pub mod wire;
+/// The wire runtime: the crate `acp-terminal-wire` (`templates/rust/runtime/`), which
+/// every generated Rust crate vendors as its own module `wire`.
+pub use acp_terminal_wire::wire;
+// The runtime's declaration macros, which the schema's own macros wrap (`$crate::acp_struct!`).
+#[doc(hidden)]
+pub use acp_terminal_wire::{acp_shape_union, acp_string_enum, acp_string_newtype, acp_struct, acp_tagged_struct, acp_tagged_union, acp_tagless_union};
 
 pub mod emit;
 pub mod json_schema;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { Transcript } from "../../generated/typescript/src/transcript.js";
 import { TerminalStore } from "../../generated/typescript/src/store.js";
 
 interface Piece {

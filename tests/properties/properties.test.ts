@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
-import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { Transcript } from "../../generated/typescript/src/transcript.js";
 import { TerminalStore } from "../../generated/typescript/src/store.js";
 import { CODECS } from "../../generated/typescript/src/registry.js";
 

@@ -11,7 +11,7 @@ from typing import Any
 from hostile_corpus import CORPUS, expand, run, size
 
 from acp_terminal import Transcript
-from acp_terminal._runtime.transcript import PureTranscript
+from acp_terminal.transcript import PureTranscript
 
 RENDERERS: list[Any] = [Transcript] if Transcript is PureTranscript else [Transcript, PureTranscript]
 

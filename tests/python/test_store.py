@@ -14,7 +14,7 @@ import pytest
 
 import acp_terminal.store as store_module
 from acp_terminal import ByteLog, Limits, Parsed, ParseError, Problem, TerminalState, TerminalStore, Transcript, v2
-from acp_terminal._runtime.transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH
+from acp_terminal.transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH
 from acp_terminal.v2 import parse_session_update, parse_update_session_notification
 
 UNLIMITED = Limits(max_terminals=1 << 62, max_retained_bytes=1 << 62, max_total_bytes=1 << 62, max_warnings=1 << 62)

@@ -13,6 +13,7 @@ import os
 import random
 import re
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,13 +25,21 @@ VECTORS = ROOT / "tests" / "vectors" / "transcript"
 
 
 def _load() -> ModuleType:
-    """templates/python/runtime as the package ``runtime`` (its modules import each other
-    relatively, as in the generated package), without writing bytecode into the template."""
+    """templates/python/client/transcript.py as it sits in the generated package, next to
+    the runtime (``_runtime``: templates/python/runtime) that it imports relatively: a
+    package of links to the templates, in a temporary folder, so the tests run the
+    templates in place without writing bytecode into them."""
     sys.dont_write_bytecode = True
-    templates = str(ROOT / "templates" / "python")
-    if templates not in sys.path:
-        sys.path.insert(0, templates)
-    return importlib.import_module("runtime.transcript")
+    templates = ROOT / "templates" / "python"
+    package = Path(tempfile.mkdtemp(prefix="acp-transcript-in-place-")) / "inplace"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("transcript.py", "transcript_table.py"):
+        (package / name).symlink_to(templates / "client" / name)
+    (package / "_runtime").symlink_to(templates / "runtime", target_is_directory=True)
+    if str(package.parent) not in sys.path:
+        sys.path.insert(0, str(package.parent))
+    return importlib.import_module("inplace.transcript")
 
 
 _MODULE = _load()

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../templates/typescript/runtime/transcript.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../templates/typescript/client/transcript.js";
 
 /** tests/vectors/transcript, found by walking up from this file (source or dist). */
 function vectorDir(): string {

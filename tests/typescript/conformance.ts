@@ -9,7 +9,7 @@ import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
 import { getMember, type Json, type JsonObject, objectOf, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
 import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
-import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { Transcript } from "../../generated/typescript/src/transcript.js";
 import { type Limits, type StoreEvent, TerminalStore } from "../../generated/typescript/src/store.js";
 import { Bridge, type ProtocolVersion, convert, ingestV1 } from "../../generated/typescript/src/adapters.js";
 

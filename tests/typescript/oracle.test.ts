@@ -1,4 +1,4 @@
-// Differential test of the safe transcript (docs/TRANSCRIPT.md, runtime/transcript.ts)
+// Differential test of the safe transcript (docs/TRANSCRIPT.md, client/transcript.ts)
 // against a real terminal emulator, @xterm/headless: the same bytes, in the same random
 // chunks, go to both, and the text of xterm's buffer must equal the transcript.
 //
@@ -34,7 +34,7 @@ import { test } from "node:test";
 // @xterm/headless is CommonJS only (its "module" entry is not shipped): a default import
 // gives its module.exports, from which Terminal is taken.
 import xterm from "@xterm/headless";
-import { Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { Transcript } from "../../generated/typescript/src/transcript.js";
 import { MAX_LINE_LENGTH, safeDisplay } from "../../generated/typescript/src/index.js";
 
 const { Terminal } = xterm;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
-import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../generated/typescript/src/runtime/transcript.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript } from "../../generated/typescript/src/transcript.js";
 import { type ApplyResult, ByteLog, DEFAULT_LIMITS, type Limits, type TerminalState, TerminalStore } from "../../generated/typescript/src/store.js";
 import { type UpdateSessionNotification, parseSessionUpdate, parseUpdateSessionNotification } from "../../generated/typescript/src/v2.js";
 

@@ -6,21 +6,33 @@
 use crate::{root, run};
 use std::process::Command;
 
-/// The crates that are published, by package name, with their folder.
-const CRATES: &[(&str, &str)] = &[("acp-terminal-schema", "schema"), ("acp-terminal", "generated/rust")];
+/// The crates that are published, by package name, with their folder and the files its
+/// package must hold besides README.md, LICENSE and Cargo.toml. The wire runtime is a crate
+/// of its own, which the schema crate depends on; the generated crate vendors it as `wire`.
+const CRATES: &[(&str, &str, &[&str])] = &[
+    ("acp-terminal-wire", "templates/rust/runtime", &["lib.rs", "mod.rs", "decode.rs"]),
+    ("acp-terminal-schema", "schema", &["src/lib.rs", "src/emit.rs"]),
+    ("acp-terminal", "generated/rust", &["src/lib.rs", "src/wire/mod.rs", "src/transcript.rs"]),
+];
 
-/// `cargo publish --dry-run` for both crates, then checks what each package holds.
+/// `cargo publish --dry-run` for the crates together (so the schema crate resolves the wire
+/// crate as it will be published), then checks what each package holds.
 pub fn publish_dry_run() -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    for (name, dir) in CRATES {
+    let mut publish = Command::new(&cargo);
+    // `--allow-dirty`: the check runs on work in progress too; what is packaged is still
+    // only what `cargo package --list` shows (the committed layout).
+    publish.args(["publish", "--dry-run", "--allow-dirty", "--quiet"]);
+    for (name, dir, _) in CRATES {
         check_manifest(name, dir)?;
-        // `--allow-dirty`: the check runs on work in progress too; what is packaged is
-        // still only what `cargo package --list` shows (the committed layout).
-        run(Command::new(&cargo).args(["publish", "--dry-run", "--allow-dirty", "--quiet", "-p", name]))?;
+        publish.args(["-p", name]);
+    }
+    run(&mut publish)?;
+    for (name, _, files) in CRATES {
         let out = Command::new(&cargo).args(["package", "--list", "--allow-dirty", "-p", name]).current_dir(root()).output().map_err(|e| format!("could not run cargo package --list: {e}"))?;
         let list = String::from_utf8_lossy(&out.stdout);
-        for needed in ["README.md", "LICENSE", "Cargo.toml", "src/lib.rs", "src/wire/mod.rs"] {
-            if !list.lines().any(|l| l == needed) {
+        for needed in ["README.md", "LICENSE", "Cargo.toml"].iter().chain(files.iter()) {
+            if !list.lines().any(|l| l == *needed) {
                 return Err(format!("the {name} package has no {needed}; `cargo package --list -p {name}` shows:\n{list}"));
             }
         }

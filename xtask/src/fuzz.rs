@@ -33,6 +33,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+// The client's transcript, compiled here from its template: the schema crate carries only
+// the wire runtime (acp-terminal-wire), and xtask must not depend on generated code.
+#[path = "../../templates/rust/client/transcript.rs"]
+#[allow(dead_code)] // xtask uses `new`, `push` and `text` only
+mod transcript;
+#[path = "../../templates/rust/client/transcript_table.rs"]
+mod transcript_table;
+
 fn version_of(schema: &str) -> Version {
     if schema == "v1" { Version::V1 } else { Version::V2 }
 }
@@ -185,7 +193,7 @@ pub fn write_transcript_differential(dir: &Path, seed: u64, count: usize) -> Res
             chunks.push(&stream[at..end]);
             at = end;
         }
-        let mut t = acp_terminal_schema::wire::Transcript::new();
+        let mut t = transcript::Transcript::new();
         for c in &chunks {
             t.push(c);
         }

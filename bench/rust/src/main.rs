@@ -10,7 +10,8 @@ use acp_terminal::store::{Limits, TerminalStore};
 /// byte, so ours must too (the default 1 MiB per terminal would drop bytes, and render
 /// them into the transcript before they go: other work than the baseline's).
 const KEEP_ALL: Limits = Limits { max_retained_bytes: 1 << 30, ..Limits::DEFAULT };
-use acp_terminal::wire::{Transcript, decode_base64};
+use acp_terminal::Transcript;
+use acp_terminal::wire::decode_base64;
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::io::{BufRead, Write};

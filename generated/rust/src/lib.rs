@@ -15,7 +15,7 @@
 //! - [`store::TerminalStore`]: the client semantics. It applies `terminal_update` and
 //!   `terminal_output_chunk` in order and keeps each terminal's command, working
 //!   directory, output bytes and exit status.
-//! - [`wire::Transcript`]: a safe plain-text rendering of terminal output bytes, for
+//! - [`Transcript`]: a safe plain-text rendering of terminal output bytes, for
 //!   Clients that show text rather than emulate a terminal.
 //!
 //! Decoding reads straight from the text through serde (no intermediate tree), and the
@@ -34,6 +34,10 @@
 pub mod adapters;
 pub mod registry;
 pub mod store;
+/// The safe transcript renderer of docs/TRANSCRIPT.md.
+pub mod transcript;
+mod transcript_table;
+pub use transcript::Transcript;
 
 /// The examples of the crate's README, run as doctests (`cargo test --doc`).
 #[doc = include_str!("../README.md")]

@@ -9,7 +9,7 @@ import { encodeBase64 } from "./runtime/base64.js";
 import { type Problem, pushToken } from "./runtime/errors.js";
 import { addMember, getMember, type Json, type JsonObject, keysOf, ObjectBuilder, parseJson } from "./runtime/json.js";
 import { isAbsolutePath } from "./runtime/path.js";
-import { Transcript } from "./runtime/transcript.js";
+import { Transcript } from "./transcript.js";
 import { writeJson } from "./runtime/writer.js";
 import { type ApplyResult, TerminalStore } from "./store.js";
 import { parseSessionUpdate, serializeSessionUpdate } from "./v2.js";

@@ -24,6 +24,6 @@ export { EXTRA, RAW_VALUE, UNKNOWN_VARIANT, isRawValue, isUnknownVariant, type R
 export * as v2 from "./v2.js";
 export * as v1 from "./v1.js";
 export { safeDisplay } from "./runtime/display.js";
-export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
+export { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./transcript.js";
 export { ByteLog, DEFAULT_LIMITS, TerminalState, TerminalStore, type ApplyResult, type Counters, type Limits, type StoreEvent } from "./store.js";
 export { Bridge, type BridgeOptions, type BridgeResult, type ConvertResult, type ProtocolVersion, capText, convert, ingestV1 } from "./adapters.js";

@@ -4,7 +4,8 @@
 //! acp-terminal[native]`), `acp_terminal.Transcript` is this `Transcript` and strict base64
 //! decoding runs here. The conformance vectors run against both paths.
 
-use acp_terminal::wire::{self, Transcript as Inner};
+use acp_terminal::transcript::Transcript as Inner;
+use acp_terminal::wire;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
@@ -45,8 +46,8 @@ impl Transcript {
     #[new]
     #[pyo3(signature = (max_line_length = None, max_text_length = None))]
     fn new(max_line_length: Option<&Bound<'_, PyAny>>, max_text_length: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let line = max_line_length.map(|v| limit("max_line_length", v)).transpose()?.unwrap_or(wire::transcript::MAX_LINE_LENGTH);
-        let text = max_text_length.map(|v| limit("max_text_length", v)).transpose()?.unwrap_or(wire::transcript::MAX_TEXT_LENGTH);
+        let line = max_line_length.map(|v| limit("max_line_length", v)).transpose()?.unwrap_or(acp_terminal::transcript::MAX_LINE_LENGTH);
+        let text = max_text_length.map(|v| limit("max_text_length", v)).transpose()?.unwrap_or(acp_terminal::transcript::MAX_TEXT_LENGTH);
         Ok(Self { inner: Inner::with_limits(line, text), cache: None })
     }
 

@@ -25,7 +25,7 @@ from pydantic import JsonValue
 from ._runtime.base64 import Base64Error, decode_base64
 from ._runtime.errors import ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
-from ._runtime.transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
+from .transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
 from .v2 import (
     AbsolutePath,
     SessionId,

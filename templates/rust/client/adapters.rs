@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/client/adapters.rs byte for byte as src/adapters.rs of the acp-terminal crate; edit it here, never a copy.
 //! Version adapters (docs/ADAPTERS.md): stateless v1 <-> v2 converters that refuse
 //! terminals, a stateful v2 -> v1 [`Bridge`] for Clients that only speak v1, and
 //! [`ingest_v1`], which reads the v1 `_meta` terminal convention into a [`TerminalStore`].
@@ -9,7 +10,8 @@
 
 use crate::registry;
 use crate::store::TerminalStore;
-use crate::wire::{self, Error, ErrorKind, Transcript, Warning};
+use crate::transcript::Transcript;
+use crate::wire::{self, Error, ErrorKind, Warning};
 // The crate's own ordered JSON: member order must survive whatever features a
 // dependent enables on serde_json (its `Map` is sorted without `preserve_order`).
 use crate::wire::{Json as Value, Members as Map};

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/client/store.rs byte for byte as src/store.rs of the acp-terminal crate; edit it here, never a copy.
 //! The terminal store: what every Client must get right when it applies session
 //! updates of the display-only terminal surface (upserts, replacement snapshots,
 //! appended chunks, either-order arrival), with a safe transcript per terminal.
@@ -14,9 +15,9 @@
 //! [`Limits::max_total_bytes`] it drops the oldest bytes of the least recently updated
 //! exited terminals first.
 
+use crate::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript};
 use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalCapabilities, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
-use crate::wire::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH};
-use crate::wire::{self, Error, ErrorKind, Members, Patch, Transcript, Warning};
+use crate::wire::{self, Error, ErrorKind, Members, Patch, Warning};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, PoisonError};
 

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/bytes.rs byte for byte as src/wire/bytes.rs of every generated crate; edit it here, never a copy.
 //! Strict canonical base64 (RFC 4648, standard alphabet, padding required).
 //!
 //! Decoding and encoding run on `base64-simd` (SIMD where the CPU has it). Its

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/decode.rs byte for byte as src/wire/decode.rs of every generated crate; edit it here, never a copy.
 //! Checked decoding, straight from any serde `Deserializer` (no intermediate tree), and
 //! canonical encoding.
 //!

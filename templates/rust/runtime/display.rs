@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/display.rs byte for byte as src/wire/display.rs of every generated crate; edit it here, never a copy.
 //! Safe display strings: a protocol string (a command, a working directory, a title, a
 //! signal name) as one line that shows the user what is really there.
 //!
@@ -78,9 +79,9 @@ mod tests {
 
     #[test]
     fn hostile_corpus() {
-        // The schema crate (`schema/`) or the generated crate (`generated/rust/`).
+        // The runtime crate in place (`templates/rust/runtime/`) or a generated crate (`generated/rust/`).
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let file = ["../tests/display/corpus.json", "../../tests/display/corpus.json"].iter().map(|d| root.join(d)).find(|d| d.is_file()).expect("tests/display/corpus.json");
+        let file = ["../../../tests/display/corpus.json", "../../tests/display/corpus.json"].iter().map(|d| root.join(d)).find(|d| d.is_file()).expect("tests/display/corpus.json");
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("readable")).expect("JSON");
         let cases = doc["cases"].as_array().expect("cases");
         let mut failed = Vec::new();

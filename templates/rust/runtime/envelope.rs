@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/envelope.rs byte for byte as src/wire/envelope.rs of every generated crate; edit it here, never a copy.
 //! JSON-RPC envelopes: requests and notifications, whose `params` type the `method`
 //! selects, and the method tables that decode a response's `result` once the method of
 //! the request it answers is known.

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/error.rs byte for byte as src/wire/error.rs of every generated crate; edit it here, never a copy.
 //! Errors and warnings: a kind, an RFC 6901 JSON pointer and a sentence a user can act on.
 
 use std::fmt;

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/json.rs byte for byte as src/wire/json.rs of every generated crate; edit it here, never a copy.
 //! Free-form JSON that keeps member order ([`Json`], [`Members`]) and the canonical
 //! writer (compact, ECMAScript number and string forms).
 //!

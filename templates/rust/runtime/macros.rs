@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/macros.rs byte for byte as src/wire/macros.rs of every generated crate; edit it here, never a copy.
 //! Declarative macros that turn one description of a wire type into the Rust type,
 //! its checked decoder (from any serde `Deserializer`), its canonical encoder and its
 //! serde impls, so they can never disagree. The source-of-truth crate wraps them to add

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/map.rs byte for byte as src/wire/map.rs of every generated crate; edit it here, never a copy.
 //! An object whose member values all have one type (`additionalProperties` with a
 //! schema), in input order.
 

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/patch.rs byte for byte as src/wire/patch.rs of every generated crate; edit it here, never a copy.
 //! The three-state patch member: omitted, `null`, or a value.
 
 /// A patch member of an upsert (`TerminalUpdate`, `ToolCallUpdate`).

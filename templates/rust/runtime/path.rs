@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/path.rs byte for byte as src/wire/path.rs of every generated crate; edit it here, never a copy.
 //! Absolute paths in POSIX or Windows form.
 
 /// Says whether `p` is absolute: POSIX (`/...`), a Windows drive path (`C:\...`,

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/path_type.rs byte for byte as src/wire/path_type.rs of every generated crate; edit it here, never a copy.
 //! The `AbsolutePath` definition: a string checked on parse.
 
 use super::{Cx, Decode, Encode, Error, ErrorKind, SerializeWire, Writer, is_absolute_path, why_not_absolute};

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/pattern.rs byte for byte as src/wire/pattern.rs of every generated crate; edit it here, never a copy.
 //! `pattern` checks, the same in the TypeScript and Python runtimes.
 //!
 //! The generator compiles each schema pattern into atoms (a set of code points repeated

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/serde_impl.rs byte for byte as src/wire/serde_impl.rs of every generated crate; edit it here, never a copy.
 //! serde support: every wire type is `Serialize` and `Deserialize`.
 //!
 //! `Deserialize` applies every wire rule (strict base64, absolute paths, open unions,

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/text.rs byte for byte as src/wire/text.rs of every generated crate; edit it here, never a copy.
 //! Two serde `Deserializer`s the wire decoders read from: JSON text (strict RFC 8259,
 //! numbers read exactly, strings borrowed when they have no escapes) and an
 //! already-read [`Json`] tree (for the objects that must be looked at whole, such as a

@@ -1,3 +1,4 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/untagged.rs byte for byte as src/wire/untagged.rs of every generated crate; edit it here, never a copy.
 //! Shape unions: `anyOf` alternatives told apart by a member that only one of them
 //! requires (`EmbeddedResourceResource`: `text` or `blob`).
 

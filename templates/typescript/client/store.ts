@@ -15,7 +15,7 @@ import { decodeBase64 } from "./runtime/base64.js";
 import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
 import type { JsonObject } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
-import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./runtime/transcript.js";
+import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./transcript.js";
 import {
   type AbsolutePath,
   type SessionId,

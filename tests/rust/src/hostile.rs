@@ -2,8 +2,8 @@
 //! through the transcript or the store, and the work they cost counted (the test,
 //! `tests/hostile.rs`) or timed (`hostile_clock`, run by `cargo xtask fuzz` only).
 
+use acp_terminal::Transcript;
 use acp_terminal::store::TerminalStore;
-use acp_terminal::wire::Transcript;
 use serde_json::Value;
 
 /// The corpus.

@@ -101,7 +101,7 @@ pub fn generated_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
 pub fn transcript_case(case: &Value) -> CaseResult {
     let chunks = case.get("chunks").and_then(Value::as_array).ok_or("the case has no `chunks` array")?;
     let want = case.get("expect").and_then(|e| e.get("text")).and_then(Value::as_str).ok_or("the case has no `expect.text`")?;
-    let mut t = acp_terminal::wire::Transcript::new();
+    let mut t = acp_terminal::Transcript::new();
     for (i, c) in chunks.iter().enumerate() {
         let text = c.as_str().ok_or_else(|| format!("chunk {i} is not a string"))?;
         let bytes = acp_terminal::wire::decode_base64(text).map_err(|e| format!("chunk {i} is not strict base64: {e}"))?;

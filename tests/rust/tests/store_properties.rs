@@ -77,7 +77,7 @@ fn any_split_into_snapshot_and_chunks_matches_one_snapshot() {
             at += n;
         }
         assert_eq!(state(&many, "t"), state(&one, "t"), "stream {:?} cut at {cut}", String::from_utf8_lossy(&bytes));
-        let mut whole = wire::Transcript::new();
+        let mut whole = acp_terminal::Transcript::new();
         whole.push(&bytes);
         assert_eq!(state(&one, "t").1, whole.text());
     }

@@ -3,8 +3,9 @@
 //! the store), memory stays close to the bytes retained, limits hold, and the transcript
 //! is built only when asked for.
 
+use acp_terminal::Transcript;
 use acp_terminal::store::{ByteLog, Limits, TerminalStore};
-use acp_terminal::wire::{Transcript, encode_base64};
+use acp_terminal::wire::encode_base64;
 
 /// `f(n)` returns the work a run costs: the bytes of text it decoded plus the store's
 /// work counter (and what it read). Linear work gives 8 for 8n against n (a little more
@@ -140,7 +141,7 @@ fn the_byte_limit_keeps_the_tail_and_bounded_memory() {
 #[test]
 fn the_transcript_is_incremental_and_equal_to_one_rendering() {
     let mut store = TerminalStore::new();
-    let mut eager = acp_terminal::wire::Transcript::new();
+    let mut eager = acp_terminal::Transcript::new();
     let pieces: [&[u8]; 5] = [b"a\x1b[3", b"1mred\x1b[0m\r\n", b"\xe4\xb8", b"\xad\rX", b"\x1b]0;t\x1b\\done\n"];
     for (i, p) in pieces.iter().cycle().take(200).enumerate() {
         store.apply_text(&chunk("t", p)).expect("valid");

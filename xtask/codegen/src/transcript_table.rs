@@ -4,7 +4,7 @@
 //! start, continue and end an escape or control sequence and which controls act (its
 //! header documents the format). This module parses it into a table of
 //! `states x inputs -> (action, next state)` and writes it into each runtime as a generated
-//! file (`templates/<lang>/runtime/transcript_table.*`), where a small interpreter runs it.
+//! file (`templates/<lang>/client/transcript_table.*`), where a small interpreter runs it.
 //!
 //! The TypeScript and Python runtimes also get the regular expressions of their bulk paths,
 //! derived from the same table (see [`Derive`]): a whole chunk is cleaned with a few
@@ -669,7 +669,7 @@ fn py_bytes_literal(bytes: &[u8]) -> String {
     s
 }
 
-/// `templates/rust/runtime/transcript_table.rs`.
+/// `templates/rust/client/transcript_table.rs`.
 pub fn rust(m: &Machine) -> Result<String, String> {
     let mut s = format!("// {HEADER}\n");
     s.push_str("//! The transcript's escape-sequence state machine as data: each state's row gives, for every\n");
@@ -711,7 +711,7 @@ pub fn rust(m: &Machine) -> Result<String, String> {
     Ok(s)
 }
 
-/// `templates/typescript/runtime/transcript_table.ts`.
+/// `templates/typescript/client/transcript_table.ts`.
 pub fn typescript(m: &Machine) -> Result<String, String> {
     let mut s = format!("// {HEADER}\n\n");
     s.push_str("/*\n * The transcript's escape-sequence state machine as data: each state's row gives, for every\n");
@@ -744,7 +744,7 @@ pub fn typescript(m: &Machine) -> Result<String, String> {
     Ok(s)
 }
 
-/// `templates/python/runtime/transcript_table.py`.
+/// `templates/python/client/transcript_table.py`.
 pub fn python(m: &Machine) -> Result<String, String> {
     let d = Derive { m, syntax: Syntax(Flavor::PyBytes) };
     let mut s = format!("# {HEADER}\n");
@@ -852,9 +852,9 @@ pub fn files(root: &std::path::Path) -> Result<Vec<(String, String)>, String> {
     let text = std::fs::read_to_string(root.join(SOURCE)).map_err(|e| format!("{SOURCE}: {e}"))?;
     let m = parse(&text)?;
     Ok(vec![
-        ("templates/rust/runtime/transcript_table.rs".into(), crate::rustfmt::rustfmt(&rust(&m)?)?),
-        ("templates/typescript/runtime/transcript_table.ts".into(), typescript(&m)?),
-        ("templates/python/runtime/transcript_table.py".into(), python(&m)?),
+        ("templates/rust/client/transcript_table.rs".into(), crate::rustfmt::rustfmt(&rust(&m)?)?),
+        ("templates/typescript/client/transcript_table.ts".into(), typescript(&m)?),
+        ("templates/python/client/transcript_table.py".into(), python(&m)?),
     ])
 }
 

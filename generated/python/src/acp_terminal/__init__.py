@@ -26,7 +26,7 @@ from . import v1, v2
 from ._runtime.display import safe_display
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
-from ._runtime.transcript import Transcript
+from .transcript import Transcript
 from .adapters import Bridge, Converted, cap_text, convert, ingest_v1
 from .store import (
     ByteLog,

@@ -13,7 +13,7 @@ from ._runtime.base64 import encode_base64
 from ._runtime.errors import ErrorKind, ParseError, Problem, push_token
 from ._runtime.json import Json, JsonObject, parse_json
 from ._runtime.path import is_absolute_path
-from ._runtime.transcript import Transcript
+from .transcript import Transcript
 from ._runtime.writer import write_json
 from .registry import CODECS
 from .store import TerminalStore

@@ -26,7 +26,7 @@ import codecs
 import re
 from typing import Final
 
-from . import native as _native
+from ._runtime import native as _native
 from . import transcript_table as _T
 
 __all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "PureTranscript", "Transcript"]
