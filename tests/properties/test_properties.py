@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from acp_terminal import TerminalStore, Transcript
 from acp_terminal._runtime.base64 import decode_base64, encode_base64
-from acp_terminal.transcript import PureTranscript
 from acp_terminal.registry import CODECS
+from acp_terminal.transcript import PureTranscript
 
 RUNS = int(os.environ.get("HYPOTHESIS_RUNS", "200"))
 SEED = int(os.environ.get("HYPOTHESIS_SEED", "1"))

@@ -19,8 +19,14 @@ const code = (f: string) =>
     .replace(/"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, '""');
 
 test("the runtime has its files", () => {
-  for (const f of ["base64.ts", "decode.ts", "errors.ts", "index.ts", "json.ts", "model.ts", "path.ts", "pattern.ts", "transcript.ts", "writer.ts"]) {
+  for (const f of ["base64.ts", "decode.ts", "errors.ts", "index.ts", "json.ts", "model.ts", "path.ts", "pattern.ts", "writer.ts"]) {
     assert.ok(files.includes(f), `${f} is missing`);
+  }
+  // What only a Client needs lives in templates/typescript/client/, so a neutral package never carries it.
+  const client = readdirSync(join(runtime, "..", "client"));
+  for (const f of ["transcript.ts", "transcript_table.ts", "store.ts", "adapters.ts"]) {
+    assert.ok(!files.includes(f), `${f} is client-only`);
+    assert.ok(client.includes(f), `client/${f} is missing`);
   }
 });
 

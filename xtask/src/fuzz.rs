@@ -70,18 +70,7 @@ pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, 
             if mode == 2 {
                 text = mutate_text(&text, &mut rng);
             }
-            let Some(result) = acp_terminal_schema::registry::decode(version, name, &text) else { continue };
-            let expect = match result {
-                Ok((canonical, warnings)) => {
-                    let output: Value = serde_json::from_str(&canonical).map_err(|e| format!("canonical output is not JSON: {e}"))?;
-                    let mut e = json!({ "output": output });
-                    if !warnings.is_empty() {
-                        e["warnings"] = Value::Array(warnings.iter().map(|w| json!({"kind": w.kind.as_str(), "path": w.path})).collect());
-                    }
-                    e
-                }
-                Err(err) => json!({ "error": { "kind": err.kind.as_str(), "path": err.path } }),
-            };
+            let Some(expect) = expectation(version, name, &text)? else { continue };
             cases.push(json!({
                 "name": format!("seed {seed} case {i} ({name}, {})", ["valid", "value mutation", "text mutation", "valid"][mode]),
                 "kind": "decode",
@@ -292,18 +281,7 @@ pub fn write_duplicates(dir: &Path, seed: u64, count: usize) -> Result<usize, St
             }
             let mut text = String::new();
             text_with_repeats(&value, &mut rng, 0, &mut text);
-            let Some(result) = acp_terminal_schema::registry::decode(version, name, &text) else { continue };
-            let expect = match result {
-                Ok((canonical, warnings)) => {
-                    let output: Value = serde_json::from_str(&canonical).map_err(|e| format!("canonical output is not JSON: {e}"))?;
-                    let mut e = json!({ "output": output });
-                    if !warnings.is_empty() {
-                        e["warnings"] = Value::Array(warnings.iter().map(|w| json!({"kind": w.kind.as_str(), "path": w.path})).collect());
-                    }
-                    e
-                }
-                Err(err) => json!({ "error": { "kind": err.kind.as_str(), "path": err.path } }),
-            };
+            let Some(expect) = expectation(version, name, &text)? else { continue };
             cases.push(json!({
                 "name": format!("seed {seed} repeated names {i} ({name})"),
                 "kind": "decode",
@@ -323,20 +301,48 @@ pub fn write_duplicates(dir: &Path, seed: u64, count: usize) -> Result<usize, St
 /// Rounds of `count` cases of repeated member names, each run in every language, until
 /// `deadline` (one round without).
 fn duplicates(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
-    let mut total = 0;
-    let mut round = 0u64;
-    loop {
-        let dir = root().join("target/fuzz/duplicates");
-        let _ = std::fs::remove_dir_all(&dir);
-        let s = seed.wrapping_add(round);
-        total += write_duplicates(&dir, s, count)?;
+    rounds("duplicates", "repeated member names", seed, deadline, |dir, s| {
+        let n = write_duplicates(dir, s, count)?;
         eprintln!("duplicates: seed {s}, {count} cases, in every language");
-        crate::conformance::conformance(&[dir]).map_err(|e| format!("repeated member names (seed {s}): {e}; the cases are in target/fuzz/duplicates"))?;
-        round += 1;
+        Ok(n)
+    })
+}
+
+/// What the Rust source-of-truth types make of `text` as definition `name`, as a decode
+/// case's `expect` (the canonical output and its warnings, or the error); `None` for a name
+/// the version does not define.
+fn expectation(version: Version, name: &str, text: &str) -> Result<Option<Value>, String> {
+    let Some(result) = acp_terminal_schema::registry::decode(version, name, text) else { return Ok(None) };
+    Ok(Some(match result {
+        Ok((canonical, warnings)) => {
+            let output: Value = serde_json::from_str(&canonical).map_err(|e| format!("canonical output is not JSON: {e}"))?;
+            let mut e = json!({ "output": output });
+            if !warnings.is_empty() {
+                e["warnings"] = Value::Array(warnings.iter().map(|w| json!({"kind": w.kind.as_str(), "path": w.path})).collect());
+            }
+            e
+        }
+        Err(err) => json!({ "error": { "kind": err.kind.as_str(), "path": err.path } }),
+    }))
+}
+
+/// Rounds of cases written into `target/fuzz/<name>` (fresh each round, seeds `seed`,
+/// `seed + 1` ...) by `write`, each round run in every language, until `deadline` (one
+/// round without). Returns how many cases ran; a failure names the seed and the folder.
+fn rounds(name: &str, what: &str, seed: u64, deadline: Option<Instant>, mut write: impl FnMut(&Path, u64) -> Result<usize, String>) -> Result<usize, String> {
+    let mut total = 0;
+    for round in 0u64.. {
+        let dir = root().join("target/fuzz").join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let s = seed.wrapping_add(round);
+        total += write(&dir, s)?;
+        crate::conformance::conformance(&[dir]).map_err(|e| format!("{what} (seed {s}): {e}; the cases are in target/fuzz/{name}"))?;
         if deadline.is_none_or(|d| Instant::now() >= d) {
-            return Ok(total);
+            break;
         }
     }
+    Ok(total)
 }
 
 /// Rounds of `count` random interleavings of updates on stores with small limits
@@ -348,41 +354,20 @@ fn eviction(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize,
     run(Command::new(&cargo).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance", "--bin", "evict_cases"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     let exe = target.join("debug").join(format!("evict_cases{}", std::env::consts::EXE_SUFFIX));
-    let mut total = 0;
-    let mut round = 0u64;
-    loop {
-        let dir = root().join("target/fuzz/eviction");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-        let s = seed.wrapping_add(round);
+    rounds("eviction", "eviction", seed, deadline, |dir, s| {
         run(Command::new(&exe).arg(s.to_string()).arg(count.to_string()).arg(dir.join("eviction.json")))?;
-        total += count;
         eprintln!("eviction: seed {s}, {count} random interleavings, in every language");
-        crate::conformance::conformance(&[dir]).map_err(|e| format!("eviction (seed {s}): {e}; the cases are in target/fuzz/eviction"))?;
-        round += 1;
-        if deadline.is_none_or(|d| Instant::now() >= d) {
-            return Ok(total);
-        }
-    }
+        Ok(count)
+    })
 }
 
 /// The differential fuzzer: `rounds` rounds of `count` cases, each run in every language.
 fn differential(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
-    let mut total = 0;
-    let mut round = 0u64;
-    loop {
-        let dir = root().join("target/fuzz/differential");
-        let _ = std::fs::remove_dir_all(&dir);
-        let s = seed.wrapping_add(round);
-        total += write_differential(&dir, s, count)?;
-        total += write_transcript_differential(&dir, s, count / 3)?;
+    rounds("differential", "differential fuzzing", seed, deadline, |dir, s| {
+        let n = write_differential(dir, s, count)? + write_transcript_differential(dir, s, count / 3)?;
         eprintln!("differential: seed {s}, {count} cases, in every language");
-        crate::conformance::conformance(&[dir]).map_err(|e| format!("differential fuzzing (seed {s}): {e}; the cases are in target/fuzz/differential"))?;
-        round += 1;
-        if deadline.is_none_or(|d| Instant::now() >= d) {
-            return Ok(total);
-        }
-    }
+        Ok(n)
+    })
 }
 
 const TARGETS: &[&str] = &["parse", "store", "transcript", "evict"];

@@ -12,10 +12,10 @@ from ._runtime.base64 import encode_base64
 from ._runtime.errors import ErrorKind, ParseError, Problem, push_token
 from ._runtime.json import Json, JsonObject, parse_json
 from ._runtime.path import is_absolute_path
-from .transcript import Transcript
 from ._runtime.writer import write_json
 from .registry import CODECS
 from .store import TerminalStore
+from .transcript import Transcript
 from .v2 import parse_session_update, serialize_session_update
 
 __all__ = [

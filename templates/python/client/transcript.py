@@ -26,8 +26,8 @@ import codecs
 import re
 from typing import Final
 
-from ._runtime import native as _native
 from . import transcript_table as _T
+from ._runtime import native as _native
 
 __all__ = ["MAX_LINE_LENGTH", "MAX_TEXT_LENGTH", "PureTranscript", "Transcript"]
 

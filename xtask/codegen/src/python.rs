@@ -792,17 +792,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                     }
                     // The encoder: plain variants grouped by payload (in payload order), then
                     // each nested class.
-                    let mut arms = Vec::new();
-                    let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
-                    for pv in pvariants.iter().filter(|pv| pv.nested.is_none()) {
-                        if let Some(p) = &pv.payload {
-                            by_payload.entry(p.as_str()).or_default().push(pv);
-                        }
-                    }
-                    for (p, group) in &by_payload {
-                        let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
-                        arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
-                    }
+                    let mut arms = payload_arms(pvariants.iter().filter(|pv| pv.nested.is_none()));
                     // A carried tagged object's classes write through its own encoder; the class of
                     // its unknown tag writes that tag (its other members are unknown ones).
                     let carried_arms = |c: &PCarried, prefix: &[String], arms: &mut Vec<PArm>| {
@@ -887,17 +877,7 @@ pub fn view(ir: &Ir) -> Result<Module, String> {
                         }
                         pvariants.push(pv);
                     }
-                    let mut arms = Vec::new();
-                    let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
-                    for pv in pvariants.iter().filter(|pv| pv.alternatives.is_empty()) {
-                        if let Some(p) = &pv.payload {
-                            by_payload.entry(p.as_str()).or_default().push(pv);
-                        }
-                    }
-                    for (p, group) in &by_payload {
-                        let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
-                        arms.push(PArm { test, body: vec![format!("encode_{p}_known(w, v)")] });
-                    }
+                    let mut arms = payload_arms(pvariants.iter().filter(|pv| pv.alternatives.is_empty()));
                     for pv in &pvariants {
                         for a in &pv.alternatives {
                             arms.push(PArm { test: a.class_name.clone(), body: vec![format!("encode_{}_known(w, v)", a.payload)] });
@@ -1324,6 +1304,24 @@ pub fn prune_imports(src: &str) -> String {
     }
     out.push_str(body);
     out
+}
+
+/// The encoder's arms of plain variants, grouped by payload (in payload order): one
+/// `isinstance` test per payload, naming every class that carries it.
+fn payload_arms<'a>(variants: impl Iterator<Item = &'a PVariant>) -> Vec<PArm> {
+    let mut by_payload: BTreeMap<&str, Vec<&PVariant>> = BTreeMap::new();
+    for pv in variants {
+        if let Some(p) = &pv.payload {
+            by_payload.entry(p.as_str()).or_default().push(pv);
+        }
+    }
+    by_payload
+        .iter()
+        .map(|(p, group)| {
+            let test = if group.len() == 1 { group[0].class_name.clone() } else { format!("({})", group.iter().map(|g| g.class_name.as_str()).collect::<Vec<_>>().join(", ")) };
+            PArm { test, body: vec![format!("encode_{p}_known(w, v)")] }
+        })
+        .collect()
 }
 
 #[cfg(test)]

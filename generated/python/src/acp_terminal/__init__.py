@@ -26,7 +26,6 @@ from . import v1, v2
 from ._runtime.display import safe_display
 from ._runtime.errors import Parsed, ParseError, Problem
 from ._runtime.model import MISSING, UnknownVariant
-from .transcript import Transcript
 from .adapters import Bridge, Converted, cap_text, convert, ingest_v1
 from .store import (
     ByteLog,
@@ -38,6 +37,7 @@ from .store import (
     TerminalState,
     TerminalStore,
 )
+from .transcript import Transcript
 
 __all__ = [
     "MISSING",
