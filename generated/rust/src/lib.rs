@@ -32,6 +32,7 @@
 //! ```
 
 pub mod adapters;
+mod limits;
 pub mod registry;
 pub mod store;
 /// The safe transcript renderer of docs/TRANSCRIPT.md.

@@ -15,6 +15,7 @@
 //! [`Limits::max_total_bytes`] it drops the oldest bytes of the least recently updated
 //! exited terminals first.
 
+use crate::limits::{DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES};
 use crate::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript};
 use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalCapabilities, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Warning};
@@ -62,9 +63,9 @@ impl Limits {
     /// warnings per message, and the transcript's own defaults ([`MAX_LINE_LENGTH`]
     /// cells per line, [`MAX_TEXT_LENGTH`] code points of finished lines).
     pub const DEFAULT: Self = Self {
-        max_terminals: 1024,
-        max_retained_bytes: 1 << 20,
-        max_total_bytes: 256 << 20,
+        max_terminals: DEFAULT_MAX_TERMINALS,
+        max_retained_bytes: DEFAULT_MAX_RETAINED_BYTES,
+        max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
         max_warnings: wire::DEFAULT_MAX_WARNINGS,
         max_line_length: MAX_LINE_LENGTH,
         max_text_length: MAX_TEXT_LENGTH,

@@ -13,6 +13,7 @@ from pydantic import MISSING
 from .base64 import Base64Error, decode_base64
 from .errors import DecodeError, ErrorKind, Parsed, ParseError, Problem, pointer, push_token
 from .json import Json, JsonObject, check_value, parse_json
+from .limits import DEFAULT_MAX_WARNINGS
 from .path import is_absolute_path, why_not_absolute
 from .pattern import Pattern, matches_pattern
 from .writer import Encoder, Writer, format_number
@@ -51,8 +52,6 @@ __all__ = [
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
-DEFAULT_MAX_WARNINGS: Final = 64
-"""How many warnings a parse keeps by default: the store's ``Limits().max_warnings``."""
 
 _QUIET: Final = DecodeError(Problem("wrong_type", "", ""))
 """What is raised for a problem that will be absorbed past the warning limit: one shared

@@ -10,17 +10,13 @@
 use super::bytes::{Bytes, decode_base64, encode_base64};
 use super::error::{Error, ErrorKind, Warning};
 use super::json::{Json, Members, NameSet, Writer, push_token};
+use super::limits::DEFAULT_MAX_WARNINGS;
 use super::patch::Patch;
 use super::text::{SyntaxError, TreeMap};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
-
-/// How many warnings a parse keeps by default: the store's
-/// `Limits::DEFAULT.max_warnings`. Every further absorbed problem is only counted
-/// ([`Parsed::warnings_dropped`](super::Parsed::warnings_dropped)).
-pub const DEFAULT_MAX_WARNINGS: usize = 64;
 
 /// Where decoding is, the first problem found, and what lenient members absorbed.
 ///

@@ -13,6 +13,7 @@
 
 import { decodeBase64 } from "./runtime/base64.js";
 import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
+import { DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES } from "./limits.js";
 import type { JsonObject } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
 import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./transcript.js";
@@ -94,9 +95,9 @@ export interface Limits {
  * `MAX_TEXT_LENGTH` code points).
  */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
-  maxTerminals: 1024,
-  maxRetainedBytes: 1 << 20,
-  maxTotalBytes: 256 * (1 << 20),
+  maxTerminals: DEFAULT_MAX_TERMINALS,
+  maxRetainedBytes: DEFAULT_MAX_RETAINED_BYTES,
+  maxTotalBytes: DEFAULT_MAX_TOTAL_BYTES,
   maxWarnings: DEFAULT_MAX_WARNINGS,
   maxLineLength: MAX_LINE_LENGTH,
   maxTextLength: MAX_TEXT_LENGTH,

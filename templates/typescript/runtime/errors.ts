@@ -33,8 +33,7 @@ export type ParseResult<T> =
     }
   | { readonly ok: false; readonly error: Problem };
 
-/** How many warnings a parse keeps by default: the store's `DEFAULT_LIMITS.maxWarnings`. */
-export const DEFAULT_MAX_WARNINGS = 64;
+export { DEFAULT_MAX_WARNINGS } from "./limits.js";
 
 /** How a parse reports what lenient members absorb. */
 export interface ParseOptions {

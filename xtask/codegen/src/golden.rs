@@ -138,7 +138,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     let default = files_from(&schema, &FromOptions::default()).expect("generates");
     for files in [&named, &default] {
         for (path, body) in &files.0 {
-            for word in ["acp-terminal", "acp_terminal", "ACP v2", "TerminalStore", "Transcript", "TerminalId", "Apache"] {
+            for word in ["acp-terminal", "acp_terminal", "ACP v2", "TerminalStore", "Transcript", "TerminalId", "Apache", "DEFAULT_MAX_TERMINALS"] {
                 assert!(!body.contains(word), "{path} mentions `{word}`");
             }
             for client in ["store.", "adapters.", "transcript.", "LICENSE"] {
@@ -162,7 +162,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
     // project's own identity and documents are looked for).
     let upstream = files_from(&crate::root().join("tests/upstream/acp-v1-schema.json"), &FromOptions::default()).expect("generates");
     for (path, body) in &upstream.0 {
-        for word in ["acp-terminal", "acp_terminal", "TerminalStore", "TRANSCRIPT.md", "docs/"] {
+        for word in ["acp-terminal", "acp_terminal", "TerminalStore", "TRANSCRIPT.md", "docs/", "DEFAULT_MAX_TERMINALS"] {
             assert!(!body.contains(word), "{path} mentions `{word}`");
         }
         for client in ["store.", "adapters.", "transcript.", "LICENSE"] {

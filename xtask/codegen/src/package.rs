@@ -3,7 +3,7 @@
 //! every stale file with a diff).
 
 use crate::rustfmt::rustfmt;
-use crate::{error_kinds, ir, python, root, rust, transcript_table, typescript};
+use crate::{error_kinds, ir, limits, python, root, rust, transcript_table, typescript};
 use minijinja::Environment;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -370,8 +370,14 @@ fn sources(inputs: &[Input]) -> String {
 pub fn runtime_data(root: &Path) -> Result<Vec<(String, String)>, String> {
     let mut files = transcript_table::files(root)?;
     files.extend(error_kinds::files(root)?);
+    files.extend(limits::files(root)?);
     Ok(files)
 }
+
+/// The files of `templates/rust/runtime/` that belong to the `acp-terminal-wire` crate only:
+/// its root and the `schemars` impls the schema crate needs. Every other `.rs` file there is
+/// the `wire` module every generated crate vendors.
+const CRATE_ONLY: [&str; 2] = ["lib.rs", "schemars_impl.rs"];
 
 /// Vendors the hand-written files of `templates/<lang>/<folder>/` into `dest`: `runtime`
 /// (the wire runtime every package carries) or `client` (the client semantics: store,
@@ -381,16 +387,11 @@ pub fn runtime_data(root: &Path) -> Result<Vec<(String, String)>, String> {
 ///
 /// Rust files are copied byte for byte: each carries its own `@generated` line for its
 /// copies, and the runtime names itself by module path (`crate::wire`, `$crate::wire`),
-/// so the same bytes are the crate `acp-terminal-wire` (whose root, `lib.rs`, is the one
-/// file not vendored) and the module `wire` of every generated crate. TypeScript and
+/// so the same bytes are the crate `acp-terminal-wire` (whose `CRATE_ONLY` files are not
+/// vendored) and the module `wire` of every generated crate. TypeScript and
 /// Python files get a header, and where they name their own package (the registry keys
 /// of TypeScript's `Symbol.for`, a Python `ContextVar`, cross-references in docs),
 /// `pkg`'s name replaces it.
-/// The files of `templates/rust/runtime/` that belong to the `acp-terminal-wire` crate only:
-/// its root and the `schemars` impls the schema crate needs. Every other `.rs` file there is
-/// the `wire` module every generated crate vendors.
-const CRATE_ONLY: [&str; 2] = ["lib.rs", "schemars_impl.rs"];
-
 fn vendor(lang: &str, folder: &str, dest: &str, comment: &str, pkg: &Package, files: &mut Files) -> Result<(), String> {
     let dir = root().join("templates").join(lang).join(folder);
     let mut names: Vec<PathBuf> = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?.flatten().map(|e| e.path()).collect();
@@ -529,7 +530,7 @@ pub fn generate(schemas: Vec<(String, String, String)>, check: bool) -> Result<(
     for (path, text) in runtime_data(&root())? {
         files.add(path, text);
     }
-    step(&format!("rules: {} and {} -> templates/*/{{runtime,client}}", transcript_table::SOURCE, error_kinds::SOURCE), &files, t, before);
+    step(&format!("rules: {}, {} and {} -> templates/*/{{runtime,client}}", transcript_table::SOURCE, error_kinds::SOURCE, limits::SOURCE), &files, t, before);
     let (t, before) = (std::time::Instant::now(), files.0.len());
     let ours = Package::ours();
     rust_crate(&inputs, "generated/rust", &ours, &mut files)?;

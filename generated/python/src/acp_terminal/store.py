@@ -25,7 +25,9 @@ from pydantic import JsonValue
 
 from ._runtime.base64 import Base64Error, decode_base64
 from ._runtime.errors import ParseError, Problem
+from ._runtime.limits import DEFAULT_MAX_WARNINGS
 from ._runtime.model import MISSING, UnknownVariant
+from .limits import DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES
 from .transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
 from .v2 import (
     AbsolutePath,
@@ -85,7 +87,7 @@ class Limits:
     """Limits a Client sets on what an Agent can make it hold; the same in the three
     languages. The defaults are safe for an interactive Client."""
 
-    max_terminals: int = 1024
+    max_terminals: int = DEFAULT_MAX_TERMINALS
     """At most this many terminals. An update or reference that would create one more
     first evicts the least recently updated terminal that has exited, or, when every
     terminal is live, the least recently updated live one: counted in
@@ -93,18 +95,18 @@ class Limits:
     update for an evicted id starts a fresh terminal (``TerminalRestarted``,
     ``TerminalState.restarted``). With 0, no terminal is kept (each is counted in
     ``Counters.terminals_refused``)."""
-    max_retained_bytes: int = 1 << 20
+    max_retained_bytes: int = DEFAULT_MAX_RETAINED_BYTES
     """At most this many output bytes retained per terminal. Past it the store keeps the
     most recent bytes and counts the rest in ``TerminalState.dropped_bytes``. The
     transcript still renders every byte (it reads bytes before they go)."""
-    max_total_bytes: int = 256 << 20
+    max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES
     """At most this many output bytes retained by all terminals together. Past it the
     store drops the oldest bytes of the least recently updated exited terminals first
     (then of live ones, least recently updated first), counted in
     ``Counters.bytes_evicted`` and in each terminal's ``dropped_bytes``. A transcript
     already built reads the bytes before they go; one built later starts at the first
     byte kept."""
-    max_warnings: int = 64
+    max_warnings: int = DEFAULT_MAX_WARNINGS
     """At most this many warnings returned per applied message; the rest are counted in
     ``Counters.warnings_dropped``."""
     max_line_length: int = MAX_LINE_LENGTH

@@ -9,6 +9,7 @@ mod envelope;
 mod error;
 mod error_kind;
 mod json;
+mod limits;
 mod macros;
 mod map;
 mod patch;
@@ -22,7 +23,7 @@ mod untagged;
 #[doc(hidden)]
 pub use bytes::decode_base64_scalar;
 pub use bytes::{Bytes, decode_base64, encode_base64};
-pub use decode::{Check, Cx, DEFAULT_MAX_WARNINGS, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
+pub use decode::{Check, Cx, Decode, Encode, MAX_SAFE_INTEGER, describe, put, put_opt, put_patch};
 #[doc(hidden)]
 pub use decode::{Field, First, Got, Key, Slot, buffered, collect_members, field_from_tree, first_member, ignore_value, length_message, payload_from_tree, read_tag, skip_value, value_from_tree};
 pub use display::safe_display;
@@ -30,6 +31,7 @@ pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
 pub use json::{Json, Members, Writer, push_token};
+pub use limits::DEFAULT_MAX_WARNINGS;
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
