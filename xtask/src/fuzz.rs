@@ -48,8 +48,33 @@ fn version_of(schema: &str) -> Version {
 /// Writes `count` differential cases for seed `seed` into `dir` as conformance vector
 /// files (one per schema version), expectations from the source-of-truth crate.
 pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, String> {
+    let what = format!("seed {seed} case");
+    write_decode_cases(dir, Rng::new(seed), count, ("differential", &format!("differential fuzz cases, seed {seed}")), &what, |mut value, rng| {
+        let mode = rng.below(4);
+        if mode == 1 {
+            mutate_value(&mut value, rng);
+        }
+        let mut text = serde_json::to_string(&value).map_err(|e| e.to_string())?;
+        if mode == 2 {
+            text = mutate_text(&text, rng);
+        }
+        Ok((text, format!(", {}", ["valid", "value mutation", "text mutation", "valid"][mode])))
+    })
+}
+
+/// Writes `count` decode cases into `dir`, one vector file per schema version
+/// (`<file>-v2.json` with three quarters of them, `<file>-v1.json`): each a text `text`
+/// makes of a generated value of a random definition (with what to add to the case's
+/// name), the expectation what the source-of-truth crate makes of it.
+fn write_decode_cases(
+    dir: &Path,
+    mut rng: Rng,
+    count: usize,
+    (file, description): (&str, &str),
+    what: &str,
+    mut text: impl FnMut(Value, &mut Rng) -> Result<(String, String), String>,
+) -> Result<usize, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut rng = Rng::new(seed);
     let mut written = 0;
     for schema in ["v2", "v1"] {
         let version = version_of(schema);
@@ -61,18 +86,11 @@ pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, 
         let mut cases = Vec::new();
         for i in 0..n {
             let name = *rng.pick(&names);
-            let mut value = generator.value(name, &mut rng, 0);
-            let mode = rng.below(4);
-            if mode == 1 {
-                mutate_value(&mut value, &mut rng);
-            }
-            let mut text = serde_json::to_string(&value).map_err(|e| e.to_string())?;
-            if mode == 2 {
-                text = mutate_text(&text, &mut rng);
-            }
+            let value = generator.value(name, &mut rng, 0);
+            let (text, label) = text(value, &mut rng)?;
             let Some(expect) = expectation(version, name, &text)? else { continue };
             cases.push(json!({
-                "name": format!("seed {seed} case {i} ({name}, {})", ["valid", "value mutation", "text mutation", "valid"][mode]),
+                "name": format!("{what} {i} ({name}{label})"),
                 "kind": "decode",
                 "schema": schema,
                 "type": name,
@@ -81,8 +99,8 @@ pub fn write_differential(dir: &Path, seed: u64, count: usize) -> Result<usize, 
             }));
             written += 1;
         }
-        let file = json!({ "description": format!("differential fuzz cases, seed {seed}, schema {schema}"), "cases": cases });
-        std::fs::write(dir.join(format!("differential-{schema}.json")), serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+        let doc = json!({ "description": format!("{description}, schema {schema}"), "cases": cases });
+        std::fs::write(dir.join(format!("{file}-{schema}.json")), serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     }
     Ok(written)
 }
@@ -262,40 +280,15 @@ fn text_with_repeats(v: &Value, rng: &mut Rng, depth: usize, out: &mut String) {
 /// with a value mutation too) for seed `seed` into `dir`, expectations from the
 /// source-of-truth crate: every language must give the same error kind and pointer.
 pub fn write_duplicates(dir: &Path, seed: u64, count: usize) -> Result<usize, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut rng = Rng::new(seed ^ 0xD0D0_0022);
-    let mut written = 0;
-    for schema in ["v2", "v1"] {
-        let version = version_of(schema);
-        let doc = acp_terminal_schema::emit::schema(version);
-        let ir = ir::build(&doc).map_err(|e| e.to_string())?;
-        let generator = Gen::new(&ir);
-        let names = generator.names();
-        let n = if schema == "v2" { count * 3 / 4 } else { count - count * 3 / 4 };
-        let mut cases = Vec::new();
-        for i in 0..n {
-            let name = *rng.pick(&names);
-            let mut value = generator.value(name, &mut rng, 0);
-            if rng.one_in(3) {
-                mutate_value(&mut value, &mut rng);
-            }
-            let mut text = String::new();
-            text_with_repeats(&value, &mut rng, 0, &mut text);
-            let Some(expect) = expectation(version, name, &text)? else { continue };
-            cases.push(json!({
-                "name": format!("seed {seed} repeated names {i} ({name})"),
-                "kind": "decode",
-                "schema": schema,
-                "type": name,
-                "inputText": text,
-                "expect": expect,
-            }));
-            written += 1;
+    let what = format!("seed {seed} repeated names");
+    write_decode_cases(dir, Rng::new(seed ^ 0xD0D0_0022), count, ("duplicates", &format!("repeated member names, seed {seed}")), &what, |mut value, rng| {
+        if rng.one_in(3) {
+            mutate_value(&mut value, rng);
         }
-        let file = json!({ "description": format!("repeated member names, seed {seed}, schema {schema}"), "cases": cases });
-        std::fs::write(dir.join(format!("duplicates-{schema}.json")), serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    }
-    Ok(written)
+        let mut text = String::new();
+        text_with_repeats(&value, rng, 0, &mut text);
+        Ok((text, String::new()))
+    })
 }
 
 /// Rounds of `count` cases of repeated member names, each run in every language, until
