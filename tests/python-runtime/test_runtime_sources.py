@@ -23,7 +23,7 @@ def test_the_runtime_has_its_files() -> None:
     for name in [*expected, "pattern.py", "writer.py"]:
         assert name in FILES, f"{name} is missing"
     # What only a Client needs lives in templates/python/client/, so a neutral package never carries it.
-    for name in ["transcript.py", "transcript_table.py", "store.py", "adapters.py"]:
+    for name in ["transcript.py", "transcript_table.py", "store.py", "adapters.py", "adapter_rules.py"]:
         assert name not in FILES, f"{name} is client-only"
         assert (RUNTIME.parent / "client" / name).is_file(), f"client/{name} is missing"
     assert not [p for p in RUNTIME.iterdir() if p.suffix not in (".py",) and p.name != "__pycache__"]

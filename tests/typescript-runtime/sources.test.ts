@@ -24,7 +24,7 @@ test("the runtime has its files", () => {
   }
   // What only a Client needs lives in templates/typescript/client/, so a neutral package never carries it.
   const client = readdirSync(join(runtime, "..", "client"));
-  for (const f of ["transcript.ts", "transcript_table.ts", "store.ts", "adapters.ts"]) {
+  for (const f of ["transcript.ts", "transcript_table.ts", "store.ts", "adapters.ts", "adapter_rules.ts"]) {
     assert.ok(!files.includes(f), `${f} is client-only`);
     assert.ok(client.includes(f), `client/${f} is missing`);
   }

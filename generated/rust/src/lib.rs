@@ -31,6 +31,7 @@
 //! assert_eq!(wire::to_string(&parsed.value), text);
 //! ```
 
+mod adapter_rules;
 pub mod adapters;
 mod limits;
 pub mod registry;

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from . import adapter_rules as rules
 from ._runtime.base64 import encode_base64
 from ._runtime.errors import ErrorKind, ParseError, Problem, push_token
 from ._runtime.json import Json, JsonObject, parse_json
@@ -28,60 +29,6 @@ __all__ = [
 ]
 
 ProtocolVersion = Literal["v1", "v2"]
-
-_PAIRS: list[tuple[str, str, str | None]] = [
-    ("v1", "SessionNotification", "UpdateSessionNotification"),
-    ("v1", "SessionUpdate", "SessionUpdate"),
-    ("v1", "ToolCall", "ToolCallUpdate"),
-    ("v1", "ToolCallUpdate", "ToolCallUpdate"),
-    ("v1", "ToolCallContent", "ToolCallContent"),
-    ("v1", "Content", "Content"),
-    ("v1", "ContentBlock", "ContentBlock"),
-    ("v1", "Diff", "Diff"),
-    ("v1", "Terminal", "Terminal"),
-    ("v1", "ToolCallLocation", "ToolCallLocation"),
-    ("v1", "RequestPermissionRequest", "RequestPermissionRequest"),
-    ("v1", "RequestPermissionResponse", "RequestPermissionResponse"),
-    ("v1", "RequestPermissionOutcome", "RequestPermissionOutcome"),
-    ("v1", "PermissionOption", "PermissionOption"),
-    ("v2", "UpdateSessionNotification", "SessionNotification"),
-    ("v2", "SessionUpdate", "SessionUpdate"),
-    ("v2", "ToolCallUpdate", "ToolCallUpdate"),
-    ("v2", "ToolCallUpdate", "ToolCall"),
-    ("v2", "ToolCallContent", "ToolCallContent"),
-    ("v2", "Content", "Content"),
-    ("v2", "ContentBlock", "ContentBlock"),
-    ("v2", "Diff", "Diff"),
-    ("v2", "Terminal", "Terminal"),
-    ("v2", "ToolCallLocation", "ToolCallLocation"),
-    ("v2", "RequestPermissionRequest", "RequestPermissionRequest"),
-    ("v2", "RequestPermissionResponse", "RequestPermissionResponse"),
-    ("v2", "RequestPermissionOutcome", "RequestPermissionOutcome"),
-    ("v2", "PermissionOption", "PermissionOption"),
-    ("v2", "TerminalUpdate", None),
-    ("v2", "TerminalOutputChunk", None),
-    ("v2", "ToolCallContentChunk", None),
-    ("v2", "RequestPermissionSubject", None),
-    ("v2", "CommandPermissionSubject", None),
-]
-
-_TERMINAL = (
-    "terminal content cannot be converted: a v1 terminal is a process the Client owns and the Agent controls, "
-    "a v2 terminal is an output stream the Agent owns, so the same ID means different things; send the output "
-    "as text (the v2-to-v1 Bridge does this)"
-)
-_TERMINAL_UPDATE = (
-    "v1 has no form for an Agent-owned display terminal (a v1 terminal is a Client-owned process); use the "
-    "v2-to-v1 Bridge, which shows the terminal's output as text in the tool calls that reference it"
-)
-_COMMAND = (
-    "v1 has no command permission subject: a v1 permission request is always about a tool call; ask about the "
-    "tool call that will run the command instead"
-)
-_CHUNK = (
-    "a v2 tool_call_content_chunk appends one item, but v1 can only replace a tool call's whole content, which "
-    "needs the items sent before; use the v2-to-v1 Bridge, which keeps them"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,30 +64,18 @@ def convert(
     pair = next(
         (
             p
-            for p in _PAIRS
+            for p in rules.PAIRS
             if p[0] == source and source != target and p[1] == type_name and (to_type is None or p[2] == to_type)
         ),
         None,
     )
     if pair is None:
-        raise _refused(
-            "",
-            f"there is no {target} counterpart of the {source} definition `{type_name}` that these converters produce; "
-            "see docs/ADAPTERS.md for the definitions they convert",
-        )
+        raise _refused("", rules.no_pair(target, source, type_name))
     parse, serialize = CODECS[source][type_name]
     parsed = parse(value)
     goal = pair[2]
     if goal is None:
-        if type_name in ("TerminalUpdate", "TerminalOutputChunk"):
-            why = _TERMINAL_UPDATE
-        elif type_name == "CommandPermissionSubject":
-            why = _COMMAND
-        elif type_name == "ToolCallContentChunk":
-            why = _CHUNK
-        else:
-            why = "a v1 permission request has no subject member; convert the whole RequestPermissionRequest, whose tool_call subject becomes v1 `toolCall`"
-        raise _refused("", why)
+        raise _refused("", rules.refusal(source, type_name) or rules.SUBJECT_ALONE)
 
     def back(p: str) -> str:
         return _map_back(source, type_name, p)
@@ -150,14 +85,14 @@ def convert(
     try:
         result = parse_target(write_json(out))
     except ParseError as e:
-        raise _refused(back(e.path), f"the {target} form does not accept it: {e.message}") from None
+        raise _refused(back(e.path), rules.not_accepted(target, e.message)) from None
     if result.warnings:
         w = result.warnings[0]
-        raise _refused(back(w.path), f"the {target} form would drop it: {w.message}")
+        raise _refused(back(w.path), rules.would_drop(target, w.message))
     text = serialize_target(result.value)
     p = _first_difference(out, parse_json(text), "")
     if p is not None:
-        raise _refused(back(p), f"the {target} form would not keep this value as it is")
+        raise _refused(back(p), rules.not_kept(target))
     return Converted(goal, text, parsed.warnings)
 
 
@@ -224,15 +159,13 @@ class _Converter:
         if type_name == "Diff":
             raise _refused(p, self.diff_message())
         if type_name == "Terminal":
-            raise _refused(p, _TERMINAL)
+            raise _refused(p, rules.TERMINAL)
         if type_name == "RequestPermissionRequest":
             return self.permission_request_to_v2(v, p) if self.source == "v1" else self.permission_request_to_v1(v, p)
         return v
 
     def diff_message(self) -> str:
-        if self.source == "v1":
-            return "a v1 diff carries the file's old and new text, which a v2 diff (file changes and optional patch text) cannot hold; show the change another way"
-        return "a v2 diff lists file changes (and maybe patch text) but not the old and new text a v1 diff requires; show the change another way"
+        return rules.DIFF_FROM_V1 if self.source == "v1" else rules.DIFF_FROM_V2
 
     def session_update(self, v: Json, p: str) -> Json:
         tag = _tag(v, "sessionUpdate")
@@ -244,13 +177,10 @@ class _Converter:
             if tag == "tool_call_update":
                 return self.tool_call_update(v, p, False)
             if tag in ("terminal_update", "terminal_output_chunk"):
-                raise _refused(p, _TERMINAL_UPDATE)
+                raise _refused(p, rules.TERMINAL_UPDATE)
             if tag == "tool_call_content_chunk":
-                raise _refused(p, _CHUNK)
-        raise _refused(
-            p,
-            f"the {self.source} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own",
-        )
+                raise _refused(p, rules.CHUNK)
+        raise _refused(p, rules.not_tool_call_update(self.source, tag))
 
     def tool_call_update(self, v: Json, p: str, needs_title: bool) -> Json:
         o = _obj(v)
@@ -261,19 +191,13 @@ class _Converter:
                 if k in ("content", "locations"):
                     o[k] = []
                 else:
-                    raise _refused(
-                        push_token(p, k),
-                        f"`{k}: null` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead",
-                    )
+                    raise _refused(push_token(p, k), rules.cannot_clear(k))
         items = v.get("content") if isinstance(v, dict) else None
         if isinstance(items, list):
             base = push_token(p, "content")
             o["content"] = [self.tool_call_content(item, push_token(base, i)) for i, item in enumerate(items)]
         if needs_title and not (isinstance(v, dict) and isinstance(v.get("title"), str)):
-            raise _refused(
-                push_token(p, "title"),
-                "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead",
-            )
+            raise _refused(push_token(p, "title"), rules.NEEDS_TITLE)
         return o
 
     def tool_call_content(self, v: Json, p: str) -> Json:
@@ -281,13 +205,10 @@ class _Converter:
         if tag == "content":
             return self.content(v, p)
         if tag == "terminal":
-            raise _refused(p, _TERMINAL)
+            raise _refused(p, rules.TERMINAL)
         if tag == "diff":
             raise _refused(p, self.diff_message())
-        raise _refused(
-            p,
-            f"tool-call content of type `{tag}` has no v1 form (v1 knows content, diff and terminal only); leave it out or show it as text",
-        )
+        raise _refused(p, rules.tool_call_content_type(tag))
 
     def content(self, v: Json, p: str) -> Json:
         o = _obj(v)
@@ -298,15 +219,9 @@ class _Converter:
     def content_block(self, v: Json, p: str) -> Json:
         tag = _tag(v, "type")
         if tag not in ("text", "image", "audio", "resource_link", "resource"):
-            raise _refused(
-                p,
-                f"content of type `{tag}` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text",
-            )
+            raise _refused(p, rules.content_type(tag))
         if tag == "resource_link" and isinstance(v, dict) and "icons" in v:
-            if self.source == "v2":
-                why = "v1 resource links have no icons; leave `icons` out to convert"
-            else:
-                why = "`icons` is an unknown member in v1 but a known v2 member with its own shape; rename or remove it to convert"
+            why = rules.ICONS_FROM_V2 if self.source == "v2" else rules.ICONS_FROM_V1
             raise _refused(push_token(p, "icons"), why)
         return v
 
@@ -314,18 +229,11 @@ class _Converter:
         src = _obj(v)
         for k in ("title", "description", "subject"):
             if k in src:
-                raise _refused(
-                    push_token(p, k),
-                    f"`{k}` is an unknown member in v1 but a known v2 member; rename or remove it to convert",
-                )
+                raise _refused(push_token(p, k), rules.v2_member_in_v1(k))
         tool_call = src.get("toolCall")
         title = tool_call.get("title") if isinstance(tool_call, dict) else None
         if not isinstance(title, str):
-            raise _refused(
-                push_token(push_token(p, "toolCall"), "title"),
-                "a v2 permission request needs a title, which the converter takes from the v1 tool call's title, "
-                "and this tool call has none; give it a title",
-            )
+            raise _refused(push_token(push_token(p, "toolCall"), "title"), rules.PERMISSION_NEEDS_TITLE)
         converted = self.tool_call_update(tool_call, push_token(p, "toolCall"), False)
         out: JsonObject = {}
         for k, x in src.items():
@@ -339,42 +247,25 @@ class _Converter:
     def permission_request_to_v1(self, v: Json, p: str) -> Json:
         src = _obj(v)
         if "toolCall" in src:
-            raise _refused(
-                push_token(p, "toolCall"),
-                "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert",
-            )
+            raise _refused(push_token(p, "toolCall"), rules.TOOL_CALL_MEMBER_IN_V2)
         if "description" in src:
-            raise _refused(
-                push_token(p, "description"),
-                "v1 permission requests have no description; leave it out (or put it in the title) to convert",
-            )
+            raise _refused(push_token(p, "description"), rules.NO_DESCRIPTION)
         if "subject" not in src:
-            raise _refused(
-                push_token(p, "subject"),
-                "a v1 permission request is always about a tool call, and this request has no subject; give it a tool_call subject",
-            )
+            raise _refused(push_token(p, "subject"), rules.NO_SUBJECT)
         subject = _obj(src["subject"])
         sp = push_token(p, "subject")
         kind = _tag(subject, "type")
         if kind == "command":
-            raise _refused(sp, _COMMAND)
+            raise _refused(sp, rules.COMMAND_SUBJECT)
         if kind != "tool_call":
-            raise _refused(
-                sp, f"v1 has no `{kind}` permission subject; a v1 permission request is always about a tool call"
-            )
+            raise _refused(sp, rules.subject_kind(kind))
         for k in subject:
             if k not in ("type", "toolCall"):
-                raise _refused(
-                    push_token(sp, k), f"v1 has no place for the subject's member `{k}`; leave it out to convert"
-                )
+                raise _refused(push_token(sp, k), rules.subject_member(k))
         tool_call = subject.get("toolCall")
         title = tool_call.get("title") if isinstance(tool_call, dict) else None
         if title != src.get("title"):
-            raise _refused(
-                push_token(p, "title"),
-                "v1 shows the tool call's title as the question, and this request's title differs from "
-                "subject.toolCall.title, so it would be lost; make them equal to convert",
-            )
+            raise _refused(push_token(p, "title"), rules.TITLE_DIFFERS)
         converted = self.tool_call_update(tool_call, push_token(sp, "toolCall"), False)
         out: JsonObject = {}
         for k, x in src.items():
@@ -466,10 +357,7 @@ class Bridge:
             out = self._emit(call_id, {"toolCallId": call_id}, True, False)
             call.sent = True
             return out
-        raise _refused(
-            "",
-            f"the bridge adapts tool-call and terminal updates only; a v2 `{tag}` update has to be handled on its own",
-        )
+        raise _refused("", rules.bridge_only(tag))
 
     def flush(self) -> list[str]:
         """Sends the current text of every terminal that changed since the last flush to
@@ -646,14 +534,14 @@ def ingest_v1(store: TerminalStore, text: str) -> list[Problem]:
         m = meta[key]
         p = f"/_meta/{key}"
         if not isinstance(m, dict):
-            warn("wrong_type", p, f"`{key}` must be an object; it was skipped")
+            warn("wrong_type", p, rules.convention_not_object(key))
             continue
         terminal_id = m.get("terminal_id")
         if "terminal_id" not in m:
-            warn("missing_field", f"{p}/terminal_id", f"`{key}` needs a `terminal_id`; it was skipped")
+            warn("missing_field", f"{p}/terminal_id", rules.convention_no_id(key))
             continue
         if not isinstance(terminal_id, str):
-            warn("wrong_type", f"{p}/terminal_id", f"`{key}.terminal_id` must be a string; `{key}` was skipped")
+            warn("wrong_type", f"{p}/terminal_id", rules.convention_id_type(key))
             continue
         if terminal_id not in linked:
             linked.append(terminal_id)
@@ -665,24 +553,16 @@ def ingest_v1(store: TerminalStore, text: str) -> list[Problem]:
                 if is_absolute_path(cwd):
                     u["cwd"] = cwd
                 else:
-                    warn(
-                        "relative_path",
-                        f"{p}/cwd",
-                        "`terminal_info.cwd` must be an absolute path; the working directory was left unknown",
-                    )
+                    warn("relative_path", f"{p}/cwd", rules.CWD_RELATIVE)
             elif cwd is not None:
-                warn(
-                    "wrong_type",
-                    f"{p}/cwd",
-                    "`terminal_info.cwd` must be a string; the working directory was left unknown",
-                )
+                warn("wrong_type", f"{p}/cwd", rules.CWD_TYPE)
         elif key == "terminal_output":
             data = m.get("data")
             if not isinstance(data, str):
                 if "data" not in m:
-                    warn("missing_field", f"{p}/data", "`terminal_output` needs `data`; this output was skipped")
+                    warn("missing_field", f"{p}/data", rules.OUTPUT_NO_DATA)
                 else:
-                    warn("wrong_type", f"{p}/data", "`terminal_output.data` must be a string; this output was skipped")
+                    warn("wrong_type", f"{p}/data", rules.OUTPUT_DATA_TYPE)
                 continue
             u = {
                 "sessionUpdate": "terminal_output_chunk",
@@ -694,32 +574,18 @@ def ingest_v1(store: TerminalStore, text: str) -> list[Problem]:
             code = m.get("exit_code")
             if isinstance(code, (int, float)) and not isinstance(code, bool):
                 if isinstance(code, float) and not code.is_integer():
-                    warn(
-                        "wrong_type",
-                        f"{p}/exit_code",
-                        "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown",
-                    )
+                    warn("wrong_type", f"{p}/exit_code", rules.EXIT_CODE_TYPE)
                 elif not 0 <= code <= 4294967295:
-                    warn(
-                        "out_of_range",
-                        f"{p}/exit_code",
-                        "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown",
-                    )
+                    warn("out_of_range", f"{p}/exit_code", rules.EXIT_CODE_RANGE)
                 else:
                     status["exitCode"] = int(code)
             elif code is not None:
-                warn(
-                    "wrong_type",
-                    f"{p}/exit_code",
-                    "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown",
-                )
+                warn("wrong_type", f"{p}/exit_code", rules.EXIT_CODE_TYPE)
             signal = m.get("signal")
             if isinstance(signal, str):
                 status["signal"] = signal
             elif signal is not None:
-                warn(
-                    "wrong_type", f"{p}/signal", "`terminal_exit.signal` must be a string; the signal was left unknown"
-                )
+                warn("wrong_type", f"{p}/signal", rules.SIGNAL_TYPE)
             u = {"sessionUpdate": "terminal_update", "terminalId": terminal_id, "exitStatus": status}
         updates.append(u)
     if linked:

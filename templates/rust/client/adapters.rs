@@ -8,6 +8,7 @@
 //! the target would reject, drop or change is a `not_representable` error with the JSON
 //! pointer of the item at fault (in the input). What converts, converts exactly.
 
+use crate::adapter_rules::{self as rules, PAIRS};
 use crate::registry;
 use crate::store::TerminalStore;
 use crate::transcript::Transcript;
@@ -54,49 +55,6 @@ impl Direction {
     }
 }
 
-/// The definitions the converters take, with the target definition of each (the first
-/// pair for a source name is its default target). `None` target: the definition exists
-/// in the source version only and is always refused.
-const PAIRS: &[(Direction, &str, Option<&str>)] = &[
-    (Direction::V1ToV2, "SessionNotification", Some("UpdateSessionNotification")),
-    (Direction::V1ToV2, "SessionUpdate", Some("SessionUpdate")),
-    (Direction::V1ToV2, "ToolCall", Some("ToolCallUpdate")),
-    (Direction::V1ToV2, "ToolCallUpdate", Some("ToolCallUpdate")),
-    (Direction::V1ToV2, "ToolCallContent", Some("ToolCallContent")),
-    (Direction::V1ToV2, "Content", Some("Content")),
-    (Direction::V1ToV2, "ContentBlock", Some("ContentBlock")),
-    (Direction::V1ToV2, "Diff", Some("Diff")),
-    (Direction::V1ToV2, "Terminal", Some("Terminal")),
-    (Direction::V1ToV2, "ToolCallLocation", Some("ToolCallLocation")),
-    (Direction::V1ToV2, "RequestPermissionRequest", Some("RequestPermissionRequest")),
-    (Direction::V1ToV2, "RequestPermissionResponse", Some("RequestPermissionResponse")),
-    (Direction::V1ToV2, "RequestPermissionOutcome", Some("RequestPermissionOutcome")),
-    (Direction::V1ToV2, "PermissionOption", Some("PermissionOption")),
-    (Direction::V2ToV1, "UpdateSessionNotification", Some("SessionNotification")),
-    (Direction::V2ToV1, "SessionUpdate", Some("SessionUpdate")),
-    (Direction::V2ToV1, "ToolCallUpdate", Some("ToolCallUpdate")),
-    (Direction::V2ToV1, "ToolCallUpdate", Some("ToolCall")),
-    (Direction::V2ToV1, "ToolCallContent", Some("ToolCallContent")),
-    (Direction::V2ToV1, "Content", Some("Content")),
-    (Direction::V2ToV1, "ContentBlock", Some("ContentBlock")),
-    (Direction::V2ToV1, "Diff", Some("Diff")),
-    (Direction::V2ToV1, "Terminal", Some("Terminal")),
-    (Direction::V2ToV1, "ToolCallLocation", Some("ToolCallLocation")),
-    (Direction::V2ToV1, "RequestPermissionRequest", Some("RequestPermissionRequest")),
-    (Direction::V2ToV1, "RequestPermissionResponse", Some("RequestPermissionResponse")),
-    (Direction::V2ToV1, "RequestPermissionOutcome", Some("RequestPermissionOutcome")),
-    (Direction::V2ToV1, "PermissionOption", Some("PermissionOption")),
-    (Direction::V2ToV1, "TerminalUpdate", None),
-    (Direction::V2ToV1, "TerminalOutputChunk", None),
-    (Direction::V2ToV1, "ToolCallContentChunk", None),
-    (Direction::V2ToV1, "RequestPermissionSubject", None),
-    (Direction::V2ToV1, "CommandPermissionSubject", None),
-];
-
-const TERMINAL: &str = "terminal content cannot be converted: a v1 terminal is a process the Client owns and the Agent controls, a v2 terminal is an output stream the Agent owns, so the same ID means different things; send the output as text (the v2-to-v1 Bridge does this)";
-const TERMINAL_UPDATE: &str = "v1 has no form for an Agent-owned display terminal (a v1 terminal is a Client-owned process); use the v2-to-v1 Bridge, which shows the terminal's output as text in the tool calls that reference it";
-const COMMAND: &str = "v1 has no command permission subject: a v1 permission request is always about a tool call; ask about the tool call that will run the command instead";
-
 /// A converted value: the canonical text of the target definition, and the warnings
 /// from parsing the input (lenient members it dropped).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,39 +88,26 @@ fn parse_canonical(text: &str) -> Value {
 /// The input's parse error, as it is; `not_representable` (with the pointer of the item
 /// at fault in the input and what to do) for what the other version cannot say exactly.
 pub fn convert(direction: Direction, type_name: &str, to_type: Option<&str>, text: &str) -> Result<Converted, Error> {
-    let pair = PAIRS.iter().find(|(d, from, to)| *d == direction && *from == type_name && (to_type.is_none() || *to == to_type));
+    let pair = PAIRS.iter().find(|(from, source, to)| *from == direction.from() && *source == type_name && (to_type.is_none() || *to == to_type));
     let Some(&(_, _, target)) = pair else {
-        return Err(refuse(
-            "",
-            format!(
-                "there is no {} counterpart of the {} definition `{type_name}` that these converters produce; see docs/ADAPTERS.md for the definitions they convert",
-                direction.to(),
-                direction.from()
-            ),
-        ));
+        return Err(refuse("", rules::no_pair(direction.to(), direction.from(), type_name)));
     };
-    let (canonical, warnings) = registry::decode(direction.from(), type_name, text).ok_or_else(|| refuse("", format!("`{type_name}` is not a {} definition", direction.from())))??;
+    let (canonical, warnings) = registry::decode(direction.from(), type_name, text).ok_or_else(|| refuse("", rules::not_a_definition(type_name, direction.from())))??;
     let Some(target) = target else {
-        let why = match type_name {
-            "TerminalUpdate" | "TerminalOutputChunk" => TERMINAL_UPDATE,
-            "CommandPermissionSubject" => COMMAND,
-            "ToolCallContentChunk" => CHUNK,
-            _ => "a v1 permission request has no subject member; convert the whole RequestPermissionRequest, whose tool_call subject becomes v1 `toolCall`",
-        };
-        return Err(refuse("", why));
+        return Err(refuse("", rules::refusal(direction.from(), type_name).unwrap_or(rules::SUBJECT_ALONE)));
     };
     let source = parse_canonical(&canonical);
     let out = Converter { direction }.value(type_name, target, &source, "")?;
     let out_text = wire::to_string(&out);
     let back = |p: &str| map_back(direction, type_name, p);
     let (final_text, target_warnings) = registry::decode(direction.to(), target, &out_text)
-        .ok_or_else(|| refuse("", format!("`{target}` is not a {} definition", direction.to())))?
-        .map_err(|e| refuse(&back(&e.path), format!("the {} form does not accept it: {}", direction.to(), e.message)))?;
+        .ok_or_else(|| refuse("", rules::not_a_definition(target, direction.to())))?
+        .map_err(|e| refuse(&back(&e.path), rules::not_accepted(direction.to(), &e.message)))?;
     if let Some(w) = target_warnings.first() {
-        return Err(refuse(&back(&w.path), format!("the {} form would drop it: {}", direction.to(), w.message)));
+        return Err(refuse(&back(&w.path), rules::would_drop(direction.to(), &w.message)));
     }
     if let Some(p) = first_difference(&out, &parse_canonical(&final_text), "") {
-        return Err(refuse(&back(&p), format!("the {} form would not keep this value as it is", direction.to())));
+        return Err(refuse(&back(&p), rules::not_kept(direction.to())));
     }
     Ok(Converted { type_name: target.to_owned(), text: final_text, warnings })
 }
@@ -215,8 +160,6 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
     }
 }
 
-const CHUNK: &str = "a v2 tool_call_content_chunk appends one item, but v1 can only replace a tool call's whole content, which needs the items sent before; use the v2-to-v1 Bridge, which keeps them";
-
 /// The patch members of v2 `ToolCallUpdate` (a `null` there clears; an unknown member's
 /// `null` is just a value).
 const PATCH_MEMBERS: &[&str] = &["title", "kind", "status", "content", "locations", "rawInput", "rawOutput", "_meta"];
@@ -249,7 +192,7 @@ impl Converter {
             "Content" => self.content(v, p),
             "ContentBlock" => self.content_block(v, p),
             "Diff" => Err(refuse(p, self.diff_message())),
-            "Terminal" => Err(refuse(p, TERMINAL)),
+            "Terminal" => Err(refuse(p, rules::TERMINAL)),
             "RequestPermissionRequest" => match self.direction {
                 Direction::V1ToV2 => self.permission_request_to_v2(v, p),
                 Direction::V2ToV1 => self.permission_request_to_v1(v, p),
@@ -260,8 +203,8 @@ impl Converter {
 
     fn diff_message(&self) -> &'static str {
         match self.direction {
-            Direction::V1ToV2 => "a v1 diff carries the file's old and new text, which a v2 diff (file changes and optional patch text) cannot hold; show the change another way",
-            Direction::V2ToV1 => "a v2 diff lists file changes (and maybe patch text) but not the old and new text a v1 diff requires; show the change another way",
+            Direction::V1ToV2 => rules::DIFF_FROM_V1,
+            Direction::V2ToV1 => rules::DIFF_FROM_V2,
         }
     }
 
@@ -274,9 +217,9 @@ impl Converter {
                 Ok(Value::Object(o))
             }
             (Direction::V2ToV1, "tool_call_update") => self.tool_call_update(v, p, false),
-            (Direction::V2ToV1, "terminal_update" | "terminal_output_chunk") => Err(refuse(p, TERMINAL_UPDATE)),
-            (Direction::V2ToV1, "tool_call_content_chunk") => Err(refuse(p, CHUNK)),
-            _ => Err(refuse(p, format!("the {} `{tag}` update is not a tool-call update, and these converters convert only those; handle it on its own", self.direction.from()))),
+            (Direction::V2ToV1, "terminal_update" | "terminal_output_chunk") => Err(refuse(p, rules::TERMINAL_UPDATE)),
+            (Direction::V2ToV1, "tool_call_content_chunk") => Err(refuse(p, rules::CHUNK)),
+            _ => Err(refuse(p, rules::not_tool_call_update(self.direction.from(), tag))),
         }
     }
 
@@ -288,7 +231,7 @@ impl Converter {
                     if k == "content" || k == "locations" {
                         o.insert(k, Value::Array(Vec::new()));
                     } else {
-                        return Err(refuse(&at(p, &k), format!("`{k}: null` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead")));
+                        return Err(refuse(&at(p, &k), rules::cannot_clear(&k)));
                     }
                 }
             }
@@ -302,7 +245,7 @@ impl Converter {
             o.insert("content", Value::Array(out));
         }
         if needs_title && !v.get("title").is_some_and(is_string) {
-            return Err(refuse(&at(p, "title"), "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead"));
+            return Err(refuse(&at(p, "title"), rules::NEEDS_TITLE));
         }
         Ok(Value::Object(o))
     }
@@ -310,9 +253,9 @@ impl Converter {
     fn tool_call_content(&self, v: &Value, p: &str) -> Result<Value, Error> {
         match tag_of(v, "type") {
             "content" => self.content(v, p),
-            "terminal" => Err(refuse(p, TERMINAL)),
+            "terminal" => Err(refuse(p, rules::TERMINAL)),
             "diff" => Err(refuse(p, self.diff_message())),
-            other => Err(refuse(p, format!("tool-call content of type `{other}` has no v1 form (v1 knows content, diff and terminal only); leave it out or show it as text"))),
+            other => Err(refuse(p, rules::tool_call_content_type(other))),
         }
     }
 
@@ -327,12 +270,12 @@ impl Converter {
     fn content_block(&self, v: &Value, p: &str) -> Result<Value, Error> {
         let tag = tag_of(v, "type");
         if !matches!(tag, "text" | "image" | "audio" | "resource_link" | "resource") {
-            return Err(refuse(p, format!("content of type `{tag}` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text")));
+            return Err(refuse(p, rules::content_type(tag)));
         }
         if tag == "resource_link" && v.get("icons").is_some() {
             let why = match self.direction {
-                Direction::V2ToV1 => "v1 resource links have no icons; leave `icons` out to convert",
-                Direction::V1ToV2 => "`icons` is an unknown member in v1 but a known v2 member with its own shape; rename or remove it to convert",
+                Direction::V2ToV1 => rules::ICONS_FROM_V2,
+                Direction::V1ToV2 => rules::ICONS_FROM_V1,
             };
             return Err(refuse(&at(p, "icons"), why));
         }
@@ -342,15 +285,12 @@ impl Converter {
     fn permission_request_to_v2(&self, v: &Value, p: &str) -> Result<Value, Error> {
         for k in ["title", "description", "subject"] {
             if v.get(k).is_some() {
-                return Err(refuse(&at(p, k), format!("`{k}` is an unknown member in v1 but a known v2 member; rename or remove it to convert")));
+                return Err(refuse(&at(p, k), rules::v2_member_in_v1(k)));
             }
         }
         let tool_call = v.get("toolCall").cloned().unwrap_or(Value::Null);
         let Some(title) = tool_call.get("title").and_then(Value::as_str) else {
-            return Err(refuse(
-                &at(&at(p, "toolCall"), "title"),
-                "a v2 permission request needs a title, which the converter takes from the v1 tool call's title, and this tool call has none; give it a title",
-            ));
+            return Err(refuse(&at(&at(p, "toolCall"), "title"), rules::PERMISSION_NEEDS_TITLE));
         };
         let converted = self.tool_call_update(&tool_call, &at(p, "toolCall"), false)?;
         let mut subject = Map::new();
@@ -370,29 +310,26 @@ impl Converter {
 
     fn permission_request_to_v1(&self, v: &Value, p: &str) -> Result<Value, Error> {
         if v.get("toolCall").is_some() {
-            return Err(refuse(&at(p, "toolCall"), "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert"));
+            return Err(refuse(&at(p, "toolCall"), rules::TOOL_CALL_MEMBER_IN_V2));
         }
         if v.get("description").is_some() {
-            return Err(refuse(&at(p, "description"), "v1 permission requests have no description; leave it out (or put it in the title) to convert"));
+            return Err(refuse(&at(p, "description"), rules::NO_DESCRIPTION));
         }
         let Some(subject) = v.get("subject") else {
-            return Err(refuse(&at(p, "subject"), "a v1 permission request is always about a tool call, and this request has no subject; give it a tool_call subject"));
+            return Err(refuse(&at(p, "subject"), rules::NO_SUBJECT));
         };
         let sp = at(p, "subject");
         match tag_of(subject, "type") {
             "tool_call" => {}
-            "command" => return Err(refuse(&sp, COMMAND)),
-            other => return Err(refuse(&sp, format!("v1 has no `{other}` permission subject; a v1 permission request is always about a tool call"))),
+            "command" => return Err(refuse(&sp, rules::COMMAND_SUBJECT)),
+            other => return Err(refuse(&sp, rules::subject_kind(other))),
         }
         if let Some(k) = obj(subject).keys().find(|k| *k != "type" && *k != "toolCall") {
-            return Err(refuse(&at(&sp, k), format!("v1 has no place for the subject's member `{k}`; leave it out to convert")));
+            return Err(refuse(&at(&sp, k), rules::subject_member(k)));
         }
         let tool_call = subject.get("toolCall").cloned().unwrap_or(Value::Null);
         if tool_call.get("title") != v.get("title") {
-            return Err(refuse(
-                &at(p, "title"),
-                "v1 shows the tool call's title as the question, and this request's title differs from subject.toolCall.title, so it would be lost; make them equal to convert",
-            ));
+            return Err(refuse(&at(p, "title"), rules::TITLE_DIFFERS));
         }
         let converted = self.tool_call_update(&tool_call, &at(&sp, "toolCall"), false)?;
         let mut o = Map::new();
@@ -542,7 +479,7 @@ impl Bridge {
                 self.call(&id).sent = true;
                 Ok(out)
             }
-            other => Err(refuse("", format!("the bridge adapts tool-call and terminal updates only; a v2 `{other}` update has to be handled on its own"))),
+            other => Err(refuse("", rules::bridge_only(other))),
         }
     }
 
@@ -809,17 +746,17 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
         let Some(m) = meta.get(key) else { continue };
         let p = format!("/_meta/{key}");
         let Some(m) = m.as_object() else {
-            warn(&mut warnings, ErrorKind::WrongType, p, format!("`{key}` must be an object; it was skipped"));
+            warn(&mut warnings, ErrorKind::WrongType, p, rules::convention_not_object(key));
             continue;
         };
         let id = match m.get("terminal_id") {
             Some(Value::String(s)) => s.clone(),
             Some(_) => {
-                warn(&mut warnings, ErrorKind::WrongType, format!("{p}/terminal_id"), format!("`{key}.terminal_id` must be a string; `{key}` was skipped"));
+                warn(&mut warnings, ErrorKind::WrongType, format!("{p}/terminal_id"), rules::convention_id_type(key));
                 continue;
             }
             None => {
-                warn(&mut warnings, ErrorKind::MissingField, format!("{p}/terminal_id"), format!("`{key}` needs a `terminal_id`; it was skipped"));
+                warn(&mut warnings, ErrorKind::MissingField, format!("{p}/terminal_id"), rules::convention_no_id(key));
                 continue;
             }
         };
@@ -837,9 +774,9 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                         u.insert("cwd", Value::String(c.clone()));
                     }
                     Some(Value::String(_)) => {
-                        warn(&mut warnings, ErrorKind::RelativePath, format!("{p}/cwd"), "`terminal_info.cwd` must be an absolute path; the working directory was left unknown");
+                        warn(&mut warnings, ErrorKind::RelativePath, format!("{p}/cwd"), rules::CWD_RELATIVE);
                     }
-                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/cwd"), "`terminal_info.cwd` must be a string; the working directory was left unknown"),
+                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/cwd"), rules::CWD_TYPE),
                 }
             }
             "terminal_output" => match m.get("data") {
@@ -849,11 +786,11 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                     u.insert("data", Value::String(wire::encode_base64(d.as_bytes())));
                 }
                 Some(_) => {
-                    warn(&mut warnings, ErrorKind::WrongType, format!("{p}/data"), "`terminal_output.data` must be a string; this output was skipped");
+                    warn(&mut warnings, ErrorKind::WrongType, format!("{p}/data"), rules::OUTPUT_DATA_TYPE);
                     continue;
                 }
                 None => {
-                    warn(&mut warnings, ErrorKind::MissingField, format!("{p}/data"), "`terminal_output` needs `data`; this output was skipped");
+                    warn(&mut warnings, ErrorKind::MissingField, format!("{p}/data"), rules::OUTPUT_NO_DATA);
                     continue;
                 }
             },
@@ -866,18 +803,18 @@ pub fn ingest_v1(store: &mut TerminalStore, text: &str) -> Result<Vec<Warning>, 
                             status.insert("exitCode", Value::Number(f));
                         }
                         Some(f) if f.fract() == 0.0 => {
-                            warn(&mut warnings, ErrorKind::OutOfRange, format!("{p}/exit_code"), "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown");
+                            warn(&mut warnings, ErrorKind::OutOfRange, format!("{p}/exit_code"), rules::EXIT_CODE_RANGE);
                         }
-                        _ => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/exit_code"), "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown"),
+                        _ => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/exit_code"), rules::EXIT_CODE_TYPE),
                     },
-                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/exit_code"), "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown"),
+                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/exit_code"), rules::EXIT_CODE_TYPE),
                 }
                 match m.get("signal") {
                     None | Some(Value::Null) => {}
                     Some(Value::String(s)) => {
                         status.insert("signal", Value::String(s.clone()));
                     }
-                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/signal"), "`terminal_exit.signal` must be a string; the signal was left unknown"),
+                    Some(_) => warn(&mut warnings, ErrorKind::WrongType, format!("{p}/signal"), rules::SIGNAL_TYPE),
                 }
                 u.insert("sessionUpdate", "terminal_update");
                 u.insert("terminalId", Value::String(id));

@@ -3,6 +3,7 @@
 // v1 `_meta` terminal convention into a TerminalStore. The same rules as the Rust and
 // Python adapters, checked by the same vectors.
 
+import * as rules from "./adapter_rules.js";
 import { CODECS } from "./registry.js";
 import { encodeBase64 } from "./runtime/base64.js";
 import { type Problem, pushToken } from "./runtime/errors.js";
@@ -20,53 +21,6 @@ export type ProtocolVersion = "v1" | "v2";
 export type ConvertResult =
   | { readonly ok: true; readonly type: string; readonly text: string; readonly warnings: Problem[] }
   | { readonly ok: false; readonly error: Problem };
-
-type Pair = readonly [ProtocolVersion, string, string | null];
-
-const PAIRS: readonly Pair[] = [
-  ["v1", "SessionNotification", "UpdateSessionNotification"],
-  ["v1", "SessionUpdate", "SessionUpdate"],
-  ["v1", "ToolCall", "ToolCallUpdate"],
-  ["v1", "ToolCallUpdate", "ToolCallUpdate"],
-  ["v1", "ToolCallContent", "ToolCallContent"],
-  ["v1", "Content", "Content"],
-  ["v1", "ContentBlock", "ContentBlock"],
-  ["v1", "Diff", "Diff"],
-  ["v1", "Terminal", "Terminal"],
-  ["v1", "ToolCallLocation", "ToolCallLocation"],
-  ["v1", "RequestPermissionRequest", "RequestPermissionRequest"],
-  ["v1", "RequestPermissionResponse", "RequestPermissionResponse"],
-  ["v1", "RequestPermissionOutcome", "RequestPermissionOutcome"],
-  ["v1", "PermissionOption", "PermissionOption"],
-  ["v2", "UpdateSessionNotification", "SessionNotification"],
-  ["v2", "SessionUpdate", "SessionUpdate"],
-  ["v2", "ToolCallUpdate", "ToolCallUpdate"],
-  ["v2", "ToolCallUpdate", "ToolCall"],
-  ["v2", "ToolCallContent", "ToolCallContent"],
-  ["v2", "Content", "Content"],
-  ["v2", "ContentBlock", "ContentBlock"],
-  ["v2", "Diff", "Diff"],
-  ["v2", "Terminal", "Terminal"],
-  ["v2", "ToolCallLocation", "ToolCallLocation"],
-  ["v2", "RequestPermissionRequest", "RequestPermissionRequest"],
-  ["v2", "RequestPermissionResponse", "RequestPermissionResponse"],
-  ["v2", "RequestPermissionOutcome", "RequestPermissionOutcome"],
-  ["v2", "PermissionOption", "PermissionOption"],
-  ["v2", "TerminalUpdate", null],
-  ["v2", "TerminalOutputChunk", null],
-  ["v2", "ToolCallContentChunk", null],
-  ["v2", "RequestPermissionSubject", null],
-  ["v2", "CommandPermissionSubject", null],
-];
-
-const TERMINAL =
-  "terminal content cannot be converted: a v1 terminal is a process the Client owns and the Agent controls, a v2 terminal is an output stream the Agent owns, so the same ID means different things; send the output as text (the v2-to-v1 Bridge does this)";
-const TERMINAL_UPDATE =
-  "v1 has no form for an Agent-owned display terminal (a v1 terminal is a Client-owned process); use the v2-to-v1 Bridge, which shows the terminal's output as text in the tool calls that reference it";
-const COMMAND =
-  "v1 has no command permission subject: a v1 permission request is always about a tool call; ask about the tool call that will run the command instead";
-const CHUNK =
-  "a v2 tool_call_content_chunk appends one item, but v1 can only replace a tool call's whole content, which needs the items sent before; use the v2-to-v1 Bridge, which keeps them";
 
 class Refused extends Error {
   readonly problem: Problem;
@@ -107,39 +61,29 @@ const tagOf = (v: Json | undefined, name: string): string => {
  * item at fault.
  */
 export function convert(from: ProtocolVersion, to: ProtocolVersion, type: string, input: string | Json, toType?: string): ConvertResult {
-  const pair = PAIRS.find(([f, t, target]) => f === from && from !== to && t === type && (toType === undefined || target === toType));
+  const pair = rules.PAIRS.find(([f, t, target]) => f === from && from !== to && t === type && (toType === undefined || target === toType));
   if (pair === undefined) {
-    return refusedResult("", `there is no ${to} counterpart of the ${from} definition \`${type}\` that these converters produce; see docs/ADAPTERS.md for the definitions they convert`);
+    return refusedResult("", rules.noPair(to, from, type));
   }
   const source = CODECS.get(from)?.get(type);
-  if (source === undefined) return refusedResult("", `\`${type}\` is not a ${from} definition`);
+  if (source === undefined) return refusedResult("", rules.notADefinition(type, from));
   const parsed = source.parse(input);
   if (!parsed.ok) return parsed;
   const target = pair[2];
-  if (target === null) {
-    const why =
-      type === "TerminalUpdate" || type === "TerminalOutputChunk"
-        ? TERMINAL_UPDATE
-        : type === "CommandPermissionSubject"
-          ? COMMAND
-          : type === "ToolCallContentChunk"
-            ? CHUNK
-            : "a v1 permission request has no subject member; convert the whole RequestPermissionRequest, whose tool_call subject becomes v1 `toolCall`";
-    return refusedResult("", why);
-  }
+  if (target === null) return refusedResult("", rules.refusal(from, type) ?? rules.SUBJECT_ALONE);
   const back = (p: string): string => mapBack(from, type, p);
   try {
     const value = parseJson(source.serialize(parsed.value));
     const out = new Converter(from).value(type, target, value, "");
     const codec = CODECS.get(to)?.get(target);
-    if (codec === undefined) return refusedResult("", `\`${target}\` is not a ${to} definition`);
+    if (codec === undefined) return refusedResult("", rules.notADefinition(target, to));
     const result = codec.parse(writeJson(out));
-    if (!result.ok) return refusedResult(back(result.error.path), `the ${to} form does not accept it: ${result.error.message}`);
+    if (!result.ok) return refusedResult(back(result.error.path), rules.notAccepted(to, result.error.message));
     const w = result.warnings[0];
-    if (w !== undefined) return refusedResult(back(w.path), `the ${to} form would drop it: ${w.message}`);
+    if (w !== undefined) return refusedResult(back(w.path), rules.wouldDrop(to, w.message));
     const text = codec.serialize(result.value);
     const p = firstDifference(out, parseJson(text), "");
-    if (p !== undefined) return refusedResult(back(p), `the ${to} form would not keep this value as it is`);
+    if (p !== undefined) return refusedResult(back(p), rules.notKept(to));
     return { ok: true, type: target, text, warnings: parsed.warnings };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, error: e.problem };
@@ -214,7 +158,7 @@ class Converter {
       case "Diff":
         throw new Refused(p, this.diffMessage());
       case "Terminal":
-        throw new Refused(p, TERMINAL);
+        throw new Refused(p, rules.TERMINAL);
       case "RequestPermissionRequest":
         return this.from === "v1" ? this.permissionRequestToV2(v, p) : this.permissionRequestToV1(v, p);
       default:
@@ -223,9 +167,7 @@ class Converter {
   }
 
   diffMessage(): string {
-    return this.from === "v1"
-      ? "a v1 diff carries the file's old and new text, which a v2 diff (file changes and optional patch text) cannot hold; show the change another way"
-      : "a v2 diff lists file changes (and maybe patch text) but not the old and new text a v1 diff requires; show the change another way";
+    return this.from === "v1" ? rules.DIFF_FROM_V1 : rules.DIFF_FROM_V2;
   }
 
   sessionUpdate(v: Json, p: string): Json {
@@ -237,10 +179,10 @@ class Converter {
     }
     if (this.from === "v2") {
       if (tag === "tool_call_update") return this.toolCallUpdate(v, p, false);
-      if (tag === "terminal_update" || tag === "terminal_output_chunk") throw new Refused(p, TERMINAL_UPDATE);
-      if (tag === "tool_call_content_chunk") throw new Refused(p, CHUNK);
+      if (tag === "terminal_update" || tag === "terminal_output_chunk") throw new Refused(p, rules.TERMINAL_UPDATE);
+      if (tag === "tool_call_content_chunk") throw new Refused(p, rules.CHUNK);
     }
-    throw new Refused(p, `the ${this.from} \`${tag}\` update is not a tool-call update, and these converters convert only those; handle it on its own`);
+    throw new Refused(p, rules.notToolCallUpdate(this.from, tag));
   }
 
   toolCallUpdate(v: Json, p: string, needsTitle: boolean): Json {
@@ -249,7 +191,7 @@ class Converter {
       for (const [k, x] of entries(obj(v))) {
         if (x !== null || !PATCH_MEMBERS.includes(k)) continue;
         if (k === "content" || k === "locations") set(o, k, []);
-        else throw new Refused(at(p, k), `\`${k}: null\` clears the member in v2, and v1 cannot clear it (null there means unchanged); send a value instead`);
+        else throw new Refused(at(p, k), rules.cannotClear(k));
       }
     }
     const items = member(v, "content");
@@ -258,7 +200,7 @@ class Converter {
       set(o, "content", items.map((item, i) => this.toolCallContent(item, at(base, i))));
     }
     if (needsTitle && typeof member(v, "title") !== "string") {
-      throw new Refused(at(p, "title"), "a v1 tool_call needs a title and this update has none; convert it to a v1 ToolCallUpdate instead");
+      throw new Refused(at(p, "title"), rules.NEEDS_TITLE);
     }
     return o;
   }
@@ -266,9 +208,9 @@ class Converter {
   toolCallContent(v: Json, p: string): Json {
     const tag = tagOf(v, "type");
     if (tag === "content") return this.content(v, p);
-    if (tag === "terminal") throw new Refused(p, TERMINAL);
+    if (tag === "terminal") throw new Refused(p, rules.TERMINAL);
     if (tag === "diff") throw new Refused(p, this.diffMessage());
-    throw new Refused(p, `tool-call content of type \`${tag}\` has no v1 form (v1 knows content, diff and terminal only); leave it out or show it as text`);
+    throw new Refused(p, rules.toolCallContentType(tag));
   }
 
   content(v: Json, p: string): Json {
@@ -281,14 +223,12 @@ class Converter {
   contentBlock(v: Json, p: string): Json {
     const tag = tagOf(v, "type");
     if (!["text", "image", "audio", "resource_link", "resource"].includes(tag)) {
-      throw new Refused(p, `content of type \`${tag}\` has no v1 form (v1 knows text, image, audio, resource_link and resource); leave it out or show it as text`);
+      throw new Refused(p, rules.contentType(tag));
     }
     if (tag === "resource_link" && isObject(v) && Object.hasOwn(v, "icons")) {
       throw new Refused(
         at(p, "icons"),
-        this.from === "v2"
-          ? "v1 resource links have no icons; leave `icons` out to convert"
-          : "`icons` is an unknown member in v1 but a known v2 member with its own shape; rename or remove it to convert",
+        this.from === "v2" ? rules.ICONS_FROM_V2 : rules.ICONS_FROM_V1,
       );
     }
     return v;
@@ -297,14 +237,14 @@ class Converter {
   permissionRequestToV2(v: Json, p: string): Json {
     const src = obj(v);
     for (const k of ["title", "description", "subject"]) {
-      if (Object.hasOwn(src, k)) throw new Refused(at(p, k), `\`${k}\` is an unknown member in v1 but a known v2 member; rename or remove it to convert`);
+      if (Object.hasOwn(src, k)) throw new Refused(at(p, k), rules.v2MemberInV1(k));
     }
     const toolCall = getMember(src, "toolCall") ?? null;
     const title = member(toolCall, "title");
     if (typeof title !== "string") {
       throw new Refused(
         at(at(p, "toolCall"), "title"),
-        "a v2 permission request needs a title, which the converter takes from the v1 tool call's title, and this tool call has none; give it a title",
+        rules.PERMISSION_NEEDS_TITLE,
       );
     }
     const converted = this.toolCallUpdate(toolCall, at(p, "toolCall"), false);
@@ -322,25 +262,25 @@ class Converter {
 
   permissionRequestToV1(v: Json, p: string): Json {
     const src = obj(v);
-    if (Object.hasOwn(src, "toolCall")) throw new Refused(at(p, "toolCall"), "`toolCall` is an unknown member in v2 but a known v1 member; rename or remove it to convert");
-    if (Object.hasOwn(src, "description")) throw new Refused(at(p, "description"), "v1 permission requests have no description; leave it out (or put it in the title) to convert");
+    if (Object.hasOwn(src, "toolCall")) throw new Refused(at(p, "toolCall"), rules.TOOL_CALL_MEMBER_IN_V2);
+    if (Object.hasOwn(src, "description")) throw new Refused(at(p, "description"), rules.NO_DESCRIPTION);
     const subject = getMember(src, "subject");
     if (subject === undefined) {
-      throw new Refused(at(p, "subject"), "a v1 permission request is always about a tool call, and this request has no subject; give it a tool_call subject");
+      throw new Refused(at(p, "subject"), rules.NO_SUBJECT);
     }
     const sp = at(p, "subject");
     const kind = tagOf(subject, "type");
-    if (kind === "command") throw new Refused(sp, COMMAND);
-    if (kind !== "tool_call") throw new Refused(sp, `v1 has no \`${kind}\` permission subject; a v1 permission request is always about a tool call`);
+    if (kind === "command") throw new Refused(sp, rules.COMMAND_SUBJECT);
+    if (kind !== "tool_call") throw new Refused(sp, rules.subjectKind(kind));
     for (const k of keysOf(obj(subject))) {
-      if (k !== "type" && k !== "toolCall") throw new Refused(at(sp, k), `v1 has no place for the subject's member \`${k}\`; leave it out to convert`);
+      if (k !== "type" && k !== "toolCall") throw new Refused(at(sp, k), rules.subjectMember(k));
     }
     const toolCall = member(subject, "toolCall") ?? null;
     const a = member(toolCall, "title");
     if (a !== getMember(src, "title")) {
       throw new Refused(
         at(p, "title"),
-        "v1 shows the tool call's title as the question, and this request's title differs from subject.toolCall.title, so it would be lost; make them equal to convert",
+        rules.TITLE_DIFFERS,
       );
     }
     const converted = this.toolCallUpdate(toolCall, at(sp, "toolCall"), false);
@@ -464,7 +404,7 @@ export class Bridge {
       call.sent = true;
       return out;
     }
-    throw new Refused("", `the bridge adapts tool-call and terminal updates only; a v2 \`${tag}\` update has to be handled on its own`);
+    throw new Refused("", rules.bridgeOnly(tag));
   }
 
   /** Sends the current text of every terminal that changed since the last flush to every tool call that references it. */
@@ -761,16 +701,16 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
     if (m === undefined) continue;
     const p = `/_meta/${key}`;
     if (!isObject(m)) {
-      warn("wrong_type", p, `\`${key}\` must be an object; it was skipped`);
+      warn("wrong_type", p, rules.conventionNotObject(key));
       continue;
     }
     const id = getMember(m, "terminal_id");
     if (id === undefined) {
-      warn("missing_field", `${p}/terminal_id`, `\`${key}\` needs a \`terminal_id\`; it was skipped`);
+      warn("missing_field", `${p}/terminal_id`, rules.conventionNoId(key));
       continue;
     }
     if (typeof id !== "string") {
-      warn("wrong_type", `${p}/terminal_id`, `\`${key}.terminal_id\` must be a string; \`${key}\` was skipped`);
+      warn("wrong_type", `${p}/terminal_id`, rules.conventionIdType(key));
       continue;
     }
     if (!linked.includes(id)) linked.push(id);
@@ -781,15 +721,15 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
       const cwd = getMember(m, "cwd");
       if (typeof cwd === "string") {
         if (isAbsolutePath(cwd)) u["cwd"] = cwd;
-        else warn("relative_path", `${p}/cwd`, "`terminal_info.cwd` must be an absolute path; the working directory was left unknown");
+        else warn("relative_path", `${p}/cwd`, rules.CWD_RELATIVE);
       } else if (cwd !== undefined && cwd !== null) {
-        warn("wrong_type", `${p}/cwd`, "`terminal_info.cwd` must be a string; the working directory was left unknown");
+        warn("wrong_type", `${p}/cwd`, rules.CWD_TYPE);
       }
     } else if (key === "terminal_output") {
       const data = getMember(m, "data");
       if (typeof data !== "string") {
-        if (data === undefined) warn("missing_field", `${p}/data`, "`terminal_output` needs `data`; this output was skipped");
-        else warn("wrong_type", `${p}/data`, "`terminal_output.data` must be a string; this output was skipped");
+        if (data === undefined) warn("missing_field", `${p}/data`, rules.OUTPUT_NO_DATA);
+        else warn("wrong_type", `${p}/data`, rules.OUTPUT_DATA_TYPE);
         continue;
       }
       u["sessionUpdate"] = "terminal_output_chunk";
@@ -799,15 +739,15 @@ export function ingestV1(store: TerminalStore, text: string): ApplyResult {
       const status: JsonObject = {};
       const code = getMember(m, "exit_code");
       if (typeof code === "number") {
-        if (!Number.isInteger(code)) warn("wrong_type", `${p}/exit_code`, "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown");
-        else if (code < 0 || code > 4294967295) warn("out_of_range", `${p}/exit_code`, "`terminal_exit.exit_code` must be between 0 and 4294967295; the exit code was left unknown");
+        if (!Number.isInteger(code)) warn("wrong_type", `${p}/exit_code`, rules.EXIT_CODE_TYPE);
+        else if (code < 0 || code > 4294967295) warn("out_of_range", `${p}/exit_code`, rules.EXIT_CODE_RANGE);
         else status["exitCode"] = code;
       } else if (code !== undefined && code !== null) {
-        warn("wrong_type", `${p}/exit_code`, "`terminal_exit.exit_code` must be a whole number; the exit code was left unknown");
+        warn("wrong_type", `${p}/exit_code`, rules.EXIT_CODE_TYPE);
       }
       const signal = getMember(m, "signal");
       if (typeof signal === "string") status["signal"] = signal;
-      else if (signal !== undefined && signal !== null) warn("wrong_type", `${p}/signal`, "`terminal_exit.signal` must be a string; the signal was left unknown");
+      else if (signal !== undefined && signal !== null) warn("wrong_type", `${p}/signal`, rules.SIGNAL_TYPE);
       u["sessionUpdate"] = "terminal_update";
       u["terminalId"] = id;
       u["exitStatus"] = status;

@@ -141,7 +141,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
             for word in ["acp-terminal", "acp_terminal", "ACP v2", "TerminalStore", "Transcript", "TerminalId", "Apache", "DEFAULT_MAX_TERMINALS"] {
                 assert!(!body.contains(word), "{path} mentions `{word}`");
             }
-            for client in ["store.", "adapters.", "transcript.", "LICENSE"] {
+            for client in ["store.", "adapters.", "adapter_rules.", "transcript.", "LICENSE"] {
                 assert!(!path.rsplit('/').next().unwrap_or_default().starts_with(client), "{path} is the terminal surface's");
             }
         }
@@ -165,7 +165,7 @@ fn output_for_another_schema_is_a_package_of_that_schema_alone() {
         for word in ["acp-terminal", "acp_terminal", "TerminalStore", "TRANSCRIPT.md", "docs/", "DEFAULT_MAX_TERMINALS"] {
             assert!(!body.contains(word), "{path} mentions `{word}`");
         }
-        for client in ["store.", "adapters.", "transcript.", "LICENSE"] {
+        for client in ["store.", "adapters.", "adapter_rules.", "transcript.", "LICENSE"] {
             assert!(!path.rsplit('/').next().unwrap_or_default().starts_with(client), "{path} is the terminal surface's");
         }
     }

@@ -2,12 +2,13 @@
 //! `$defs`) becomes an IR ([`ir`]), each language a view of it ([`rust`], [`typescript`],
 //! [`python`]), and the templates under `templates/` render the packages ([`package`]),
 //! with the hand-written runtimes vendored beside them and the rules' data
-//! ([`error_kinds`], [`limits`], [`transcript_table`]) compiled from their one source each.
+//! ([`error_kinds`], [`limits`], [`transcript_table`], [`adapter_rules`]) compiled from their one source each.
 //!
 //! It reads only JSON: it never sees the Rust types the project's own schema is emitted
 //! from, so it runs on any schema in the supported subset. It depends on no test or
 //! harness code; `cargo xtask` (the commands, the test steps) is built on top of it.
 
+pub mod adapter_rules;
 pub mod dynamic;
 pub mod error_kinds;
 pub mod ir;

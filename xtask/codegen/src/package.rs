@@ -3,7 +3,7 @@
 //! every stale file with a diff).
 
 use crate::rustfmt::rustfmt;
-use crate::{error_kinds, ir, limits, python, root, rust, transcript_table, typescript};
+use crate::{adapter_rules, error_kinds, ir, limits, python, root, rust, transcript_table, typescript};
 use minijinja::Environment;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -366,11 +366,13 @@ fn sources(inputs: &[Input]) -> String {
 }
 
 /// The runtime files `gen` writes from the rules' one hand-written source each (the
-/// transcript's state machine, the error kinds), by path.
+/// transcript's state machine, the error kinds, the limits, the adapters' pairs and
+/// messages), by path.
 pub fn runtime_data(root: &Path) -> Result<Vec<(String, String)>, String> {
     let mut files = transcript_table::files(root)?;
     files.extend(error_kinds::files(root)?);
     files.extend(limits::files(root)?);
+    files.extend(adapter_rules::files(root)?);
     Ok(files)
 }
 
@@ -530,7 +532,7 @@ pub fn generate(schemas: Vec<(String, String, String)>, check: bool) -> Result<(
     for (path, text) in runtime_data(&root())? {
         files.add(path, text);
     }
-    step(&format!("rules: {}, {} and {} -> templates/*/{{runtime,client}}", transcript_table::SOURCE, error_kinds::SOURCE, limits::SOURCE), &files, t, before);
+    step(&format!("rules: {}, {}, {} and {} -> templates/*/{{runtime,client}}", transcript_table::SOURCE, error_kinds::SOURCE, limits::SOURCE, adapter_rules::SOURCE), &files, t, before);
     let (t, before) = (std::time::Instant::now(), files.0.len());
     let ours = Package::ours();
     rust_crate(&inputs, "generated/rust", &ours, &mut files)?;
