@@ -172,13 +172,9 @@ pub fn smoke() -> Result<(), String> {
     run_bench(true, false, Some(&root().join("target/bench/BENCHMARKS.quick.md")))
 }
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
-}
-
 fn build_rust(release: bool) -> Result<PathBuf, String> {
     let (target, profile) = if release { (root().join("target/bench/cargo"), "release") } else { (root().join("target"), "debug") };
-    let mut cmd = Command::new(cargo());
+    let mut cmd = Command::new(crate::cargo());
     cmd.args(["build", "--locked", "--quiet", "--manifest-path", "bench/rust/Cargo.toml"]).env("CARGO_TARGET_DIR", &target);
     if release {
         cmd.arg("--release");

@@ -60,7 +60,7 @@ fn outcome(got: &Value) -> Outcome {
 fn typify(schema: &Path, work: &Path, probes: &Path, with_probes: bool) -> Result<Outcome, String> {
     let manifest = root().join("tests/compare/typify-run/Cargo.toml");
     let target = root().join("target/compare");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let types = work.join("typify-types.rs");
     let build = |bin: &str, types: Option<&Path>| {
         let mut cmd = Command::new(&cargo);

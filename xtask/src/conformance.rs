@@ -19,12 +19,8 @@ struct Runner {
     env: Vec<(String, String)>,
 }
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
-}
-
 fn runners() -> Result<Vec<Runner>, String> {
-    run(Command::new(cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance"]))?;
+    run(Command::new(crate::cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     let exe = target.join("debug").join(format!("acp-terminal-conformance{}", std::env::consts::EXE_SUFFIX));
     crate::node::build_tests()?;

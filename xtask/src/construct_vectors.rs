@@ -184,7 +184,7 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
     std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER.replace("goldens::", &format!("{pkg}::"))).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("vectors.py"), PY_RUNNER.replace("goldens", pkg)).map_err(|e| e.to_string())?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let mut by_lang = vec![(
         "rust",
         results(

@@ -78,7 +78,7 @@ fn main() {{
 "##
         ),
     )?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     run(Command::new(cargo).args(["run", "--quiet"]).current_dir(&dir.0).env("CARGO_TARGET_DIR", root().join("target/consumer")))
 }
 

@@ -18,7 +18,7 @@ const CRATES: &[(&str, &str, &[&str])] = &[
 /// `cargo publish --dry-run` for the crates together (so the schema crate resolves the wire
 /// crate as it will be published), then checks what each package holds.
 pub fn publish_dry_run() -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let mut publish = Command::new(&cargo);
     // `--allow-dirty`: the check runs on work in progress too; what is packaged is still
     // only what `cargo package --list` shows (the committed layout).

@@ -64,10 +64,6 @@ const E2E_DIR: &str = "tests/e2e";
 const WEB: &str = "target/e2e/web";
 const CLIENT: &str = "examples/terminal-client/client.py";
 
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
-}
-
 /// The example Agent's own Cargo workspace (its lock file pins the official SDK).
 pub const AGENT_MANIFEST: &str = "examples/agent/Cargo.toml";
 
@@ -78,7 +74,7 @@ fn agent_target() -> PathBuf {
 
 /// Builds the example Agent; returns its path.
 pub fn build_agent() -> Result<PathBuf, String> {
-    run(Command::new(cargo()).args(["build", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", agent_target()))?;
+    run(Command::new(crate::cargo()).args(["build", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", agent_target()))?;
     Ok(agent_target().join("debug/acp-example-agent"))
 }
 
@@ -86,8 +82,8 @@ pub fn build_agent() -> Result<PathBuf, String> {
 /// input gets JSON-RPC errors, never a crash).
 fn check_agent() -> Result<(), String> {
     let target = agent_target();
-    run(Command::new(cargo()).args(["clippy", "--quiet", "--locked", "--all-targets", "--manifest-path", AGENT_MANIFEST, "--", "-D", "warnings"]).env("CARGO_TARGET_DIR", &target))?;
-    run(Command::new(cargo()).args(["test", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", &target))
+    run(Command::new(crate::cargo()).args(["clippy", "--quiet", "--locked", "--all-targets", "--manifest-path", AGENT_MANIFEST, "--", "-D", "warnings"]).env("CARGO_TARGET_DIR", &target))?;
+    run(Command::new(crate::cargo()).args(["test", "--quiet", "--locked", "--manifest-path", AGENT_MANIFEST]).env("CARGO_TARGET_DIR", &target))
 }
 
 /// The terminal Client command (`client.py`), with the generated Python package on its path.
@@ -523,7 +519,7 @@ pub fn readme_snippets() -> Result<(), String> {
     if !rust.is_empty() {
         // tests/readme's build.rs makes each block a module with a test (`cargo test
         // --workspace` runs them too; here it is a no-op build when they are current).
-        run(Command::new(cargo()).args(["test", "--quiet", "--locked", "-p", "acp-terminal-readme"]))?;
+        run(Command::new(crate::cargo()).args(["test", "--quiet", "--locked", "-p", "acp-terminal-readme"]))?;
     }
     if !ts.is_empty() {
         crate::node::install()?;

@@ -343,7 +343,7 @@ fn rounds(name: &str, what: &str, seed: u64, deadline: Option<Instant>, mut writ
 /// `deadline` (one round without): every runner checks after every update that no
 /// terminal is half-evicted, and all must reach the same terminals, counters and events.
 fn eviction(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     run(Command::new(&cargo).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance", "--bin", "evict_cases"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     let exe = target.join("debug").join(format!("evict_cases{}", std::env::consts::EXE_SUFFIX));
@@ -368,7 +368,7 @@ const TARGETS: &[&str] = &["parse", "store", "transcript", "evict"];
 /// Builds the libFuzzer targets of `fuzz/` (stable Rust: the `sancov` pass gives
 /// coverage, `libfuzzer-sys` brings libFuzzer).
 fn build_targets() -> Result<PathBuf, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let target_dir = root().join("target/fuzz/build");
     let flags = [
         "-Cpasses=sancov-module",
@@ -437,7 +437,7 @@ const HOSTILE_SCALE: usize = 16;
 /// at `HOSTILE_SCALE` (t(8n) / t(n) below the corpus's `maxRatio`): the wall-clock side
 /// of what the tests count (`maxWorkRatio`), here and never in `cargo xtask test`.
 fn hostile_clock() -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_clock"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     run(Command::new(target.join("release").join(format!("hostile_clock{}", std::env::consts::EXE_SUFFIX))).arg(HOSTILE_SCALE.to_string()))?;

@@ -49,7 +49,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     sync(&out, &files, &[], false)?;
     let cargo = |args: &[&str], dir: &str| {
         crate::run(
-            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            Command::new(crate::cargo())
                 .args(args)
                 .arg("--manifest-path")
                 .arg(out.join(dir).join("rust/Cargo.toml"))

@@ -135,6 +135,11 @@ fn generate(check: bool) -> Result<(), String> {
     codegen::generate(schemas, check)
 }
 
+/// The cargo that runs xtask (`$CARGO`), so every cargo command of the harness uses one toolchain.
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("$ {}", format!("{cmd:?}").replace('"', ""));
     if cmd.get_current_dir().is_none() {
@@ -151,7 +156,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 const LOCKED_WORKSPACES: [&str; 6] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml", "native/python/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = cargo();
     for manifest in LOCKED_WORKSPACES {
         let out = Command::new(&cargo)
             .args(["metadata", "--locked", "--format-version", "1", "--manifest-path", manifest])
@@ -176,7 +181,7 @@ fn check_lock_files() -> Result<(), String> {
 type Step = (&'static str, fn() -> Result<(), String>);
 
 fn cargo_test() -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = cargo();
     // The layout first (seconds; rustfmt.toml), in every workspace of the repository.
     for manifest in LOCKED_WORKSPACES {
         run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;

@@ -134,7 +134,7 @@ fn measure(command: &[String], env: &[(String, String)], route: &'static str, fi
 type Program = (&'static str, Vec<String>, Vec<(String, String)>);
 
 fn programs() -> Result<Vec<Program>, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_message"]))?;
     let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
     let rust = target.join("release").join(format!("hostile_message{}", std::env::consts::EXE_SUFFIX));

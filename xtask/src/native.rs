@@ -44,7 +44,7 @@ pub fn test() -> Result<(), String> {
     let py = pyenv::python();
     // The extension crate is held to the workspace's lints too (its own workspace, so the
     // cargo step's clippy does not see it); PyO3's build script asks the test venv's Python.
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     run(Command::new(cargo)
         .args(["clippy", "--locked", "--quiet", "--all-targets", "--manifest-path", "native/python/Cargo.toml", "--", "-D", "warnings"])
         .env("CARGO_TARGET_DIR", root().join("target/native"))

@@ -52,7 +52,7 @@ fn crate_version() -> Result<String, String> {
 
 /// The schema text the pinned crate gives for `d`.
 fn derive_one(d: &Derived, locked: bool, krate: &str) -> Result<String, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = crate::cargo();
     let mut cmd = Command::new(cargo);
     cmd.args(["run", "--quiet", "--manifest-path", MANIFEST]);
     if locked {
@@ -76,7 +76,7 @@ pub fn derive(check: bool) -> Result<(), String> {
     // Writing resolves a bumped version into the lock file first (no `--locked`); the
     // check holds the committed lock file to the manifest.
     if !check {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let cargo = crate::cargo();
         crate::run(Command::new(cargo).args(["metadata", "--format-version", "1", "--manifest-path", MANIFEST]).stdout(std::process::Stdio::null()))?;
     }
     let krate = crate_version()?;
