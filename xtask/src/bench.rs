@@ -1,7 +1,8 @@
 //! `cargo xtask bench [--quick]`: every row of BENCHMARKS.md in Rust, Node and Python,
 //! each language in its own process (`bench/rust`, `bench/node`, `bench/python`), ours
 //! against the baselines in the same run, interleaved rounds, median. Prints one table
-//! and writes it to `BENCHMARKS.md` (or `--out FILE`).
+//! and writes it to `BENCHMARKS.md` (`--quick`: `target/bench/BENCHMARKS.quick.md`, so a
+//! small run never replaces the committed full one; or `--out FILE`).
 //!
 //! The bench dependencies stay out of the main build: `bench/rust` is a cargo workspace
 //! of its own (built in release into `target/bench/cargo`), `bench/node` has its own
@@ -83,6 +84,10 @@ struct Plan {
     rounds: usize,
 }
 
+/// Where a `--quick` run writes its table unless `--out` says otherwise: the committed
+/// BENCHMARKS.md holds a full run only.
+const QUICK_REPORT: &str = "target/bench/BENCHMARKS.quick.md";
+
 pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
     run_bench(quick, true, out)
 }
@@ -154,7 +159,7 @@ fn run_bench(quick: bool, release: bool, out: Option<&Path>) -> Result<(), Strin
         println!("note: {n}");
     }
     let doc = document(quick, &table, &notes, &versions, &load_before, &load_after, started.elapsed().as_secs_f64());
-    let out = out.map_or_else(|| root().join("BENCHMARKS.md"), Path::to_path_buf);
+    let out = out.map_or_else(|| root().join(if quick { QUICK_REPORT } else { "BENCHMARKS.md" }), Path::to_path_buf);
     std::fs::write(&out, doc).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("bench: wrote {} in {:.0} s", out.display(), started.elapsed().as_secs_f64());
     Ok(())
@@ -169,7 +174,7 @@ pub fn smoke() -> Result<(), String> {
     let src = root().join("generated/python/src");
     run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "bench/python"]))?;
     run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "bench/python/bench.py"]).env("PYTHONPATH", src))?;
-    run_bench(true, false, Some(&root().join("target/bench/BENCHMARKS.quick.md")))
+    run_bench(true, false, Some(&root().join(QUICK_REPORT)))
 }
 
 fn build_rust(release: bool) -> Result<PathBuf, String> {

@@ -94,9 +94,10 @@ enum Cmd {
         only: Option<String>,
     },
     /// Benchmark every row of BENCHMARKS.md in Rust, Node and Python and write the table
-    /// to BENCHMARKS.md.
+    /// to BENCHMARKS.md (with --quick, to target/bench/BENCHMARKS.quick.md).
     Bench {
-        /// Small inputs: under a minute once the bench builds are done.
+        /// Small inputs: under a minute once the bench builds are done; the table goes to
+        /// target/bench/BENCHMARKS.quick.md, leaving the committed full run alone.
         #[arg(long)]
         quick: bool,
         /// Write the report here instead of BENCHMARKS.md.
