@@ -59,11 +59,11 @@ fn with_package(cmd: &mut Command) -> &mut Command {
 pub fn test() -> Result<(), String> {
     install()?;
     let py = python();
-    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript"])))?;
-    run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "generated/python/src/acp_terminal", "tests/python"])))?;
+    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript", "tests/consumer"])))?;
+    run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py"])))?;
     // The generator lays Python out as ruff format does (gen itself needs only Rust): the
     // package, and the golden outputs of every construct schema.
-    run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas"])))?;
+    run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas", "tests/consumer"])))?;
     run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime", "tests/transcript"])))
 }
 
@@ -100,37 +100,7 @@ fn git_status() -> Option<String> {
 
 /// A typed program using the installed distribution: run in the fresh environment and
 /// checked there with `mypy --strict` (the package must ship `py.typed` and its metadata).
-const PACKAGE_CHECK: &str = r#"from importlib.metadata import files, metadata
-
-from pydantic import TypeAdapter
-
-from acp_terminal import MISSING, ParseError, Parsed, TerminalStore, Transcript, v2
-
-meta = metadata("acp-terminal")
-assert meta["License-Expression"] == "Apache-2.0", meta["License-Expression"]
-assert "Checked, lossless Python types" in (meta["Description"] or ""), "the README is the long description"
-assert any(f.name == "LICENSE" for f in files("acp-terminal") or []), "the wheel carries the licence"
-
-text = '{"sessionUpdate":"terminal_update","terminalId":"term_001","command":null,"output":{"data":"aGk="}}'
-parsed: Parsed[v2.SessionUpdate] = v2.parse_session_update(text)
-u = parsed.value
-assert isinstance(u, v2.SessionUpdateTerminalUpdate)
-assert u.command is None and u.cwd is MISSING
-assert u.output is not None and u.output is not MISSING and u.output.data == b"hi"
-assert v2.serialize_session_update(u) == text
-assert TypeAdapter(v2.SessionUpdate).validate_json(text) == u
-try:
-    v2.parse_terminal_output({"data": "aGk"})
-    raise SystemExit("non-canonical base64 accepted")
-except ParseError as e:
-    assert (e.kind, e.path) == ("invalid_base64", "/data")
-store = TerminalStore()
-store.apply_text(text)
-t = Transcript()
-t.push(b"hi")
-assert t.text == "hi"
-print("python package: ok")
-"#;
+const PACKAGE_CHECK: &str = "tests/consumer/python/package.py";
 
 /// The Python distribution checked the way it is published and installed: `python -m
 /// build` (sdist and wheel, from the checkout), `twine check --strict`, the wheel
@@ -162,7 +132,7 @@ pub fn package() -> Result<(), String> {
     let vpy = if cfg!(windows) { venv.join("Scripts/python.exe") } else { venv.join("bin/python") };
     run(Command::new(&vpy).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).arg(&wheel))?;
     let main = dir.0.join("main.py");
-    std::fs::write(&main, PACKAGE_CHECK).map_err(|e| e.to_string())?;
+    std::fs::copy(root().join(PACKAGE_CHECK), &main).map_err(|e| format!("{PACKAGE_CHECK}: {e}"))?;
     run(Command::new(&vpy).arg(&main).current_dir(&dir.0))?;
     run(Command::new(&py)
         .args(["-m", "mypy", "--strict", "--no-error-summary", "--cache-dir"])
