@@ -368,12 +368,23 @@ fn sources(inputs: &[Input]) -> String {
 /// The runtime files `gen` writes from the rules' one hand-written source each (the
 /// transcript's state machine, the error kinds, the limits, the adapters' pairs and
 /// messages), by path.
+///
+/// Computed once per process and root (each package's every vendored folder asks for it,
+/// and the Rust files go through rustfmt).
 pub fn runtime_data(root: &Path) -> Result<Vec<(String, String)>, String> {
-    let mut files = transcript_table::files(root)?;
-    files.extend(error_kinds::files(root)?);
-    files.extend(limits::files(root)?);
-    files.extend(adapter_rules::files(root)?);
-    Ok(files)
+    type Cache = std::sync::Mutex<BTreeMap<PathBuf, Result<Vec<(String, String)>, String>>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let mut cache = CACHE.get_or_init(Cache::default).lock().map_err(|_| "the rules cache is poisoned".to_owned())?;
+    cache
+        .entry(root.to_path_buf())
+        .or_insert_with(|| {
+            let mut files = transcript_table::files(root)?;
+            files.extend(error_kinds::files(root)?);
+            files.extend(limits::files(root)?);
+            files.extend(adapter_rules::files(root)?);
+            Ok(files)
+        })
+        .clone()
 }
 
 /// The files of `templates/rust/runtime/` that belong to the `acp-terminal-wire` crate only:
