@@ -155,38 +155,14 @@ pub fn parse(text: &str) -> Result<Rules, String> {
     Ok(rules)
 }
 
-/// `s` as a JSON string literal, which Rust, TypeScript and Python all read the same.
+/// `s` as a Rust string literal (its `Debug` form, as `rust::lit` writes).
 fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                write!(out, "\\u{{{:04x}}}", c as u32).ok();
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    format!("{s:?}")
 }
 
-/// The JSON string form with `\u{..}` spelt as Python and TypeScript read it.
+/// `s` as a JSON string literal, which TypeScript and Python read the same.
 fn quoted_js(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                write!(out, "\\u{:04x}", c as u32).ok();
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::Value::from(s).to_string()
 }
 
 /// `templates/rust/client/adapter_rules.rs`.
