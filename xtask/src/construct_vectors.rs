@@ -177,27 +177,36 @@ fn results(cmd: &mut Command, input: &str) -> Result<Vec<Value>, String> {
 
 /// The results of `cases` (runner inputs) in the three packages under `dir`
 /// (`rust`, `typescript`, `python`) of the package `pkg` (crate and import name).
+///
+/// Each runner is built once per package folder: the first call writes the runners,
+/// builds the Rust one (kept as `rust/vectors-runner`, since every package shares the
+/// `target/goldens` folder and its example name) and compiles the TypeScript package;
+/// later calls on the same folder only run them. The folder's package does not change
+/// while it exists (the goldens step and the fuzz rounds write it once and remove it).
 pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Value]) -> Result<Vec<(&'static str, Vec<Value>)>, String> {
     let input = Value::Array(cases.to_vec()).to_string();
     let rust = dir.join("rust");
-    std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;
-    std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER.replace("goldens::", &format!("{pkg}::"))).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("vectors.py"), PY_RUNNER.replace("goldens", pkg)).map_err(|e| e.to_string())?;
-    let cargo = crate::cargo();
-    let mut by_lang = vec![(
-        "rust",
-        results(
-            Command::new(cargo)
-                .args(["run", "--quiet", "--example", "vectors", "--manifest-path"])
+    let runner = rust.join(if cfg!(windows) { "vectors-runner.exe" } else { "vectors-runner" });
+    let registry = dir.join("typescript/dist/registry.js");
+    if !runner.exists() || !registry.exists() {
+        std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;
+        std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER.replace("goldens::", &format!("{pkg}::"))).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("vectors.py"), PY_RUNNER.replace("goldens", pkg)).map_err(|e| e.to_string())?;
+        let target = crate::root().join("target/goldens");
+        crate::run(
+            Command::new(crate::cargo())
+                .args(["build", "--quiet", "--example", "vectors", "--manifest-path"])
                 .arg(rust.join("Cargo.toml"))
-                .env("CARGO_TARGET_DIR", crate::root().join("target/goldens"))
+                .env("CARGO_TARGET_DIR", &target)
                 .env("RUSTFLAGS", "-D warnings"),
-            &input,
-        )?,
-    )];
-    crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;
-    by_lang.push(("typescript", results(Command::new("node").arg(dir.join("vectors.mjs")).arg(dir.join("typescript/dist/registry.js")), &input)?));
+        )?;
+        let built = target.join("debug/examples").join(if cfg!(windows) { "vectors.exe" } else { "vectors" });
+        std::fs::copy(&built, &runner).map_err(|e| format!("{}: {e}", built.display()))?;
+        crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;
+    }
+    let mut by_lang = vec![("rust", results(&mut Command::new(&runner), &input)?)];
+    by_lang.push(("typescript", results(Command::new("node").arg(dir.join("vectors.mjs")).arg(&registry), &input)?));
     by_lang.push(("python", results(Command::new(python).arg(dir.join("vectors.py")).env("PYTHONPATH", dir.join("python/src")), &input)?));
     for (lang, got) in &by_lang {
         if got.len() != cases.len() {

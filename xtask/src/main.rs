@@ -178,6 +178,36 @@ fn check_lock_files() -> Result<(), String> {
     Ok(())
 }
 
+/// Clippy, warnings denied, on every compile of the project's own code in the run: each
+/// cargo command the steps start (the root workspace, the generated goldens, the example
+/// Agent, fuzz, bench, the native wheel through maturin) compiles its workspace's members
+/// through `clippy-driver` (cargo's `RUSTC_WORKSPACE_WRAPPER`, what `cargo clippy` itself
+/// sets), so the lints come with the build that the tests need, instead of a second,
+/// check-only compile of everything. Dependencies are compiled as usual.
+fn lint_every_compile() -> Result<(), String> {
+    let cargo = PathBuf::from(cargo());
+    let name = if cfg!(windows) { "clippy-driver.exe" } else { "clippy-driver" };
+    // Beside the cargo that runs us (a toolchain's bin folder, or rustup's proxies).
+    let driver = if cargo.parent().is_some_and(|p| !p.as_os_str().is_empty()) { cargo.with_file_name(name) } else { PathBuf::from(name) };
+    let works = Command::new(&driver).arg("--version").output().is_ok_and(|o| o.status.success());
+    if !works {
+        return Err(format!("{} does not run: the test command lints every compile with clippy; install it with `rustup component add clippy`", driver.display()));
+    }
+    // SAFETY: called at the start of the run, before any thread is started.
+    unsafe {
+        std::env::set_var("RUSTC_WORKSPACE_WRAPPER", &driver);
+        std::env::set_var("CLIPPY_ARGS", "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__");
+    }
+    eprintln!("lints: every compile of the run goes through {}, warnings denied", driver.display());
+    Ok(())
+}
+
+/// Whether this run's compiles already go through clippy (`lint_every_compile`); a
+/// command outside `cargo xtask test` runs its own clippy pass instead.
+pub fn compiles_are_linted() -> bool {
+    std::env::var_os("CLIPPY_ARGS").is_some() && std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some()
+}
+
 /// One step of `cargo xtask test`: its name (for `--from`) and what it runs.
 type Step = (&'static str, fn() -> Result<(), String>);
 
@@ -192,8 +222,8 @@ fn cargo_test() -> Result<(), String> {
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
     run(Command::new(&cargo).args(["test", "--locked", "--quiet", "-p", "acp-terminal"]))?;
-    // Every target (tests, benches, examples, binaries), warnings denied.
-    run(Command::new(&cargo).args(["clippy", "--workspace", "--all-targets", "--locked", "--quiet", "--", "-D", "warnings"]))?;
+    // Clippy with warnings denied ran on every target just built (`lint_every_compile`):
+    // no second, check-only pass over the workspace.
     // The API reference of both published crates builds without a warning (broken
     // intra-doc links, missing docs on what the crate overview names...).
     run(Command::new(&cargo).args(["doc", "--locked", "--quiet", "--no-deps", "-p", "acp-terminal", "-p", "acp-terminal-schema"]).env("RUSTDOCFLAGS", "-D warnings"))
@@ -249,6 +279,7 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
         (None, None) => (0, STEPS.len()),
     };
     check_lock_files()?;
+    lint_every_compile()?;
     generate(true)?;
     node::install()?;
     pyenv::install()?;

@@ -12,7 +12,18 @@ const REQUIREMENTS: &str = "native/python/requirements.txt";
 
 /// Builds the wheel (release, `--locked`, into `target/wheels`) and installs it into `.venv`;
 /// returns the wheel.
+/// Once per process: the conformance and fuzz steps ask again, and nothing they test
+/// changes the wheel's sources.
 pub fn install() -> Result<PathBuf, String> {
+    static WHEEL: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    if let Some(wheel) = WHEEL.get() {
+        return Ok(wheel.clone());
+    }
+    let wheel = build_and_install()?;
+    Ok(WHEEL.get_or_init(|| wheel).clone())
+}
+
+fn build_and_install() -> Result<PathBuf, String> {
     pyenv::install()?;
     let py = pyenv::python();
     let marker = root().join(".venv/.native-requirements-installed");
@@ -44,11 +55,13 @@ pub fn test() -> Result<(), String> {
     let py = pyenv::python();
     // The extension crate is held to the workspace's lints too (its own workspace, so the
     // cargo step's clippy does not see it); PyO3's build script asks the test venv's Python.
-    let cargo = crate::cargo();
-    run(Command::new(cargo)
-        .args(["clippy", "--locked", "--quiet", "--all-targets", "--manifest-path", "native/python/Cargo.toml", "--", "-D", "warnings"])
-        .env("CARGO_TARGET_DIR", root().join("target/native"))
-        .env("PYO3_PYTHON", &py))?;
+    // (In `cargo xtask test` the wheel's build above went through clippy already.)
+    if !crate::compiles_are_linted() {
+        run(Command::new(crate::cargo())
+            .args(["clippy", "--locked", "--quiet", "--all-targets", "--manifest-path", "native/python/Cargo.toml", "--", "-D", "warnings"])
+            .env("CARGO_TARGET_DIR", root().join("target/native"))
+            .env("PYO3_PYTHON", &py))?;
+    }
     run(Command::new(&py)
         .args(["-c", "import acp_terminal, acp_terminal._runtime.native as n; assert n.NATIVE, 'the native path is not in use'; print('native path:', acp_terminal.Transcript)"])
         .env("PYTHONPATH", root().join("generated/python/src")))?;

@@ -39,11 +39,19 @@ pub fn install_in(rel: &str) -> Result<(), String> {
 }
 
 /// Installs, checks the generated package with its own strict `tsconfig.json`, and
-/// compiles the tests (with the generated sources) into `tests/typescript/dist`.
+/// compiles the tests (with the generated sources) into `tests/typescript/dist`. Once
+/// per process: the typescript, conformance and fuzz steps all ask, and nothing in a run
+/// changes those sources.
 pub fn build_tests() -> Result<(), String> {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    if BUILT.get().is_some() {
+        return Ok(());
+    }
     install()?;
     run(Command::new(tsc()).args(["-p", "generated/typescript/tsconfig.json", "--noEmit"]))?;
-    run(Command::new(tsc()).args(["-p", "tests/typescript/tsconfig.json"]))
+    run(Command::new(tsc()).args(["-p", "tests/typescript/tsconfig.json"]))?;
+    let _ = BUILT.set(());
+    Ok(())
 }
 
 /// The runtime's own tests (`tests/typescript-runtime`): type-checks the runtime alone,
