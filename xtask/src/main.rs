@@ -208,6 +208,48 @@ pub fn compiles_are_linted() -> bool {
     std::env::var_os("CLIPPY_ARGS").is_some() && std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some()
 }
 
+/// Every dependency of xtask is resolved with the features the workspace's test build
+/// gives it (xtask/Cargo.toml asks for them), so `cargo test --workspace` reuses what
+/// `cargo xtask` compiled instead of compiling serde, syn and what depends on them again.
+/// Read from `cargo tree` (no compile); a drift is an error that names the packages.
+fn shared_features() -> Result<(), String> {
+    let tree = |args: &[&str]| -> Result<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>, String> {
+        let out =
+            Command::new(cargo()).args(["tree", "--locked", "--prefix", "none", "-f", "{p}|{f}"]).args(args).current_dir(root()).output().map_err(|e| format!("could not start cargo tree: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("cargo tree {args:?} failed: {}", String::from_utf8_lossy(&out.stderr).trim_end()));
+        }
+        let mut by_package: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let line = line.trim_end_matches(" (*)");
+            // Only registry packages: the workspace's own are compiled per build anyway.
+            if let Some((package, features)) = line.split_once('|').filter(|(p, _)| !p.contains(" (")) {
+                by_package.entry(package.to_owned()).or_default().insert(features.to_owned());
+            }
+        }
+        Ok(by_package)
+    };
+    let ours = tree(&["-p", "xtask", "-e", "normal,build"])?;
+    let workspace = tree(&["--workspace", "-e", "normal,build,dev"])?;
+    let mut drifted = Vec::new();
+    for (package, sets) in &ours {
+        let theirs = workspace.get(package);
+        for f in sets.iter().filter(|f| !theirs.is_some_and(|w| w.contains(*f))) {
+            drifted.push(format!("{package} [{f}] (the workspace: {theirs:?})"));
+        }
+    }
+    if drifted.is_empty() {
+        eprintln!("shared features: xtask's {} dependencies are built as the workspace's test build builds them", ours.len());
+        Ok(())
+    } else {
+        Err(format!(
+            "xtask's build and `cargo test --workspace` resolve these dependencies with different features, so each would be compiled twice: {}; \
+             add the workspace's features to xtask/Cargo.toml (the alignment block at its end)",
+            drifted.join("; ")
+        ))
+    }
+}
+
 /// One step of `cargo xtask test`: its name (for `--from`) and what it runs.
 type Step = (&'static str, fn() -> Result<(), String>);
 
@@ -279,6 +321,7 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
         (None, None) => (0, STEPS.len()),
     };
     check_lock_files()?;
+    shared_features()?;
     lint_every_compile()?;
     generate(true)?;
     node::install()?;
