@@ -89,17 +89,30 @@ struct Plan {
 const QUICK_REPORT: &str = "target/bench/BENCHMARKS.quick.md";
 
 pub fn bench(quick: bool, out: Option<&Path>) -> Result<(), String> {
-    run_bench(quick, true, out)
+    run_bench(if quick { Inputs::Quick } else { Inputs::Full }, true, out)
+}
+
+/// How much a run measures: the test command's smoke run, `--quick`, or the full run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inputs {
+    Smoke,
+    Quick,
+    Full,
 }
 
 /// `release`: the Rust side built optimised (the numbers mean something) into
 /// `target/bench/cargo`, or in debug into the root `target/` (a smoke run: it reuses the
 /// dependencies `cargo test --workspace` compiled).
-fn run_bench(quick: bool, release: bool, out: Option<&Path>) -> Result<(), String> {
+fn run_bench(inputs: Inputs, release: bool, out: Option<&Path>) -> Result<(), String> {
     let started = Instant::now();
     let load_before = load_average();
-    let plan = if quick { Plan { dir: root().join("target/bench/quick"), rounds: 5 } } else { Plan { dir: root().join("target/bench/full"), rounds: 5 } };
-    let size = if quick { 4 << 20 } else { 64 << 20 };
+    let quick = inputs != Inputs::Full;
+    let (plan, size) = match inputs {
+        // Every row runs and is checked against its baseline's output, on 1 MiB, once.
+        Inputs::Smoke => (Plan { dir: root().join("target/bench/smoke"), rounds: 1 }, 1 << 20),
+        Inputs::Quick => (Plan { dir: root().join("target/bench/quick"), rounds: 5 }, 4 << 20),
+        Inputs::Full => (Plan { dir: root().join("target/bench/full"), rounds: 5 }, 64 << 20),
+    };
     eprintln!("bench: {}", bench_inputs::ensure(&plan.dir, size)?);
 
     let mut rows = Vec::new();
@@ -158,15 +171,16 @@ fn run_bench(quick: bool, release: bool, out: Option<&Path>) -> Result<(), Strin
     for n in &notes {
         println!("note: {n}");
     }
-    let doc = document(quick, &table, &notes, &versions, &load_before, &load_after, started.elapsed().as_secs_f64());
+    let doc = document(inputs, &table, &notes, &versions, &load_before, &load_after, started.elapsed().as_secs_f64());
     let out = out.map_or_else(|| root().join(if quick { QUICK_REPORT } else { "BENCHMARKS.md" }), Path::to_path_buf);
     std::fs::write(&out, doc).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("bench: wrote {} in {:.0} s", out.display(), started.elapsed().as_secs_f64());
     Ok(())
 }
 
-/// `cargo xtask test`'s step: `bench --quick` once (the Rust side in debug), into `target/`, without judging
-/// speed (a benchmark that crashes or disagrees with its baseline fails the step).
+/// `cargo xtask test`'s step: every row of the bench once, on 1 MiB of inputs, the Rust side
+/// in debug, into `target/bench/BENCHMARKS.smoke.md`, without judging speed (a benchmark
+/// that crashes or disagrees with its baseline fails the step).
 pub fn smoke() -> Result<(), String> {
     // The Python bench is held to the project's lint and type rules, with the test venv's tools.
     crate::pyenv::install()?;
@@ -174,7 +188,7 @@ pub fn smoke() -> Result<(), String> {
     let src = root().join("generated/python/src");
     run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "bench/python"]))?;
     run(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "bench/python/bench.py"]).env("PYTHONPATH", src))?;
-    run_bench(true, false, Some(&root().join(QUICK_REPORT)))
+    run_bench(Inputs::Smoke, false, Some(&root().join("target/bench/BENCHMARKS.smoke.md")))
 }
 
 fn build_rust(release: bool) -> Result<PathBuf, String> {
@@ -374,13 +388,16 @@ fn table(rows: &[Row]) -> String {
     s
 }
 
-fn document(quick: bool, table: &str, notes: &[String], versions: &[String], before: &str, after: &str, secs: f64) -> String {
+fn document(inputs: Inputs, table: &str, notes: &[String], versions: &[String], before: &str, after: &str, secs: f64) -> String {
     let date = tool_version("date", &["-u", "+%Y-%m-%d %H:%M UTC"]);
     let mut s = String::new();
     s.push_str("# Benchmarks\n\n");
-    s.push_str("Written by `cargo xtask bench");
-    s.push_str(if quick { " --quick" } else { "" });
-    s.push_str("` (do not edit by hand; docs/BENCHMARKING.md says what each row measures).\n");
+    s.push_str(match inputs {
+        Inputs::Smoke => "Written by `cargo xtask test`, its bench smoke run",
+        Inputs::Quick => "Written by `cargo xtask bench --quick`",
+        Inputs::Full => "Written by `cargo xtask bench`",
+    });
+    s.push_str(" (do not edit by hand; docs/BENCHMARKING.md says what each row measures).\n");
     s.push_str("Throughputs are MiB/s of input, ours and the baseline measured side by side in one process,\n");
     s.push_str("interleaved rounds (A, B, A, B ...) after a warm-up, median of each. Memory rows run each client in\n");
     s.push_str("a fresh process. The ratio is ours / baseline; for memory lower is better. Absolute numbers on a\n");
@@ -388,7 +405,12 @@ fn document(quick: bool, table: &str, notes: &[String], versions: &[String], bef
     writeln!(s, "- date: {date}").ok();
     writeln!(s, "- machine: {}", machine()).ok();
     writeln!(s, "- load average (1, 5, 15 min): {before} before, {after} after; the run took {secs:.0} s").ok();
-    writeln!(s, "- inputs: {}", if quick { "quick (4 MiB of output, ~1k notifications)" } else { "full (64 MiB of output in 4 KiB chunks, ~16k notifications)" }).ok();
+    let described = match inputs {
+        Inputs::Smoke => "smoke (1 MiB of output, one round: not a measurement)",
+        Inputs::Quick => "quick (4 MiB of output, ~1k notifications)",
+        Inputs::Full => "full (64 MiB of output in 4 KiB chunks, ~16k notifications)",
+    };
+    writeln!(s, "- inputs: {described}").ok();
     writeln!(s, "- versions: {}", versions.join("; ")).ok();
     s.push('\n');
     s.push_str(table);
@@ -400,7 +422,7 @@ fn document(quick: bool, table: &str, notes: &[String], versions: &[String], bef
     }
     // A full run ends with the hand-written closing notes (what was tried for the rows that
     // miss their target, what the profiles show, what bounds them), kept beside the bench.
-    if !quick && let Ok(closing) = std::fs::read_to_string(root().join(CLOSING_NOTES)) {
+    if inputs == Inputs::Full && let Ok(closing) = std::fs::read_to_string(root().join(CLOSING_NOTES)) {
         writeln!(s, "\n## Closing notes\n\n(Hand-written, from `{CLOSING_NOTES}`: read them against the table above.)\n").ok();
         s.push_str(&closing);
     }
