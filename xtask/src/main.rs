@@ -146,7 +146,13 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     if cmd.get_current_dir().is_none() {
         cmd.current_dir(root());
     }
+    let began = std::time::Instant::now();
     let status = cmd.status().map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    // What took long says where a step's time goes.
+    let took = began.elapsed().as_secs_f64();
+    if took >= 5.0 {
+        eprintln!("  ({took:.0} s: {})", cmd.get_program().to_string_lossy().rsplit('/').next().unwrap_or_default());
+    }
     if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed ({status})")) }
 }
 
