@@ -4,8 +4,8 @@
 //! and writes it to `BENCHMARKS.md` (`--quick`: `target/bench/BENCHMARKS.quick.md`, so a
 //! small run never replaces the committed full one; or `--out FILE`).
 //!
-//! The bench dependencies stay out of the main build: `bench/rust` is a cargo workspace
-//! of its own (built in release into `target/bench/cargo`), `bench/node` has its own
+//! The bench dependencies stay apart: `bench/rust` is a member of the root workspace
+//! (small baselines; built in release into `target/bench/cargo`), `bench/node` has its own
 //! package.json and lock file, `bench/python` its own pinned requirements and virtual
 //! environment (`target/bench/venv`). The inputs are generated into `target/bench/`.
 
@@ -191,15 +191,20 @@ pub fn smoke() -> Result<(), String> {
     run_bench(Inputs::Smoke, false, Some(&root().join("target/bench/BENCHMARKS.smoke.md")))
 }
 
+/// `release`: `-p acp-terminal-bench` optimised, into `target/bench/cargo`. Otherwise the
+/// binary as the workspace's test build makes it (the bench crate has an integration test,
+/// so `cargo test` builds it): after the cargo step of `cargo xtask test` that is fresh, and
+/// nothing is compiled again.
 fn build_rust(release: bool) -> Result<PathBuf, String> {
-    let (target, profile) = if release { (root().join("target/bench/cargo"), "release") } else { (root().join("target"), "debug") };
-    let mut cmd = Command::new(crate::cargo());
-    cmd.args(["build", "--locked", "--quiet", "--manifest-path", "bench/rust/Cargo.toml"]).env("CARGO_TARGET_DIR", &target);
+    let exe = format!("acp-terminal-bench{}", std::env::consts::EXE_SUFFIX);
     if release {
-        cmd.arg("--release");
+        let target = root().join("target/bench/cargo");
+        run(Command::new(crate::cargo()).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-bench"]).env("CARGO_TARGET_DIR", &target))?;
+        return Ok(target.join("release").join(exe));
     }
-    run(&mut cmd)?;
-    Ok(target.join(profile).join("acp-terminal-bench"))
+    run(Command::new(crate::cargo()).args(["test", "--workspace", "--locked", "--quiet", "--no-run"]))?;
+    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    Ok(target.join("debug").join(exe))
 }
 
 /// Compiles the generated TypeScript package into `target/bench/ts` and installs the
@@ -422,7 +427,9 @@ fn document(inputs: Inputs, table: &str, notes: &[String], versions: &[String], 
     }
     // A full run ends with the hand-written closing notes (what was tried for the rows that
     // miss their target, what the profiles show, what bounds them), kept beside the bench.
-    if inputs == Inputs::Full && let Ok(closing) = std::fs::read_to_string(root().join(CLOSING_NOTES)) {
+    if inputs == Inputs::Full
+        && let Ok(closing) = std::fs::read_to_string(root().join(CLOSING_NOTES))
+    {
         writeln!(s, "\n## Closing notes\n\n(Hand-written, from `{CLOSING_NOTES}`: read them against the table above.)\n").ok();
         s.push_str(&closing);
     }

@@ -160,7 +160,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 /// `cargo xtask test` passes `--locked`, so a stale lock file fails the run. Check them
 /// all first, in seconds, rather than deep into the run when the fuzz or bench build
 /// starts.
-const LOCKED_WORKSPACES: [&str; 6] = ["Cargo.toml", "fuzz/Cargo.toml", "bench/rust/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml", "native/python/Cargo.toml"];
+const LOCKED_WORKSPACES: [&str; 5] = ["Cargo.toml", "fuzz/Cargo.toml", e2e::AGENT_MANIFEST, "tests/upstream-schema/Cargo.toml", "native/python/Cargo.toml"];
 
 fn check_lock_files() -> Result<(), String> {
     let cargo = cargo();
