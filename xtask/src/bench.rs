@@ -202,9 +202,7 @@ fn build_rust(release: bool) -> Result<PathBuf, String> {
         run(Command::new(crate::cargo()).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-bench"]).env("CARGO_TARGET_DIR", &target))?;
         return Ok(target.join("release").join(exe));
     }
-    run(Command::new(crate::cargo()).args(["test", "--workspace", "--locked", "--quiet", "--no-run"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
-    Ok(target.join("debug").join(exe))
+    crate::workspace_bin("acp-terminal-bench")
 }
 
 /// Compiles the generated TypeScript package into `target/bench/ts` and installs the

@@ -5,7 +5,7 @@
 //! case's store view): a directory of any kinds of vectors passes when its cases pass,
 //! and fails only when no case ran at all.
 
-use crate::{root, run};
+use crate::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,9 +20,7 @@ struct Runner {
 }
 
 fn runners() -> Result<Vec<Runner>, String> {
-    run(Command::new(crate::cargo()).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
-    let exe = target.join("debug").join(format!("acp-terminal-conformance{}", std::env::consts::EXE_SUFFIX));
+    let exe = crate::workspace_bin("acp-terminal-conformance")?;
     crate::node::build_tests()?;
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },

@@ -343,10 +343,7 @@ fn rounds(name: &str, what: &str, seed: u64, deadline: Option<Instant>, mut writ
 /// `deadline` (one round without): every runner checks after every update that no
 /// terminal is half-evicted, and all must reach the same terminals, counters and events.
 fn eviction(seed: u64, count: usize, deadline: Option<Instant>) -> Result<usize, String> {
-    let cargo = crate::cargo();
-    run(Command::new(&cargo).args(["build", "--quiet", "--locked", "-p", "acp-terminal-conformance", "--bin", "evict_cases"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
-    let exe = target.join("debug").join(format!("evict_cases{}", std::env::consts::EXE_SUFFIX));
+    let exe = crate::workspace_bin("evict_cases")?;
     rounds("eviction", "eviction", seed, deadline, |dir, s| {
         run(Command::new(&exe).arg(s.to_string()).arg(count.to_string()).arg(dir.join("eviction.json")))?;
         eprintln!("eviction: seed {s}, {count} random interleavings, in every language");

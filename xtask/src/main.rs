@@ -214,6 +214,46 @@ pub fn compiles_are_linted() -> bool {
     std::env::var_os("CLIPPY_ARGS").is_some() && std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some()
 }
 
+/// The CPU time of this process and of every child it waited for, in seconds (Linux's
+/// `/proc/self/stat`, at the usual 100 ticks a second; `None` elsewhere): what a step
+/// costs on a machine with fewer cores, beside its wall time.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which may hold spaces) in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // utime, stime, cutime, cstime are fields 14-17 of the whole line: 11-14 here.
+    let ticks: u64 = fields.get(11..15)?.iter().map(|f| f.parse::<u64>().ok()).sum::<Option<u64>>()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// Set by `cargo xtask test`: builds that only need to work (the native wheel the tests
+/// load) use a quick profile instead of the optimised one the benchmarks measure.
+static IN_TEST_COMMAND: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process runs `cargo xtask test` (see [`IN_TEST_COMMAND`]).
+pub fn in_test_command() -> bool {
+    IN_TEST_COMMAND.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Set once this process's cargo step has run every test of the workspace.
+static WORKSPACE_TESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process already ran `cargo test --workspace` (the cargo step): a later
+/// step need not run a subset of those tests again.
+pub fn workspace_tested() -> bool {
+    WORKSPACE_TESTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A binary of a workspace member as `cargo test --workspace` builds it (a member with
+/// integration tests has its binaries built for them). Building a binary with `-p` instead
+/// resolves features over that package alone and compiles it and what it depends on a
+/// second time; after the cargo step of `cargo xtask test` this is a no-op build.
+pub fn workspace_bin(name: &str) -> Result<PathBuf, String> {
+    run(Command::new(cargo()).args(["test", "--workspace", "--locked", "--quiet", "--no-run"]))?;
+    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    Ok(target.join("debug").join(format!("{name}{}", std::env::consts::EXE_SUFFIX)))
+}
+
 /// Every dependency of xtask is resolved with the features the workspace's test build
 /// gives it (xtask/Cargo.toml asks for them), so `cargo test --workspace` reuses what
 /// `cargo xtask` compiled instead of compiling serde, syn and what depends on them again.
@@ -266,6 +306,7 @@ fn cargo_test() -> Result<(), String> {
         run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
     }
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
+    WORKSPACE_TESTED.store(true, std::sync::atomic::Ordering::Relaxed);
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
@@ -326,6 +367,7 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
         (Some(name), None) => (position("--from", name)?, STEPS.len()),
         (None, None) => (0, STEPS.len()),
     };
+    IN_TEST_COMMAND.store(true, std::sync::atomic::Ordering::Relaxed);
     check_lock_files()?;
     shared_features()?;
     lint_every_compile()?;
@@ -334,8 +376,13 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     pyenv::install()?;
     for (name, step) in &STEPS[start..end] {
         let began = std::time::Instant::now();
+        let cpu = cpu_seconds();
         step()?;
-        eprintln!("test step {name}: passed ({:.0} s)", began.elapsed().as_secs_f64());
+        let cpu = match (cpu, cpu_seconds()) {
+            (Some(a), Some(b)) => format!(", {:.0} s of CPU", b - a),
+            _ => String::new(),
+        };
+        eprintln!("test step {name}: passed ({:.0} s{cpu})", began.elapsed().as_secs_f64());
     }
     Ok(())
 }

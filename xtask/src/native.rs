@@ -10,7 +10,8 @@ use std::process::Command;
 
 const REQUIREMENTS: &str = "native/python/requirements.txt";
 
-/// Builds the wheel (release, `--locked`, into `target/wheels`) and installs it into `.venv`;
+/// Builds the wheel (`--locked`, into `target/wheels`; release, or the quick `wheel-check`
+/// profile in `cargo xtask test`) and installs it into `.venv`;
 /// returns the wheel.
 /// Once per process: the conformance and fuzz steps ask again, and nothing they test
 /// changes the wheel's sources.
@@ -35,8 +36,14 @@ fn build_and_install() -> Result<PathBuf, String> {
     let out = root().join("target/wheels");
     let _ = std::fs::remove_dir_all(&out);
     let maturin = py.with_file_name(if cfg!(windows) { "maturin.exe" } else { "maturin" });
+    // The test command needs a wheel that works, not a fast one: the `wheel-check` profile
+    // (unoptimised, no debug info) builds in about a third of the release build's time
+    // (thin LTO, one codegen unit), which `cargo xtask bench` measures.
+    let profile = if crate::in_test_command() { ["--profile", "wheel-check"] } else { ["--profile", "release"] };
     run(Command::new(maturin)
-        .args(["build", "--release", "--locked", "--quiet", "-m", "native/python/Cargo.toml", "--interpreter"])
+        .arg("build")
+        .args(profile)
+        .args(["--locked", "--quiet", "-m", "native/python/Cargo.toml", "--interpreter"])
         .arg(&py)
         .arg("-o")
         .arg(&out)

@@ -5,10 +5,10 @@
 
 /// v2, as typify sees `schema/json/v2/schema.json`.
 pub mod v2 {
-    typify::import_types!(schema = "../../schema/json/v2/schema.json");
+    typify_macro::import_types!(schema = "../../schema/json/v2/schema.json");
 }
 
 /// v1, as typify sees `schema/json/v1/schema.json`.
 pub mod v1 {
-    typify::import_types!(schema = "../../schema/json/v1/schema.json");
+    typify_macro::import_types!(schema = "../../schema/json/v1/schema.json");
 }
