@@ -199,7 +199,9 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
                 .args(["build", "--quiet", "--example", "vectors", "--manifest-path"])
                 .arg(rust.join("Cargo.toml"))
                 .env("CARGO_TARGET_DIR", &target)
-                .env("RUSTFLAGS", "-D warnings"),
+                .env("RUSTFLAGS", "-D warnings")
+                // No debug info: nothing debugs these builds, and the upstream package is large.
+                .env("CARGO_PROFILE_DEV_DEBUG", "false"),
         )?;
         let built = target.join("debug/examples").join(if cfg!(windows) { "vectors.exe" } else { "vectors" });
         std::fs::copy(&built, &runner).map_err(|e| format!("{}: {e}", built.display()))?;

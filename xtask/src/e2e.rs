@@ -521,11 +521,11 @@ pub fn readme_snippets() -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&dir);
     if !rust.is_empty() {
         // tests/readme's build.rs makes each block a module with a test, which `cargo test
-        // --workspace` runs: the cargo step of this run did, or the workspace's lib tests
-        // run here with the snippets' filter (`--workspace`, not `-p`, so nothing is
-        // compiled a second time with other features).
-        if crate::workspace_tested() {
-            eprintln!("e2e: the Rust snippets ran in this run's cargo step (tests/readme)");
+        // --workspace` runs: in `cargo xtask test` its cargo step does; otherwise the
+        // workspace's lib tests run here with the snippets' filter (`--workspace`, not
+        // `-p`, so nothing is compiled a second time with other features).
+        if crate::in_test_command() {
+            eprintln!("e2e: the Rust snippets are tests of the cargo step (tests/readme)");
         } else {
             run(Command::new(crate::cargo()).args(["test", "--quiet", "--locked", "--workspace", "--lib", "--", "_line_"]))?;
         }

@@ -54,7 +54,9 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
                 .arg("--manifest-path")
                 .arg(out.join(dir).join("rust/Cargo.toml"))
                 .env("CARGO_TARGET_DIR", root().join("target/goldens"))
-                .env("RUSTFLAGS", "-D warnings"),
+                .env("RUSTFLAGS", "-D warnings")
+                // No debug info: nothing debugs these builds, and the upstream package is large.
+                .env("CARGO_PROFILE_DEV_DEBUG", "false"),
         )
     };
     // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.

@@ -70,6 +70,10 @@ enum Cmd {
         /// Run only this step (after the generated-files check and the installs).
         #[arg(long)]
         only: Option<String>,
+        /// (Internal) run these steps as the second lane of a run whose first lane did
+        /// the checks and the installs.
+        #[arg(long, hide = true, value_delimiter = ',', conflicts_with_all = ["from", "only"])]
+        beside: Vec<String>,
     },
     /// Run the conformance vectors under DIR... (default `tests/vectors`) in every
     /// language and compare their bytes.
@@ -235,15 +239,6 @@ pub fn in_test_command() -> bool {
     IN_TEST_COMMAND.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Set once this process's cargo step has run every test of the workspace.
-static WORKSPACE_TESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether this process already ran `cargo test --workspace` (the cargo step): a later
-/// step need not run a subset of those tests again.
-pub fn workspace_tested() -> bool {
-    WORKSPACE_TESTED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// A binary of a workspace member as `cargo test --workspace` builds it (a member with
 /// integration tests has its binaries built for them). Building a binary with `-p` instead
 /// resolves features over that package alone and compiles it and what it depends on a
@@ -306,7 +301,6 @@ fn cargo_test() -> Result<(), String> {
         run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
     }
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
-    WORKSPACE_TESTED.store(true, std::sync::atomic::Ordering::Relaxed);
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide
     // code that needs it (features are unified only over the packages built).
@@ -355,7 +349,27 @@ const STEPS: &[Step] = &[
     ("interop", interop::test),
 ];
 
-fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
+/// The steps that run beside the others, in a second xtask process, while this one runs
+/// the rest: on 2 cores one lane leaves a core idle for much of its time (a test binary
+/// runs, a browser waits, one crate compiles alone at the end of a build). The two lanes
+/// share no build folder and no file that a step writes: this side compiles upstream's
+/// crate, the goldens, the example Agent (`target/upstream-schema`, `target/goldens`,
+/// `target/agent`) and uses the TypeScript tests built before both start; the other
+/// compiles the workspace (`target/debug`), the fuzz targets, the packages and the wheel.
+const BESIDE: &[&str] = &["upstream", "goldens", "typescript", "python", "e2e", "interop"];
+
+/// The steps of this lane that use the native wheel: it is installed into `.venv` before
+/// the lanes start, so nothing replaces it while the other lane's Python runs.
+const NEEDS_WHEEL: &[&str] = &["native", "conformance", "fuzz", "bench"];
+
+fn test(from: Option<&str>, only: Option<&str>, beside: &[String]) -> Result<(), String> {
+    IN_TEST_COMMAND.store(true, std::sync::atomic::Ordering::Relaxed);
+    if !beside.is_empty() {
+        // The second lane of a run: the first did the checks, the installs and the shared builds.
+        node::built_already();
+        let steps = beside.iter().map(|name| STEPS.iter().find(|(n, _)| n == name).ok_or_else(|| format!("--beside {name}: no such step"))).collect::<Result<Vec<_>, _>>()?;
+        return run_steps(&steps, None);
+    }
     let position = |flag: &str, name: &str| {
         STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
     };
@@ -367,14 +381,37 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
         (Some(name), None) => (position("--from", name)?, STEPS.len()),
         (None, None) => (0, STEPS.len()),
     };
-    IN_TEST_COMMAND.store(true, std::sync::atomic::Ordering::Relaxed);
     check_lock_files()?;
     shared_features()?;
     lint_every_compile()?;
     generate(true)?;
     node::install()?;
     pyenv::install()?;
-    for (name, step) in &STEPS[start..end] {
+    let selected: Vec<&Step> = STEPS[start..end].iter().collect();
+    let (side, here): (Vec<&Step>, Vec<&Step>) = selected.iter().partition(|(n, _)| BESIDE.contains(n));
+    if side.is_empty() || here.is_empty() {
+        return run_steps(&selected, None);
+    }
+    // What both lanes use, built once before they start.
+    node::build_tests()?;
+    if here.iter().any(|(n, _)| NEEDS_WHEEL.contains(n)) {
+        native::install()?;
+    }
+    let mut side = Beside::start(&side)?;
+    let result = run_steps(&here, Some(&mut side));
+    let side_result = side.finish(result.is_err());
+    result.and(side_result)
+}
+
+/// Runs `steps` in order, each reported with its wall and CPU time; with `side`, stops at
+/// the first step after the other lane failed.
+fn run_steps(steps: &[&Step], mut side: Option<&mut Beside>) -> Result<(), String> {
+    for (name, step) in steps {
+        if let Some(side) = side.as_deref_mut()
+            && side.failed()
+        {
+            return Err(format!("stopped before the step {name}: the steps run beside it failed"));
+        }
         let began = std::time::Instant::now();
         let cpu = cpu_seconds();
         step()?;
@@ -387,6 +424,74 @@ fn test(from: Option<&str>, only: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+/// The second lane: `xtask test --beside STEPS` as a child process in a process group of
+/// its own, its output in a log file that is printed whole when it ends (two lanes'
+/// output interleaved line by line would be unreadable).
+struct Beside {
+    child: std::process::Child,
+    steps: String,
+    log: PathBuf,
+    began: std::time::Instant,
+    status: Option<std::process::ExitStatus>,
+}
+
+impl Beside {
+    fn start(steps: &[&Step]) -> Result<Self, String> {
+        let steps = steps.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(",");
+        let dir = root().join("target/test-lanes");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let log = dir.join("beside.log");
+        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let exe = std::env::current_exe().map_err(|e| format!("where is xtask's binary? {e}"))?;
+        let mut cmd = Command::new(exe);
+        cmd.args(["test", "--beside", &steps])
+            .current_dir(root())
+            .stdin(std::process::Stdio::null())
+            .stdout(file.try_clone().map_err(|e| e.to_string())?)
+            .stderr(file)
+            // Each lane's mypy keeps its own cache: two mypy processes must not write one.
+            .env("MYPY_CACHE_DIR", dir.join("mypy-cache"));
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let child = cmd.spawn().map_err(|e| format!("could not start the second lane: {e}"))?;
+        eprintln!("test steps {}: run beside the others, in a second process; its output is in {} and follows when it ends", steps.replace(',', ", "), log.display());
+        Ok(Self { child, steps, log, began: std::time::Instant::now(), status: None })
+    }
+
+    /// Whether the second lane has ended with a failure (without waiting for it).
+    fn failed(&mut self) -> bool {
+        if self.status.is_none() {
+            self.status = self.child.try_wait().ok().flatten();
+        }
+        self.status.is_some_and(|s| !s.success())
+    }
+
+    /// Waits for the second lane (ends it first when `stop`: this lane failed) and prints
+    /// its output.
+    fn finish(mut self, stop: bool) -> Result<(), String> {
+        if stop && self.status.is_none() {
+            eprintln!("test: ending the steps run beside ({}), since a step failed", self.steps);
+            #[cfg(unix)]
+            let _ = Command::new("kill").args(["-TERM", "--", &format!("-{}", self.child.id())]).status();
+            #[cfg(not(unix))]
+            let _ = self.child.kill();
+        }
+        let status = match self.status {
+            Some(s) => s,
+            None => self.child.wait().map_err(|e| format!("waiting for the second lane: {e}"))?,
+        };
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        eprintln!("--- the steps run beside the others ({}), their output ({}):", self.steps.replace(',', ", "), self.log.display());
+        eprint!("{text}");
+        eprintln!("--- end of the steps run beside the others ({:.0} s)", self.began.elapsed().as_secs_f64());
+        match (status.success(), stop) {
+            (true, _) => Ok(()),
+            (false, true) => Err(format!("the steps {} were ended early ({status})", self.steps)),
+            (false, false) => Err(format!("the steps run beside the others ({}) failed ({status}): the error is at the end of their output above", self.steps)),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -394,7 +499,7 @@ fn main() -> ExitCode {
             codegen::generate_from(&schema, &out, &codegen::FromOptions { name, description, overlay, partial }, check)
         }
         Cmd::Gen { check, .. } => generate(check),
-        Cmd::Test { from, only } => test(from.as_deref(), only.as_deref()),
+        Cmd::Test { from, only, beside } => test(from.as_deref(), only.as_deref(), &beside),
         Cmd::Conformance { dirs } => conformance::conformance(&dirs),
         Cmd::Fuzz { seconds, seed, only } => fuzz::fuzz(seconds, seed, only.as_deref()),
         Cmd::Bench { quick, out } => bench::bench(quick, out.as_deref()),
