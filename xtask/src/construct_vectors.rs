@@ -16,108 +16,9 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The Rust side: reads the cases on stdin, prints the results.
-const RUST_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
-use std::io::Read as _;
-
-fn main() {
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).expect("stdin");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("cases");
-    let mut out = Vec::new();
-    for c in &cases {
-        let (m, t, input) = (c["module"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["text"].as_str().unwrap_or(""));
-        let method = c["method"].as_str();
-        let decoded = match method {
-            Some(method) => goldens::registry::decode_result(m, t, method, input),
-            None => goldens::registry::decode(m, t, input),
-        };
-        out.push(match decoded {
-            None => serde_json::json!({ "missing": true }),
-            Some(Ok((text, warnings))) if method.is_some() => serde_json::json!({
-                "output": text,
-                "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
-                "defaults": text,
-            }),
-            Some(Ok((text, warnings))) => serde_json::json!({
-                "output": text,
-                "warnings": warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect::<Vec<_>>(),
-                "defaults": goldens::registry::with_defaults(m, t, input).and_then(Result::ok).map(|(d, _)| d),
-            }),
-            Some(Err(e)) => serde_json::json!({ "error": [e.kind.as_str(), e.path] }),
-        });
-    }
-    println!("{}", serde_json::Value::Array(out));
-}
-"#;
-
-const TS_RUNNER: &str = r#"// Written by cargo xtask test (construct vectors); not part of the package.
-import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-const { CODECS, DEFAULTS, RESULTS } = await import(pathToFileURL(process.argv[2]).href);
-const cases = JSON.parse(readFileSync(0, "utf8"));
-const out = cases.map((c) => {
-  if (c.method !== undefined) {
-    const table = RESULTS.get(c.module)?.get(c.type);
-    if (!table) return { missing: true };
-    const r = table.decode(c.method, JSON.parse(c.text));
-    if (!r.ok) return { error: [r.error.kind, r.error.path] };
-    const text = table.serialize(c.method, r.value);
-    return { output: text, warnings: r.warnings.map((w) => [w.kind, w.path]), defaults: text };
-  }
-  const codec = CODECS.get(c.module)?.get(c.type);
-  if (!codec) return { missing: true };
-  const r = codec.parse(c.text);
-  if (!r.ok) return { error: [r.error.kind, r.error.path] };
-  const withDefaults = DEFAULTS.get(c.module)?.get(c.type) ?? ((v) => v);
-  return { output: codec.serialize(r.value), warnings: r.warnings.map((w) => [w.kind, w.path]), defaults: codec.serialize(withDefaults(r.value)) };
-});
-process.stdout.write(JSON.stringify(out));
-"#;
-
-const PY_RUNNER: &str = r#"# Written by cargo xtask test (construct vectors); not part of the package.
-import json
-import sys
-
-from goldens import ParseError
-from goldens.registry import CODECS, DEFAULTS, RESULTS
-
-out = []
-for c in json.load(sys.stdin):
-    if "method" in c:
-        table = RESULTS.get(c["module"], {}).get(c["type"])
-        if table is None:
-            out.append({"missing": True})
-            continue
-        decode, serialize_result = table
-        try:
-            p = decode(c["method"], json.loads(c["text"]))
-        except ParseError as e:
-            out.append({"error": [e.kind, e.path]})
-            continue
-        text = serialize_result(c["method"], p.value)
-        out.append({"output": text, "warnings": [[w.kind, w.path] for w in p.warnings], "defaults": text})
-        continue
-    codec = CODECS.get(c["module"], {}).get(c["type"])
-    if codec is None:
-        out.append({"missing": True})
-        continue
-    parse, serialize = codec
-    try:
-        p = parse(c["text"])
-    except ParseError as e:
-        out.append({"error": [e.kind, e.path]})
-        continue
-    with_defaults = DEFAULTS.get(c["module"], {}).get(c["type"], lambda v: v)
-    out.append(
-        {
-            "output": serialize(p.value),
-            "warnings": [[w.kind, w.path] for w in p.warnings],
-            "defaults": serialize(with_defaults(p.value)),
-        }
-    )
-print(json.dumps(out))
-"#;
+/// The runners, one per language, files of their own (linted and type-checked with the
+/// tests): each reads a JSON array of cases on stdin and prints one result per case.
+const RUNNERS: &str = "tests/runners";
 
 /// One case with its expected result, in the runners' result form.
 struct Case {
@@ -190,9 +91,10 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
     let registry = dir.join("typescript/dist/registry.js");
     if !runner.exists() || !registry.exists() {
         std::fs::create_dir_all(rust.join("examples")).map_err(|e| e.to_string())?;
-        std::fs::write(rust.join("examples/vectors.rs"), RUST_RUNNER.replace("goldens::", &format!("{pkg}::"))).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("vectors.mjs"), TS_RUNNER).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("vectors.py"), PY_RUNNER.replace("goldens", pkg)).map_err(|e| e.to_string())?;
+        // The Rust runner as an example of the package, which it names `package`.
+        let source = crate::root().join(RUNNERS).join("vectors.rs");
+        std::fs::write(rust.join("examples/vectors.rs"), format!("use {pkg} as package;\ninclude!({:?});\n", source.display().to_string())).map_err(|e| e.to_string())?;
+        crate::node::build_tests()?;
         let target = crate::root().join("target/goldens");
         crate::run(
             Command::new(crate::cargo())
@@ -208,8 +110,9 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
         crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;
     }
     let mut by_lang = vec![("rust", results(&mut Command::new(&runner), &input)?)];
-    by_lang.push(("typescript", results(Command::new("node").arg(dir.join("vectors.mjs")).arg(&registry), &input)?));
-    by_lang.push(("python", results(Command::new(python).arg(dir.join("vectors.py")).env("PYTHONPATH", dir.join("python/src")), &input)?));
+    let ts_runner = crate::root().join("tests/typescript/dist").join(RUNNERS).join("vectors.js");
+    by_lang.push(("typescript", results(Command::new("node").arg(ts_runner).arg(&registry), &input)?));
+    by_lang.push(("python", results(Command::new(python).arg(crate::root().join(RUNNERS).join("vectors.py")).arg(pkg).env("PYTHONPATH", dir.join("python/src")), &input)?));
     for (lang, got) in &by_lang {
         if got.len() != cases.len() {
             return Err(format!("{lang}: {} results for {} cases", got.len(), cases.len()));

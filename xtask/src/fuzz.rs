@@ -379,11 +379,12 @@ fn build_targets() -> Result<PathBuf, String> {
     .join(" ");
     // An explicit `--target` keeps the coverage flags off build scripts.
     let host = host_triple()?;
+    let profile = if crate::in_test_command() { "fuzz-check" } else { "release" };
     run(Command::new(cargo)
-        .args(["build", "--release", "--locked", "--quiet", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target", &host])
+        .args(["build", "--profile", profile, "--locked", "--quiet", "--manifest-path", "fuzz/Cargo.toml", "--bins", "--target", &host])
         .env("CARGO_TARGET_DIR", &target_dir)
         .env("RUSTFLAGS", flags))?;
-    Ok(target_dir.join(host).join("release"))
+    Ok(target_dir.join(host).join(profile))
 }
 
 fn host_triple() -> Result<String, String> {

@@ -300,6 +300,8 @@ fn cargo_test() -> Result<(), String> {
     for manifest in LOCKED_WORKSPACES {
         run(Command::new(&cargo).args(["fmt", "--all", "--check", "--manifest-path", manifest]))?;
     }
+    // The vector runner that each generated package compiles as an example (its own file).
+    run(Command::new("rustfmt").args(["--check", "--edition", "2024", "--config-path", "rustfmt.toml", "tests/runners/vectors.rs"]))?;
     run(Command::new(&cargo).args(["test", "--workspace", "--locked", "--no-fail-fast"]))?;
     // The generated crate again on its own, with the features its users get: in the
     // workspace, other members switch on serde_json's `preserve_order`, which would hide

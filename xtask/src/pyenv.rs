@@ -59,11 +59,13 @@ fn with_package(cmd: &mut Command) -> &mut Command {
 pub fn test() -> Result<(), String> {
     install()?;
     let py = python();
-    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript", "tests/consumer"])))?;
-    run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary", "generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py"])))?;
+    let linted = ["generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript", "tests/consumer", "tests/runners"];
+    run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet"]).args(linted)))?;
+    let typed = ["generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py", "tests/runners/vectors.py"];
+    run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary"]).args(typed)))?;
     // The generator lays Python out as ruff format does (gen itself needs only Rust): the
     // package, and the golden outputs of every construct schema.
-    run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas", "tests/consumer"])))?;
+    run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas", "tests/consumer", "tests/runners"])))?;
     run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime", "tests/transcript"])))
 }
 
