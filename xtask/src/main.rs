@@ -370,7 +370,13 @@ fn test(from: Option<&str>, only: Option<&str>, beside: &[String]) -> Result<(),
         // The second lane of a run: the first did the checks, the installs and the shared builds.
         node::built_already();
         let steps = beside.iter().map(|name| STEPS.iter().find(|(n, _)| n == name).ok_or_else(|| format!("--beside {name}: no such step"))).collect::<Result<Vec<_>, _>>()?;
-        return run_steps(&steps, None);
+        for step in steps {
+            if !BEFORE_READY.contains(&step.0) {
+                wait_until_ready()?;
+            }
+            run_steps(&[step], None)?;
+        }
+        return Ok(());
     }
     let position = |flag: &str, name: &str| {
         STEPS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("{flag} {name}: no such step; the steps are {}", STEPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")))
@@ -388,21 +394,48 @@ fn test(from: Option<&str>, only: Option<&str>, beside: &[String]) -> Result<(),
     lint_every_compile()?;
     generate(true)?;
     node::install()?;
-    pyenv::install()?;
     let selected: Vec<&Step> = STEPS[start..end].iter().collect();
     let (side, here): (Vec<&Step>, Vec<&Step>) = selected.iter().partition(|(n, _)| BESIDE.contains(n));
     if side.is_empty() || here.is_empty() {
+        pyenv::install()?;
         return run_steps(&selected, None);
     }
-    // What both lanes use, built once before they start.
-    node::build_tests()?;
-    if here.iter().any(|(n, _)| NEEDS_WHEEL.contains(n)) {
-        native::install()?;
-    }
-    let mut side = Beside::start(&side)?;
-    let result = run_steps(&here, Some(&mut side));
+    // The second lane starts now, with the steps that need neither the Python environment
+    // nor what both lanes share; the rest of it waits until those are ready.
+    let ready = root().join("target/test-lanes/ready");
+    let _ = std::fs::remove_file(&ready);
+    let mut side = Beside::start(&side, &ready)?;
+    let prepared = (|| {
+        pyenv::install()?;
+        node::build_tests()?;
+        if here.iter().any(|(n, _)| NEEDS_WHEEL.contains(n)) {
+            native::install()?;
+        }
+        std::fs::write(&ready, "").map_err(|e| format!("{}: {e}", ready.display()))
+    })();
+    let result = prepared.and_then(|()| run_steps(&here, Some(&mut side)));
     let side_result = side.finish(result.is_err());
     result.and(side_result)
+}
+
+/// The steps the second lane may run before the first has installed the Python
+/// environment and built the TypeScript tests and the wheel: they use only cargo.
+const BEFORE_READY: &[&str] = &["upstream"];
+
+/// In the second lane: waits until the first lane says what both share is ready (the file
+/// named by `ACP_XTASK_LANE_READY`); fails if the first lane is gone.
+fn wait_until_ready() -> Result<(), String> {
+    let Some(ready) = std::env::var_os("ACP_XTASK_LANE_READY").map(PathBuf::from) else { return Ok(()) };
+    #[cfg(unix)]
+    let parent = std::os::unix::process::parent_id();
+    while !ready.exists() {
+        #[cfg(unix)]
+        if std::os::unix::process::parent_id() != parent {
+            return Err("the first lane of the run ended before the installs were ready".into());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    Ok(())
 }
 
 /// Runs `steps` in order, each reported with its wall and CPU time; with `side`, stops at
@@ -438,7 +471,7 @@ struct Beside {
 }
 
 impl Beside {
-    fn start(steps: &[&Step]) -> Result<Self, String> {
+    fn start(steps: &[&Step], ready: &std::path::Path) -> Result<Self, String> {
         let steps = steps.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(",");
         let dir = root().join("target/test-lanes");
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -452,7 +485,8 @@ impl Beside {
             .stdout(file.try_clone().map_err(|e| e.to_string())?)
             .stderr(file)
             // Each lane's mypy keeps its own cache: two mypy processes must not write one.
-            .env("MYPY_CACHE_DIR", dir.join("mypy-cache"));
+            .env("MYPY_CACHE_DIR", dir.join("mypy-cache"))
+            .env("ACP_XTASK_LANE_READY", ready);
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let child = cmd.spawn().map_err(|e| format!("could not start the second lane: {e}"))?;
