@@ -468,6 +468,30 @@ struct Beside {
     log: PathBuf,
     began: std::time::Instant,
     status: Option<std::process::ExitStatus>,
+    /// Echoes the second lane's step reports as they come (its full output waits for the end).
+    follower: Option<(std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>)>,
+}
+
+/// Prints each `test step` line that appears in `log`, until `done` is set and the file is read.
+fn follow(log: PathBuf, done: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let mut seen = 0;
+    loop {
+        let finished = done.load(std::sync::atomic::Ordering::Relaxed);
+        if let Ok(bytes) = std::fs::read(&log) {
+            let text = String::from_utf8_lossy(&bytes);
+            let complete = text.rfind('\n').map_or(0, |i| i + 1);
+            if complete > seen {
+                for line in text[seen..complete].lines().filter(|l| l.starts_with("test step")) {
+                    eprintln!("(beside) {line}");
+                }
+                seen = complete;
+            }
+        }
+        if finished {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
 }
 
 impl Beside {
@@ -490,8 +514,13 @@ impl Beside {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let child = cmd.spawn().map_err(|e| format!("could not start the second lane: {e}"))?;
-        eprintln!("test steps {}: run beside the others, in a second process; its output is in {} and follows when it ends", steps.replace(',', ", "), log.display());
-        Ok(Self { child, steps, log, began: std::time::Instant::now(), status: None })
+        eprintln!("test steps {}: run beside the others, in a second process; its output is in {} and follows when it ends (its step reports as they come)", steps.replace(',', ", "), log.display());
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let follower = std::thread::spawn({
+            let (log, done) = (log.clone(), done.clone());
+            move || follow(log, done)
+        });
+        Ok(Self { child, steps, log, began: std::time::Instant::now(), status: None, follower: Some((done, follower)) })
     }
 
     /// Whether the second lane has ended with a failure (without waiting for it).
@@ -516,6 +545,10 @@ impl Beside {
             Some(s) => s,
             None => self.child.wait().map_err(|e| format!("waiting for the second lane: {e}"))?,
         };
+        if let Some((done, follower)) = self.follower.take() {
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            let _ = follower.join();
+        }
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         eprintln!("--- the steps run beside the others ({}), their output ({}):", self.steps.replace(',', ", "), self.log.display());
         eprint!("{text}");
