@@ -95,16 +95,8 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
         let source = crate::root().join(RUNNERS).join("vectors.rs");
         std::fs::write(rust.join("examples/vectors.rs"), format!("use {pkg} as package;\ninclude!({:?});\n", source.display().to_string())).map_err(|e| e.to_string())?;
         crate::node::build_tests()?;
-        let target = crate::root().join("target/goldens");
-        crate::run(
-            Command::new(crate::cargo())
-                .args(["build", "--quiet", "--example", "vectors", "--manifest-path"])
-                .arg(rust.join("Cargo.toml"))
-                .env("CARGO_TARGET_DIR", &target)
-                .env("RUSTFLAGS", "-D warnings")
-                // No debug info: nothing debugs these builds, and the upstream package is large.
-                .env("CARGO_PROFILE_DEV_DEBUG", "false"),
-        )?;
+        let target = crate::root().join(crate::goldens::TARGET);
+        crate::run(&mut crate::goldens::goldens_cargo(&["build", "--example", "vectors"], &rust.join("Cargo.toml")))?;
         let built = target.join("debug/examples").join(if cfg!(windows) { "vectors.exe" } else { "vectors" });
         std::fs::copy(&built, &runner).map_err(|e| format!("{}: {e}", built.display()))?;
         crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;

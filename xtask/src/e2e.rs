@@ -69,7 +69,7 @@ pub const AGENT_MANIFEST: &str = "examples/agent/Cargo.toml";
 
 /// Where the Agent's workspace builds: `target/agent` (or under `CARGO_TARGET_DIR`).
 fn agent_target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from).join("agent")
+    crate::target_dir().join("agent")
 }
 
 /// Builds the example Agent; returns its path.

@@ -437,7 +437,7 @@ const HOSTILE_SCALE: usize = 16;
 fn hostile_clock() -> Result<(), String> {
     let cargo = crate::cargo();
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_clock"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    let target = crate::target_dir();
     run(Command::new(target.join("release").join(format!("hostile_clock{}", std::env::consts::EXE_SUFFIX))).arg(HOSTILE_SCALE.to_string()))?;
     crate::node::install_in("tests/properties")?;
     run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;

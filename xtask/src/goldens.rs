@@ -6,6 +6,18 @@ use acp_terminal_codegen::{Files, FromOptions, Input, Package, generate_from, py
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Where every goldens build goes (the packages share it, and their dependencies).
+pub const TARGET: &str = "target/goldens";
+
+/// cargo on a generated package's `manifest`, as every goldens build runs it: into
+/// `target/goldens`, warnings denied, no debug info (nothing debugs these builds, and the
+/// upstream package is large). `args`: the subcommand and its options.
+pub fn goldens_cargo(args: &[&str], manifest: &Path) -> Command {
+    let mut cmd = Command::new(crate::cargo());
+    cmd.args(args).arg("--quiet").arg("--manifest-path").arg(manifest).env("CARGO_TARGET_DIR", root().join(TARGET)).env("RUSTFLAGS", "-D warnings").env("CARGO_PROFILE_DEV_DEBUG", "false");
+    cmd
+}
+
 /// Generates the bindings of every construct schema under `xtask/tests/schemas/` (the
 /// golden inputs) into a temporary folder, as `gen --schema FILE --out DIR` does, and
 /// checks each compiles: the Rust crate with `cargo build` (warnings denied), the
@@ -47,18 +59,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     let (v2_names, v1_names) = (names_of("v2")?, names_of("v1")?);
     crate::upstream::package(&upstream, &mut files)?;
     sync(&out, &files, &[], false)?;
-    let cargo = |args: &[&str], dir: &str| {
-        crate::run(
-            Command::new(crate::cargo())
-                .args(args)
-                .arg("--manifest-path")
-                .arg(out.join(dir).join("rust/Cargo.toml"))
-                .env("CARGO_TARGET_DIR", root().join("target/goldens"))
-                .env("RUSTFLAGS", "-D warnings")
-                // No debug info: nothing debugs these builds, and the upstream package is large.
-                .env("CARGO_PROFILE_DEV_DEBUG", "false"),
-        )
-    };
+    let cargo = |args: &[&str], dir: &str| crate::run(&mut goldens_cargo(args, &out.join(dir).join("rust/Cargo.toml")));
     // A package compiles: cargo with warnings denied, strict tsc, mypy --strict.
     let tool = |what: &str, dir: &str, f: &dyn Fn() -> Result<(), String>| {
         let began = std::time::Instant::now();
@@ -67,7 +68,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     let compile = |dir: &str, import: &str| {
         // Clippy-clean too, as the build goes (`cargo xtask test` compiles through
         // clippy-driver, warnings denied): a vendored crate passes a user's `cargo clippy`.
-        tool("cargo build", dir, &|| cargo(&["build", "--quiet"], dir))
+        tool("cargo build", dir, &|| cargo(&["build"], dir))
             .and_then(|()| tool("tsc", dir, &|| crate::run(Command::new(tsc).args(["--noEmit", "-p"]).arg(out.join(dir).join("typescript/tsconfig.json")))))
             .and_then(|()| {
                 tool("mypy --strict", dir, &|| {
@@ -92,7 +93,7 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
     let up = out.join("upstream");
     let result = timed("compile the construct package (cargo and clippy, tsc, mypy, ruff)", &|| compile("all", "goldens"))
         // The crate's doctest names the crate and runs (no `acp_terminal` in another schema's output).
-        .and_then(|()| timed("its doctest", &|| cargo(&["test", "--doc", "--quiet"], "all")))
+        .and_then(|()| timed("its doctest", &|| cargo(&["test", "--doc"], "all")))
         // What the constructs do, not only that they compile.
         .and_then(|()| timed("construct vectors", &|| crate::construct_vectors::run(&out, tsc, python)))
         .and_then(|()| timed("compile upstream's package (cargo and clippy, tsc, mypy, ruff)", &|| compile("upstream", "acp_upstream")))

@@ -243,10 +243,19 @@ pub fn in_test_command() -> bool {
 /// integration tests has its binaries built for them). Building a binary with `-p` instead
 /// resolves features over that package alone and compiles it and what it depends on a
 /// second time; after the cargo step of `cargo xtask test` this is a no-op build.
+/// Built once per process: nothing in a run changes the workspace's sources.
 pub fn workspace_bin(name: &str) -> Result<PathBuf, String> {
-    run(Command::new(cargo()).args(["test", "--workspace", "--locked", "--quiet", "--no-run"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
-    Ok(target.join("debug").join(format!("{name}{}", std::env::consts::EXE_SUFFIX)))
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    if BUILT.get().is_none() {
+        run(Command::new(cargo()).args(["test", "--workspace", "--locked", "--quiet", "--no-run"]))?;
+        let _ = BUILT.set(());
+    }
+    Ok(target_dir().join("debug").join(format!("{name}{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// The workspace's target folder: `CARGO_TARGET_DIR`, or `target/` at the root.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
 
 /// Every dependency of xtask is resolved with the features the workspace's test build
@@ -474,18 +483,20 @@ struct Beside {
 
 /// Prints each `test step` line that appears in `log`, until `done` is set and the file is read.
 fn follow(log: PathBuf, done: std::sync::Arc<std::sync::atomic::AtomicBool>) {
-    let mut seen = 0;
+    use std::io::Read as _;
+    let Ok(mut file) = std::fs::File::open(&log) else { return };
+    // What was read past the last complete line.
+    let mut pending = Vec::new();
     loop {
         let finished = done.load(std::sync::atomic::Ordering::Relaxed);
-        if let Ok(bytes) = std::fs::read(&log) {
-            let text = String::from_utf8_lossy(&bytes);
-            let complete = text.rfind('\n').map_or(0, |i| i + 1);
-            if complete > seen {
-                for line in text[seen..complete].lines().filter(|l| l.starts_with("test step")) {
-                    eprintln!("(beside) {line}");
-                }
-                seen = complete;
+        // The file only grows: each read takes what was appended since the last.
+        if file.read_to_end(&mut pending).is_ok()
+            && let Some(end) = pending.iter().rposition(|&b| b == b'\n')
+        {
+            for line in String::from_utf8_lossy(&pending[..end]).lines().filter(|l| l.starts_with("test step")) {
+                eprintln!("(beside) {line}");
             }
+            pending.drain(..=end);
         }
         if finished {
             return;

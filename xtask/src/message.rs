@@ -14,7 +14,7 @@
 
 use crate::{root, run};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The items of the hostile message.
@@ -136,7 +136,7 @@ type Program = (&'static str, Vec<String>, Vec<(String, String)>);
 fn programs() -> Result<Vec<Program>, String> {
     let cargo = crate::cargo();
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_message"]))?;
-    let target = std::env::var("CARGO_TARGET_DIR").map_or_else(|_| root().join("target"), PathBuf::from);
+    let target = crate::target_dir();
     let rust = target.join("release").join(format!("hostile_message{}", std::env::consts::EXE_SUFFIX));
     crate::node::build_tests()?;
     crate::pyenv::install()?;
