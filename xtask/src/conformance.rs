@@ -1,9 +1,9 @@
 //! `cargo xtask conformance [DIR...]`: runs every vector file under the given
-//! directories in each language's runner, prints each runner's `N passed, N failed`,
-//! and compares across languages what every passing case produced (canonical output or
-//! error of a decode, convert and bridge case, a transcript's text, a replay or ingest
-//! case's store view): a directory of any kinds of vectors passes when its cases pass,
-//! and fails only when no case ran at all.
+//! directories in each language's runner, which prints what its package did with each
+//! case; the judge (`judge.rs`) checks each result against the case's `expect` and the
+//! languages against each other (every member but error messages, byte for byte). A
+//! directory of any kinds of vectors passes when its cases pass, and fails only when no
+//! case ran at all.
 
 use crate::root;
 use serde_json::Value;
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A language's conformance runner: how to build it and the command that runs it
-/// (it takes `--emit FILE` and the vector paths).
+/// (it takes the vector files and prints one JSON line per case: `{"file", "name", "result"}`).
 struct Runner {
     language: &'static str,
     command: Vec<String>,
@@ -24,7 +24,7 @@ fn runners() -> Result<Vec<Runner>, String> {
     crate::node::build_tests()?;
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
-        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/conformance.js").display().to_string()], env: vec![] },
+        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/runners/conformance.js").display().to_string()], env: vec![] },
         Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env(), crate::pyenv::pure_env()] },
         // The same runner on the native path (the wheel is built and installed first): the
         // vectors must give identical results on both.
@@ -39,15 +39,73 @@ fn runners() -> Result<Vec<Runner>, String> {
     ])
 }
 
-fn read_emitted(path: &Path) -> BTreeMap<(String, String), String> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| Some(((v["file"].as_str()?.to_owned(), v["name"].as_str()?.to_owned()), v["output"].as_str()?.to_owned())))
-        .collect()
+/// Every `.json` file under `paths` (files taken as they are), sorted.
+fn vector_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() { walk(p, &mut out) } else { out.push(p.clone()) }
+    }
+    out.sort();
+    out
 }
 
-/// Runs the suite; `Err` when any case failed in any language or bytes differ.
+/// A case's key: its file and name.
+type Key = (String, String);
+
+/// The cases of the files, by `(file, name)`, in file order; a file that is not a vector
+/// file (no `cases` array, a case without a name, a name twice) is an error.
+fn load(files: &[PathBuf]) -> Result<Vec<(Key, Value)>, String> {
+    let mut cases = Vec::new();
+    for f in files {
+        let file = f.display().to_string();
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(f).map_err(|e| format!("{file}: {e}"))?).map_err(|e| format!("{file}: not JSON: {e}"))?;
+        let list = doc.get("cases").and_then(Value::as_array).ok_or_else(|| format!("{file}: no `cases` array (docs/CONFORMANCE.md)"))?;
+        let mut names = std::collections::BTreeSet::new();
+        for (i, c) in list.iter().enumerate() {
+            let name = c.get("name").and_then(Value::as_str).ok_or_else(|| format!("{file}: case {i} has no `name`"))?;
+            if !names.insert(name) {
+                return Err(format!("{file}: two cases are named {name:?}"));
+            }
+            cases.push(((file.clone(), name.to_owned()), c.clone()));
+        }
+    }
+    Ok(cases)
+}
+
+/// What a runner printed: its result per `(file, name)`.
+fn results(r: &Runner, files: &[PathBuf]) -> Result<BTreeMap<Key, Value>, String> {
+    let (program, args) = r.command.split_first().ok_or("empty runner command")?;
+    let out = Command::new(program)
+        .args(args)
+        .envs(r.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .args(files)
+        .current_dir(root())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start the {} runner: {e}", r.language))?;
+    if !out.status.success() {
+        return Err(format!("the {} runner failed ({})", r.language, out.status));
+    }
+    let mut got = BTreeMap::new();
+    for (i, line) in String::from_utf8_lossy(&out.stdout).lines().enumerate() {
+        let v: Value = serde_json::from_str(line).map_err(|e| format!("the {} runner's line {} is not JSON: {e}: {line}", r.language, i + 1))?;
+        let key = (v["file"].as_str().unwrap_or_default().to_owned(), v["name"].as_str().unwrap_or_default().to_owned());
+        got.insert(key, v.get("result").cloned().unwrap_or(Value::Null));
+    }
+    Ok(got)
+}
+
+/// Runs the suite; `Err` when any case failed in any language or the languages differ.
 pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
     let dirs: Vec<PathBuf> = if dirs.is_empty() { vec![root().join("tests/vectors")] } else { dirs.iter().map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone())).collect() };
     for d in &dirs {
@@ -55,65 +113,46 @@ pub fn conformance(dirs: &[PathBuf]) -> Result<(), String> {
             return Err(format!("{} does not exist", d.display()));
         }
     }
-    // A folder of this run's own: runs at the same time (the fuzzers, another terminal)
-    // never read each other's outputs.
-    let out_dir = root().join(format!("target/conformance/run-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
-    let mut failures = Vec::new();
-    let mut emitted = Vec::new();
-    for r in runners()? {
-        let emit = out_dir.join(format!("{}.jsonl", r.language));
-        let _ = std::fs::remove_file(&emit);
-        let (program, args) = r.command.split_first().ok_or("empty runner command")?;
-        let status = Command::new(program)
-            .args(args)
-            .envs(r.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .arg("--emit")
-            .arg(&emit)
-            .args(&dirs)
-            .current_dir(root())
-            .status()
-            .map_err(|e| format!("cannot start the {} runner: {e}", r.language))?;
-        if !status.success() {
-            failures.push(format!("the {} runner reported failures", r.language));
-        }
-        emitted.push((r.language, read_emitted(&emit)));
+    let files = vector_files(&dirs);
+    let cases = load(&files)?;
+    if cases.is_empty() {
+        return Err("no case to run (no vector file with cases under the given paths?)".to_owned());
     }
-    let _ = std::fs::remove_dir_all(&out_dir);
-    // Every output any language emitted must be emitted, with the same bytes, by all
-    // of them: a case one language leaves out counts as a difference, so a runner that
-    // stops emitting (or names its cases differently) cannot pass unnoticed.
-    let mut keys: Vec<&(String, String)> = emitted.iter().flat_map(|(_, m)| m.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let (mut same, mut differ, mut missing) = (0usize, 0usize, 0usize);
-    for key in &keys {
-        let outputs: Vec<(&str, Option<&String>)> = emitted.iter().map(|(lang, m)| (*lang, m.get(*key))).collect();
-        let present: Vec<&String> = outputs.iter().filter_map(|(_, b)| *b).collect();
-        if present.len() < outputs.len() {
-            missing += 1;
-            let absent: Vec<&str> = outputs.iter().filter(|(_, b)| b.is_none()).map(|(l, _)| *l).collect();
-            println!("OUTPUT MISSING {} :: {} (not emitted by {})", key.0, key.1, absent.join(", "));
-        } else if present.iter().all(|b| *b == present[0]) {
-            same += 1;
-        } else {
-            differ += 1;
-            println!("BYTES DIFFER {} :: {}", key.0, key.1);
-            for (lang, b) in &outputs {
-                println!("    {lang}: {}", b.map_or("", String::as_str));
+    let mut by_lang = Vec::new();
+    for r in runners()? {
+        by_lang.push((r.language, results(&r, &files)?));
+    }
+    let mut failures = Vec::new();
+    let mut differ = 0usize;
+    for (lang, got) in &by_lang {
+        let mut failed = 0usize;
+        for (key, case) in &cases {
+            let why = match got.get(key) {
+                None => Err("the runner printed no result for it".to_owned()),
+                Some(result) => crate::judge::judge(case, result),
+            };
+            if let Err(why) = why {
+                failed += 1;
+                println!("FAIL {lang}: {} :: {} [{}]: {why}", key.0, key.1, case["kind"].as_str().unwrap_or_default());
             }
         }
+        println!("{lang}: {} passed, {failed} failed", cases.len() - failed);
+        if failed > 0 {
+            failures.push(format!("{failed} cases failed in {lang}"));
+        }
     }
-    println!("cross-language: {} outputs compared across {} languages: {same} identical, {differ} differ, {missing} missing in some language", keys.len(), emitted.len());
-    // Every case that passes reports what it produced: nothing reported means no case ran.
-    if keys.is_empty() {
-        failures.push("no case ran in any language (no vector file with cases under the given paths?)".to_owned());
+    for (key, _) in &cases {
+        let results: Vec<(&str, &Value)> = by_lang.iter().filter_map(|(lang, got)| Some((*lang, got.get(key)?))).collect();
+        if results.len() == by_lang.len()
+            && let Some(report) = crate::judge::disagreement(&results)
+        {
+            differ += 1;
+            println!("LANGUAGES DIFFER {} :: {}\n{report}", key.0, key.1);
+        }
     }
+    println!("cross-language: {} cases compared across {} languages: {} identical, {differ} differ", cases.len(), by_lang.len(), cases.len() - differ);
     if differ > 0 {
-        failures.push(format!("{differ} cases serialize differently across languages"));
-    }
-    if missing > 0 {
-        failures.push(format!("{missing} cases are missing from some language's output"));
+        failures.push(format!("{differ} cases give different results across languages"));
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("; ")) }
 }

@@ -11,6 +11,7 @@ mod e2e;
 mod fuzz;
 mod goldens;
 mod interop;
+mod judge;
 mod message;
 mod native;
 mod node;

@@ -61,7 +61,7 @@ pub fn test() -> Result<(), String> {
     let py = python();
     let linted = ["generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript", "tests/consumer", "tests/runners"];
     run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet"]).args(linted)))?;
-    let typed = ["generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py", "tests/runners/vectors.py"];
+    let typed = ["generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py", "tests/runners/vectors.py", "tests/runners/conformance.py"];
     run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary"]).args(typed)))?;
     // The generator lays Python out as ruff format does (gen itself needs only Rust): the
     // package, and the golden outputs of every construct schema.
@@ -72,7 +72,7 @@ pub fn test() -> Result<(), String> {
 /// The Python conformance runner command (for `xtask conformance`).
 pub fn runner() -> Result<Vec<String>, String> {
     install()?;
-    Ok(vec![python().display().to_string(), root().join("tests/python/conformance.py").display().to_string()])
+    Ok(vec![python().display().to_string(), root().join("tests/runners/conformance.py").display().to_string()])
 }
 
 /// The PYTHONPATH the runner needs.

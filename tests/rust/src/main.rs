@@ -1,54 +1,27 @@
-//! The Rust conformance testee: `acp-terminal-conformance [--emit FILE] PATH...`.
-//! Prints one line per failed case and ends with `N passed, N failed`. With `--emit`,
-//! writes the canonical output of every passing decode case as JSON lines
-//! (`{"file","name","output"}`) for the cross-language byte comparison.
+//! The Rust conformance runner: `acp-terminal-conformance PATH...` prints, for every case
+//! of every vector file under the paths, one JSON line `{"file", "name", "result"}`
+//! (docs/CONFORMANCE.md, "Runners and the judge"); `cargo xtask conformance` judges them.
 
-use acp_terminal_conformance::{run_files, vector_files};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let mut emit: Option<PathBuf> = None;
-    let mut paths = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        if a == "--emit" {
-            emit = args.next().map(PathBuf::from);
-        } else {
-            paths.push(PathBuf::from(a));
-        }
-    }
+    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if paths.is_empty() {
-        eprintln!("usage: acp-terminal-conformance [--emit FILE] PATH...");
+        eprintln!("usage: acp-terminal-conformance PATH...");
         return ExitCode::from(2);
     }
-    let files = vector_files(&paths);
-    let outcomes = run_files(&files);
-    let (mut passed, mut failed) = (0usize, 0usize);
-    let mut lines = String::new();
-    for o in &outcomes {
-        match &o.result {
-            Ok(output) => {
-                passed += 1;
-                if let Some(out) = output {
-                    let line = serde_json::json!({ "file": o.file, "name": o.name, "output": out });
-                    lines.push_str(&line.to_string());
-                    lines.push('\n');
-                }
-            }
-            Err(why) => {
-                failed += 1;
-                println!("FAIL {} :: {} [{}]: {why}", o.file, o.name, o.kind);
-            }
+    let mut text = String::new();
+    for line in acp_terminal_conformance::run_files(&acp_terminal_conformance::vector_files(&paths)) {
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cannot write the results: {e}");
+            ExitCode::from(2)
         }
     }
-    if let Some(path) = emit
-        && let Err(e) = std::fs::File::create(&path).and_then(|mut f| f.write_all(lines.as_bytes()))
-    {
-        eprintln!("cannot write {}: {e}", path.display());
-        return ExitCode::from(2);
-    }
-    println!("rust: {passed} passed, {failed} failed");
-    if failed == 0 && passed > 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
