@@ -35,7 +35,7 @@ for name in names:
         defined.append(name)
 
 with open(probes_path, encoding="utf-8") as f:
-    probes = json.load(f)["probes"]
+    probes = json.load(f)["cases"]
 results = []
 for probe in probes:
     if probe["type"] not in defined:
@@ -43,7 +43,7 @@ for probe in probes:
         continue
     adapter = TypeAdapter(getattr(module, probe["type"]))
     try:
-        value = adapter.validate_json(probe["text"])
+        value = adapter.validate_json(probe["inputText"])
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -19,11 +19,11 @@ const byLowerCase = new Map(Object.keys(mod).map((k) => [k.toLowerCase(), k]));
 const reader = (n) => byLowerCase.get(`to${n}`.toLowerCase());
 const writer = (n) => byLowerCase.get(`${n}ToJson`.toLowerCase());
 const defined = names.filter((n) => reader(n) !== undefined && writer(n) !== undefined);
-const results = JSON.parse(fs.readFileSync(probesPath, "utf8")).probes.map((p) => {
+const results = JSON.parse(fs.readFileSync(probesPath, "utf8")).cases.map((p) => {
   if (!defined.includes(p.type)) return { missing: true };
   let value;
   try {
-    value = mod[reader(p.type)](p.text);
+    value = mod[reader(p.type)](p.inputText);
   } catch (e) {
     return { error: String(e && e.message ? e.message : e).split("\n")[0] };
   }

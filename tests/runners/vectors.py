@@ -1,7 +1,9 @@
-"""The Python runner of the construct vectors and generated values.
+"""The Python runner of ``decode`` cases for any generated package.
 
-(xtask/src/construct_vectors.rs) `python vectors.py PACKAGE` with the generated package
-on the path: reads a JSON array of cases on stdin and prints one result per case.
+(Construct vectors, upstream's literals, the probes, generated values.) ``python
+vectors.py PACKAGE`` with the generated package on the path: reads a JSON array of cases
+on stdin (``schema`` the package's module, ``type``, ``inputText``, optional ``method``)
+and prints one result per case (docs/CONFORMANCE.md, "Runners and the judge").
 """
 
 import importlib
@@ -12,31 +14,43 @@ from typing import Any
 
 def result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, Any]:
     """What the package gives for one case."""
-    if "method" in c:
-        table = registry.RESULTS.get(c["module"], {}).get(c["type"])
+    module, type_name, method = c["schema"], c["type"], c.get("method")
+    if method is not None:
+        table = registry.RESULTS.get(module, {}).get(type_name)
         if table is None:
-            return {"missing": True}
+            return {"unsupported": f"the package has no codec for {type_name} in {module}"}
         decode, serialize_result = table
+
+        def parse(text: str) -> Any:
+            return decode(method, json.loads(text))
+
+        def serialize(value: Any) -> str:
+            return str(serialize_result(method, value))
+
+        def with_defaults(value: Any) -> Any:
+            return value
+    else:
+        codec = registry.CODECS.get(module, {}).get(type_name)
+        if codec is None:
+            return {"unsupported": f"the package has no codec for {type_name} in {module}"}
+        parse, serialize = codec
+        with_defaults = registry.DEFAULTS.get(module, {}).get(type_name, lambda v: v)
+
+    def decoded(text: str) -> dict[str, Any]:
         try:
-            p = decode(c["method"], json.loads(c["text"]))
+            p = parse(text)
         except package.ParseError as e:
-            return {"error": [e.kind, e.path]}
-        text = serialize_result(c["method"], p.value)
-        return {"output": text, "warnings": [[w.kind, w.path] for w in p.warnings], "defaults": text}
-    codec = registry.CODECS.get(c["module"], {}).get(c["type"])
-    if codec is None:
-        return {"missing": True}
-    parse, serialize = codec
-    try:
-        p = parse(c["text"])
-    except package.ParseError as e:
-        return {"error": [e.kind, e.path]}
-    with_defaults = registry.DEFAULTS.get(c["module"], {}).get(c["type"], lambda v: v)
-    return {
-        "output": serialize(p.value),
-        "warnings": [[w.kind, w.path] for w in p.warnings],
-        "defaults": serialize(with_defaults(p.value)),
-    }
+            return {"error": {"kind": e.kind, "path": e.path}, "message": e.message}
+        r = {"output": serialize(p.value), "warnings": [{"kind": w.kind, "path": w.path} for w in p.warnings]}
+        r["defaults"] = serialize(with_defaults(p.value))
+        return r
+
+    r = decoded(c["inputText"])
+    if "output" in r:
+        again = decoded(r["output"])
+        again.pop("defaults", None)
+        r["again"] = again
+    return r
 
 
 def main() -> None:

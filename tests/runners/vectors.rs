@@ -1,32 +1,39 @@
-// The Rust runner of the construct vectors and generated values (xtask/src/construct_vectors.rs):
-// reads a JSON array of cases on stdin and prints one result per case. It is compiled as
-// an example of a generated package, whose crate the including file names `package`
-// (`use <crate> as package; include!(...)`), so it serves any package.
+// The Rust runner of `decode` cases for any generated package (construct vectors,
+// upstream's literals, the probes, generated values): reads a JSON array of cases on
+// stdin (`schema` the package's module, `type`, `inputText`, optional `method`) and
+// prints one result per case (docs/CONFORMANCE.md, "Runners and the judge"); the judge
+// is xtask/src/judge.rs. It is compiled as an example of a generated package, whose
+// crate the including file names `package` (`use <crate> as package; include!(...)`).
+use serde_json::{Value, json};
 use std::io::Read as _;
 
 fn main() {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text).expect("stdin");
-    let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("cases");
-    let out: Vec<serde_json::Value> = cases.iter().map(result).collect();
-    println!("{}", serde_json::Value::Array(out));
+    let cases: Vec<Value> = serde_json::from_str(&text).expect("cases");
+    println!("{}", Value::Array(cases.iter().map(result).collect()));
 }
 
-fn result(c: &serde_json::Value) -> serde_json::Value {
-    let (m, t, input) = (c["module"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["text"].as_str().unwrap_or(""));
-    let method = c["method"].as_str();
-    let decoded = match method {
-        Some(method) => package::registry::decode_result(m, t, method, input),
-        None => package::registry::decode(m, t, input),
+/// Decodes `text` (as the result of `method` when there is one).
+fn decoded(m: &str, t: &str, method: Option<&str>, text: &str) -> Value {
+    let got = match method {
+        Some(method) => package::registry::decode_result(m, t, method, text),
+        None => package::registry::decode(m, t, text),
     };
-    match decoded {
-        None => serde_json::json!({ "missing": true }),
-        Some(Ok((text, warnings))) => {
-            let warnings: Vec<_> = warnings.iter().map(|w| serde_json::json!([w.kind.as_str(), w.path])).collect();
-            // A method's result has no defaults of its own: its value again.
-            let defaults = if method.is_some() { Some(text.clone()) } else { package::registry::with_defaults(m, t, input).and_then(Result::ok).map(|(d, _)| d) };
-            serde_json::json!({ "output": text, "warnings": warnings, "defaults": defaults })
-        }
-        Some(Err(e)) => serde_json::json!({ "error": [e.kind.as_str(), e.path] }),
+    match got {
+        None => json!({ "unsupported": format!("the package has no codec for {t} in {m}") }),
+        Some(Ok((output, warnings))) => json!({ "output": output, "warnings": warnings.iter().map(|w| json!({ "kind": w.kind.as_str(), "path": w.path })).collect::<Vec<_>>() }),
+        Some(Err(e)) => json!({ "error": { "kind": e.kind.as_str(), "path": e.path }, "message": e.message }),
     }
+}
+
+fn result(c: &Value) -> Value {
+    let (m, t, input, method) = (c["schema"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["inputText"].as_str().unwrap_or(""), c["method"].as_str());
+    let mut r = decoded(m, t, method, input);
+    if let Some(output) = r.get("output").and_then(Value::as_str).map(str::to_owned) {
+        // A method's result has no defaults of its own: its value again.
+        r["defaults"] = if method.is_some() { Value::from(output.as_str()) } else { json!(package::registry::with_defaults(m, t, input).and_then(Result::ok).map(|(d, _)| d)) };
+        r["again"] = decoded(m, t, method, &output);
+    }
+    r
 }

@@ -48,8 +48,7 @@ fn parse(bytes: &[u8], what: &str) -> Result<Value, String> {
 const PROBES: &str = "tests/compare/probes.json";
 
 fn load_probes() -> Result<Vec<Value>, String> {
-    let text = std::fs::read(root().join(PROBES)).map_err(|e| format!("{PROBES}: {e}"))?;
-    serde_json::from_slice::<Value>(&text).map_err(|e| format!("{PROBES}: {e}"))?["probes"].as_array().cloned().ok_or_else(|| format!("{PROBES}: no `probes` list"))
+    crate::construct_vectors::load_file(&root().join(PROBES))
 }
 
 /// What a probe script printed: `defined` (the `$defs` names with code) and `results`.
@@ -140,17 +139,16 @@ fn ours(inputs: &[crate::codegen::Input], work: &Path, probes: &[Value]) -> Resu
 /// # Errors
 /// When the three languages differ on a probe.
 fn probe_package(dir: &Path, tsc: &Path, python: &Path, probes: &[Value]) -> Result<Vec<Value>, String> {
-    let cases: Vec<Value> = probes.iter().map(|p| json!({ "module": "v2", "type": p["type"], "text": p["text"] })).collect();
-    let by_lang = crate::construct_vectors::results_in(dir, "acp_upstream", tsc, python, &cases)?;
+    let by_lang = crate::construct_vectors::results_in(dir, "acp_upstream", tsc, python, probes)?;
     let mut results = Vec::new();
     for (i, p) in probes.iter().enumerate() {
-        let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[i]).collect();
-        if got.iter().any(|g| g != &got[0]) {
-            return Err(format!("probe {} {}: the languages differ: {got:?}", p["type"], p["text"]));
+        let got: Vec<(&str, &Value)> = by_lang.iter().map(|(lang, r)| (*lang, &r[i])).collect();
+        if let Some(report) = crate::judge::disagreement(&got) {
+            return Err(format!("probe {}: the languages differ:\n{report}", p["name"]));
         }
-        results.push(match (got[0].get("output"), got[0].get("error")) {
+        results.push(match (got[0].1.get("output"), got[0].1.get("error")) {
             (Some(o), _) => json!({ "output": o }),
-            (_, Some(e)) => json!({ "error": format!("{} at {}", e[0].as_str().unwrap_or(""), e[1].as_str().unwrap_or("")) }),
+            (_, Some(e)) => json!({ "error": format!("{} at {}", e["kind"].as_str().unwrap_or(""), e["path"].as_str().unwrap_or("")) }),
             _ => json!({ "missing": true }),
         });
     }
@@ -166,7 +164,7 @@ fn probe_package(dir: &Path, tsc: &Path, python: &Path, probes: &[Value]) -> Res
 pub fn check_ours(dir: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
     let probes = load_probes()?;
     let results = probe_package(dir, tsc, python, &probes)?;
-    let wrong: Vec<String> = probes.iter().zip(&results).filter(|(p, r)| !judge(p, r)).map(|(p, r)| format!("{} {} (expect {}): {r}", p["type"], p["text"], p["expect"])).collect();
+    let wrong: Vec<String> = probes.iter().zip(&results).filter(|(p, r)| !judge(p, r)).map(|(p, r)| format!("{} {} (expect {}): {r}", p["type"], p["inputText"], p["expect"])).collect();
     if wrong.is_empty() {
         eprintln!("the comparison's probes (tests/compare/probes.json): all {} right in rust, typescript and python", probes.len());
         Ok(())
@@ -175,16 +173,16 @@ pub fn check_ours(dir: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether `result` is what correct code does with `probe`.
+/// Whether `result` (`{"output": text}`, `{"error": why}` or `{"missing": true}`, as each
+/// tool's probe script prints it) is what correct code does with `probe`: the one judge's
+/// verdict (`judge.rs`) on the probe's `expect`.
 fn judge(probe: &Value, result: &Value) -> bool {
-    match (probe["expect"].as_str(), result.get("output").and_then(Value::as_str)) {
-        (Some("reject"), _) => result.get("error").is_some(),
-        (Some("same"), Some(out)) => {
-            let sent: Option<Value> = probe.get("written").unwrap_or(&probe["text"]).as_str().and_then(|t| serde_json::from_str(t).ok());
-            sent.is_some() && serde_json::from_str::<Value>(out).ok() == sent
-        }
-        _ => false,
-    }
+    let result = match (result.get("output"), result.get("error")) {
+        (Some(output), _) => json!({ "output": output }),
+        (None, Some(why)) => json!({ "error": { "kind": "rejected", "path": "" }, "message": why }),
+        (None, None) => json!({ "unsupported": "the tool made no code for the type" }),
+    };
+    crate::judge::judge(probe, &result).is_ok()
 }
 
 fn table(tools: &[(&str, [Outcome; 2])], totals: [usize; 2], probes: &[Value]) -> String {
@@ -236,14 +234,7 @@ fn details(tools: &[(&str, [Outcome; 2])], probes: &[Value]) -> String {
         }
     }
     for (i, p) in probes.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "\n## {} `{}` (expect: {})\n\n    {}\n",
-            p["row"].as_str().unwrap_or(""),
-            p["type"].as_str().unwrap_or(""),
-            p["expect"].as_str().unwrap_or(""),
-            p["text"].as_str().unwrap_or("")
-        );
+        let _ = writeln!(s, "\n## {} `{}` (expect: {})\n\n    {}\n", p["row"].as_str().unwrap_or(""), p["type"].as_str().unwrap_or(""), p["expect"], p["inputText"].as_str().unwrap_or(""));
         for (name, o) in tools {
             let r = o[0].results.get(i).cloned().unwrap_or(Value::Null);
             let _ = writeln!(s, "- {name}: {} {r}", if judge(p, &r) { "right" } else { "WRONG" });
@@ -343,7 +334,8 @@ mod tests {
     use super::*;
 
     fn probe(row: &str, text: &str, expect: &str) -> Value {
-        json!({ "row": row, "type": "T", "text": text, "expect": expect })
+        let expect = if expect == "reject" { json!({ "accepted": false }) } else { json!({ "value": serde_json::from_str::<Value>(text).unwrap_or_default() }) };
+        json!({ "name": text, "kind": "decode", "row": row, "type": "T", "inputText": text, "expect": expect })
     }
 
     #[test]
@@ -358,7 +350,7 @@ mod tests {
         assert!(!judge(&reject, &json!({ "output": "{}" })));
         assert!(!judge(&reject, &json!({ "missing": true })), "no type is no rejection");
         let mut written = probe("r", r#"{"path":"/a","line":-1}"#, "same");
-        written["written"] = json!(r#"{"path":"/a"}"#);
+        written["expect"] = json!({ "value": { "path": "/a" } });
         assert!(judge(&written, &json!({ "output": r#"{"path":"/a"}"# })));
         assert!(!judge(&written, &json!({ "output": r#"{"path":"/a","line":-1}"# })));
     }

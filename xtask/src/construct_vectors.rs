@@ -1,16 +1,19 @@
-//! Behaviour of the generator's constructs, in the three languages: each construct
-//! schema under `xtask/tests/schemas/` may have `<stem>.vectors.json`, decode cases run
-//! through the packages generated from those schemas (not through acp-terminal's own),
-//! so a construct is checked by what its code does, not only by compiling.
+//! Behaviour of the generator's constructs and of packages generated from upstream's
+//! schemas, in the three languages, through the package-generic runners
+//! (`tests/runners/vectors.{rs,ts,py}`), judged by the one judge (`judge.rs`):
 //!
-//! A vectors file is a JSON array of cases:
-//! `{"type": "Hello", "input": <JSON value> | "text": "<JSON text>", "output": <JSON value>
-//! (default: the input again), "warnings": [[kind, pointer], ...] (default none),
-//! "defaults": <JSON value> (the value with its schema defaults applied, `with_defaults`;
-//! default: the output)}`, or with `"error": [kind, pointer]` instead of an output. Every language must give the
-//! expected result, byte for byte. A case with `"method": "<name>"` names a response
-//! with a method table (`AgentResponse`): its input is a `result` value, decoded as the
-//! result type of that method (`decode_result`) and written back.
+//! - construct vectors: each construct schema under `xtask/tests/schemas/` may have
+//!   `<stem>.vectors.json`, `decode` cases (docs/CONFORMANCE.md, `schema` the stem) run
+//!   through the package generated from those schemas, so a construct is checked by what
+//!   its code does, not only by compiling;
+//! - upstream's literals (`tests/upstream/vectors/*.json`, and upstream's Rust test
+//!   literals in `tests/vectors/upstream/v2_acp_rust_tests.json`) through the package of
+//!   upstream's full schemas;
+//! - values made from upstream's schemas (`run_generated`).
+//!
+//! A case with `"method": "<name>"` names a response with a method table
+//! (`AgentResponse`): its input is a `result` value, decoded as the result type of that
+//! method (`decode_result`) and written back.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -20,48 +23,62 @@ use std::process::{Command, Stdio};
 /// tests): each reads a JSON array of cases on stdin and prints one result per case.
 const RUNNERS: &str = "tests/runners";
 
-/// One case with its expected result, in the runners' result form.
-struct Case {
-    at: String,
-    input: Value,
-    expected: Value,
+/// The cases of one case file (docs/CONFORMANCE.md), each with its input as `inputText`
+/// (what the runners read), and the file's own name for reports.
+///
+/// # Errors
+/// A file that cannot be read, or a case with no name, or with both or neither of
+/// `input` and `inputText`.
+pub fn load_file(path: &Path) -> Result<Vec<Value>, String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let list = doc.get("cases").and_then(Value::as_array).ok_or_else(|| format!("{name}: no `cases` array (docs/CONFORMANCE.md)"))?;
+    let mut cases = Vec::new();
+    for (i, c) in list.iter().enumerate() {
+        let at = format!("{name} case {i}");
+        c.get("name").and_then(Value::as_str).ok_or_else(|| format!("{at}: no `name`"))?;
+        if c.get("kind").and_then(Value::as_str) != Some("decode") {
+            return Err(format!("{at}: these sets hold `decode` cases only"));
+        }
+        let mut c = c.clone();
+        match (c.get("inputText").and_then(Value::as_str).is_some(), c.get("input").cloned()) {
+            (true, None) => {}
+            (false, Some(v)) => c["inputText"] = Value::from(v.to_string()),
+            _ => return Err(format!("{at}: give exactly one of `input` (a JSON value) and `inputText` (JSON text)")),
+        }
+        cases.push(c);
+    }
+    Ok(cases)
 }
 
-fn load(dir: &Path) -> Result<Vec<Case>, String> {
+fn load(dir: &Path) -> Result<Vec<Value>, String> {
     let mut paths: Vec<_> = std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
     paths.sort();
     let mut cases = Vec::new();
-    for p in paths {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(stem) = name.strip_suffix(".vectors.json") else { continue };
-        let text = std::fs::read_to_string(&p).map_err(|e| format!("{name}: {e}"))?;
-        let list: Vec<Value> = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-        for (i, c) in list.iter().enumerate() {
-            let at = format!("{name} case {i}");
-            let ty = c.get("type").and_then(Value::as_str).ok_or_else(|| format!("{at}: no `type`"))?;
-            let input_text = match (c.get("text").and_then(Value::as_str), c.get("input")) {
-                (Some(t), None) => t.to_owned(),
-                (None, Some(v)) => v.to_string(),
-                _ => return Err(format!("{at}: give exactly one of `input` (a JSON value) and `text` (JSON text)")),
-            };
-            let expected = match (c.get("error"), c.get("output").or(c.get("input"))) {
-                (Some(e), _) => json!({ "error": e }),
-                (None, Some(out)) => json!({
-                    "output": out.to_string(),
-                    "warnings": c.get("warnings").cloned().unwrap_or_else(|| json!([])),
-                    "defaults": c.get("defaults").unwrap_or(out).to_string(),
-                }),
-                (None, None) => return Err(format!("{at}: a `text` case needs `output` or `error`")),
-            };
-            let mut input = json!({ "module": stem, "type": ty, "text": input_text });
-            if let Some(m) = c.get("method") {
-                let m = m.as_str().ok_or_else(|| format!("{at}: `method` must be a string"))?;
-                input["method"] = Value::from(m);
-            }
-            cases.push(Case { at, input, expected });
-        }
+    for p in paths.iter().filter(|p| p.to_string_lossy().ends_with(".vectors.json")) {
+        cases.extend(load_file(p)?);
     }
     Ok(cases)
+}
+
+/// Every case judged in every language, and the languages against each other: a line
+/// per case that fails.
+fn judged(cases: &[Value], by_lang: &[(&'static str, Vec<Value>)]) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let name = c["name"].as_str().unwrap_or_default();
+        for (lang, got) in by_lang {
+            if let Err(why) = crate::judge::judge(c, &got[i]) {
+                wrong.push(format!("{lang}: {}/{name}: {why}", c["schema"].as_str().unwrap_or_default()));
+            }
+        }
+        let results: Vec<(&str, &Value)> = by_lang.iter().map(|(lang, got)| (*lang, &got[i])).collect();
+        if let Some(report) = crate::judge::disagreement(&results) {
+            wrong.push(format!("{}/{name}: the languages differ:\n{report}", c["schema"].as_str().unwrap_or_default()));
+        }
+    }
+    wrong
 }
 
 fn results(cmd: &mut Command, input: &str) -> Result<Vec<Value>, String> {
@@ -114,101 +131,52 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
 }
 
 /// Runs every construct vector in the packages built under `out` (`all/rust`,
-/// `all/typescript`, `all/python`, named `goldens`), and checks each language's result.
+/// `all/typescript`, `all/python`, named `goldens`), and judges each language's result.
 ///
 /// # Errors
 /// Every case a language gets wrong, with what it gave.
 pub fn run(out: &Path, tsc: &Path, python: &Path) -> Result<(), String> {
     let cases = load(&crate::root().join("xtask/tests/schemas"))?;
-    let inputs: Vec<Value> = cases.iter().map(|c| c.input.clone()).collect();
-    let by_lang = results_in(&out.join("all"), "goldens", tsc, python, &inputs)?;
-    let mut wrong = Vec::new();
-    for (lang, got) in &by_lang {
-        for (c, g) in cases.iter().zip(got) {
-            if *g != c.expected {
-                wrong.push(format!("{lang}: {}: expected {}, got {g}", c.at, c.expected));
-            }
-        }
-    }
+    let by_lang = results_in(&out.join("all"), "goldens", tsc, python, &cases)?;
+    let wrong = judged(&cases, &by_lang);
     if wrong.is_empty() {
-        eprintln!("construct vectors: {} cases pass in rust, typescript and python with the same bytes", cases.len());
+        eprintln!("construct vectors: {} cases pass in rust, typescript and python with the same results", cases.len());
         Ok(())
     } else {
         Err(format!("construct vectors: {} wrong results:\n{}", wrong.len(), wrong.join("\n")))
     }
 }
 
-/// Upstream's own test literals (`tests/upstream/vectors/<set>/`, each with the type its
-/// `manifest.json` gives) through the package generated from upstream's full schemas
-/// (`dir`, named `acp_upstream`, module `module`). A case's `outcome` (`accept` or
-/// `reject`) says what must happen; without one, a file whose name starts with
-/// `invalid_` must be rejected and any other accepted. A case with a `method` is a whole
-/// JSON-RPC response (`AgentResponse`, `ClientResponse`): the envelope is decoded, and its
-/// `result` member as that method's result (`decode_result`); it is rejected if either
-/// is. The three languages must give the same bytes, or the same error kind and pointer.
-/// Every definition of upstream's schemas generates, so a literal whose type the package
-/// does not have is an error (a misspelt type in the manifest).
+/// Upstream's own literals (a case file, `set`, relative to the repository) through the
+/// package generated from upstream's full schemas (`dir`, named `acp_upstream`, module
+/// `module`: every case's `schema` is read as that module), each judged by its `expect`
+/// (a case file holds the expectations that hold for this package). Every definition of
+/// upstream's schemas generates, so a literal whose type the package does not have is an
+/// error (a misspelt type).
 ///
 /// # Errors
 /// Each literal judged wrongly or differently, with what each language gave.
 pub fn run_upstream(dir: &Path, tsc: &Path, python: &Path, module: &str, set: &str, generated: &[String]) -> Result<(), String> {
-    let vectors = crate::root().join("tests/upstream/vectors").join(set);
-    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(vectors.join("manifest.json")).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    let mut runnable = Vec::new();
-    for c in manifest["cases"].as_array().ok_or("manifest.json: no cases")? {
-        let (file, ty) = (c["file"].as_str().unwrap_or_default(), c["type"].as_str().unwrap_or_default());
+    let mut cases = load_file(&crate::root().join(set))?;
+    for c in &mut cases {
+        let (name, ty) = (c["name"].as_str().unwrap_or_default().to_owned(), c["type"].as_str().unwrap_or_default());
         if !generated.iter().any(|g| g == ty) {
-            return Err(format!("{set}/manifest.json: {file}: the package of upstream's {module} schema has no definition `{ty}`"));
+            return Err(format!("{set}: {name}: the package of upstream's {module} schema has no definition `{ty}`"));
         }
-        let text = std::fs::read_to_string(vectors.join(file)).map_err(|e| format!("{file}: {e}"))?;
-        // Upstream's serializer writes `options: []`, which the schema's `minItems: 1`
-        // rejects; the schema is the contract (the manifest notes the divergence).
-        let reject = match c["outcome"].as_str() {
-            Some("reject") => true,
-            Some("accept") => false,
-            Some(other) => return Err(format!("{set}/manifest.json: {file}: outcome `{other}` is neither accept nor reject")),
-            None => file.starts_with("invalid_") || file == "request_permission_request_tool_call_subject.json",
-        };
-        let mut inputs = vec![json!({ "module": module, "type": ty, "text": text })];
-        if let Some(method) = c.get("method") {
-            let method = method.as_str().ok_or_else(|| format!("{set}/manifest.json: {file}: `method` must be a string"))?;
-            let message: Value = serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
-            let result = message.get("result").ok_or_else(|| format!("{set}/manifest.json: {file}: a case with a `method` is a response with a `result`"))?;
-            inputs.push(json!({ "module": module, "type": ty, "method": method, "text": result.to_string() }));
-        }
-        runnable.push((file.to_owned(), reject, inputs));
+        c["schema"] = Value::from(module);
     }
-    let inputs: Vec<Value> = runnable.iter().flat_map(|(_, _, i)| i.iter().cloned()).collect();
-    let by_lang = results_in(dir, "acp_upstream", tsc, python, &inputs)?;
-    let mut wrong = Vec::new();
-    let mut at = 0;
-    for (file, reject, case_inputs) in &runnable {
-        for (k, _) in case_inputs.iter().enumerate() {
-            let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[at + k]).collect();
-            let what = if k == 0 { String::new() } else { " (its result, by method)".to_owned() };
-            if got.iter().any(|g| g.get("missing").is_some()) {
-                wrong.push(format!("{file}{what}: not in the package: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
-            } else if got.iter().any(|g| **g != *got[0]) {
-                wrong.push(format!("{file}{what}: the languages differ: rust {}, typescript {}, python {}", got[0], got[1], got[2]));
-            }
-        }
-        let rejected = |lang: usize| case_inputs.iter().enumerate().any(|(k, _)| by_lang[lang].1[at + k].get("error").is_some());
-        if (0..by_lang.len()).any(|l| rejected(l) != *reject) {
-            let all: Vec<String> = by_lang.iter().map(|(lang, r)| format!("{lang} {}", Value::Array(r[at..at + case_inputs.len()].to_vec()))).collect();
-            wrong.push(format!("{file}: expected {}, got {}", if *reject { "a rejection" } else { "acceptance" }, all.join(", ")));
-        }
-        at += case_inputs.len();
-    }
+    let by_lang = results_in(dir, "acp_upstream", tsc, python, &cases)?;
+    let wrong = judged(&cases, &by_lang);
     if wrong.is_empty() {
+        let rejected = by_lang[0].1.iter().filter(|r| r.get("error").is_some()).count();
         eprintln!(
-            "upstream's {module} test literals ({set}): {} through the package of upstream's full {module} schema ({} accepted, {} rejected), judged as the manifest says and identical in rust, typescript and python",
-            runnable.len(),
-            runnable.iter().filter(|(_, reject, _)| !reject).count(),
-            runnable.iter().filter(|(_, reject, _)| *reject).count(),
+            "upstream's literals ({set}): {} cases through the package of upstream's full {module} schema ({} accepted, {rejected} rejected), judged and identical in rust, typescript and python",
+            cases.len(),
+            cases.len() - rejected,
         );
         Ok(())
     } else {
-        Err(format!("upstream's {module} test literals ({set}): {} wrong:\n{}", wrong.len(), wrong.join("\n")))
+        Err(format!("upstream's literals ({set}): {} wrong:\n{}", wrong.len(), wrong.join("\n")))
     }
 }
 
@@ -228,52 +196,26 @@ pub fn run_generated(dir: &Path, tsc: &Path, python: &Path, module: &str, ir: &a
     let names = generator.names();
     let valid_per_def = per_def * 2 / 3;
     let mut cases = Vec::new();
-    let mut labels = Vec::new();
     for name in &names {
         for i in 0..per_def {
             let mut value = generator.value(name, &mut rng, 0);
-            let valid = i < valid_per_def;
-            let text = if valid {
-                value.to_string()
+            // A valid value must be accepted; a near miss may go either way, and only
+            // the languages' agreement and the fixed point are judged.
+            let (text, expect) = if i < valid_per_def {
+                (value.to_string(), json!({ "accepted": true }))
             } else if i % 2 == 0 {
                 crate::values::mutate_value(&mut value, &mut rng);
-                value.to_string()
+                (value.to_string(), Value::Null)
             } else {
-                crate::values::mutate_text(&value.to_string(), &mut rng)
+                (crate::values::mutate_text(&value.to_string(), &mut rng), Value::Null)
             };
-            labels.push((*name, valid));
-            cases.push(json!({ "module": module, "type": name, "text": text }));
+            cases.push(json!({ "name": format!("{name} {i}"), "kind": "decode", "schema": module, "type": name, "inputText": text, "expect": expect }));
         }
     }
     let by_lang = results_in(dir, "acp_upstream", tsc, python, &cases)?;
-    let mut wrong = Vec::new();
-    let mut again = Vec::new();
-    let mut again_at = Vec::new();
-    let mut accepted = 0;
-    for (i, ((name, valid), case)) in labels.iter().zip(&cases).enumerate() {
-        let got: Vec<&Value> = by_lang.iter().map(|(_, r)| &r[i]).collect();
-        if got.iter().any(|g| **g != *got[0]) {
-            wrong.push(format!("{name} {}: the languages differ: rust {}, typescript {}, python {}", case["text"], got[0], got[1], got[2]));
-        } else if got[0].get("missing").is_some() {
-            wrong.push(format!("{name}: no codec in the registries"));
-        } else if let Some(output) = got[0].get("output").and_then(Value::as_str) {
-            accepted += 1;
-            again.push(json!({ "module": module, "type": name, "text": output }));
-            again_at.push(i);
-        } else if *valid {
-            wrong.push(format!("{name}: a valid value is rejected ({}): {}", got[0]["error"], case["text"]));
-        }
-    }
-    let by_lang_again = results_in(dir, "acp_upstream", tsc, python, &again)?;
-    for (j, i) in again_at.iter().enumerate() {
-        let first = by_lang[0].1[*i]["output"].as_str().unwrap_or_default();
-        for (lang, r) in &by_lang_again {
-            if r[j]["output"].as_str() != Some(first) || r[j]["warnings"].as_array().is_some_and(|w| !w.is_empty()) {
-                wrong.push(format!("{} {lang}: the canonical text {first} does not read back as itself: {}", labels[*i].0, r[j]));
-            }
-        }
-    }
+    let mut wrong = judged(&cases, &by_lang);
     if wrong.is_empty() {
+        let accepted = by_lang[0].1.iter().filter(|r| r.get("output").is_some()).count();
         eprintln!(
             "every definition of upstream's full {module} schema ({}), {per_def} generated values each (seed {seed}): {} values, {accepted} accepted, each the same in rust, typescript and python and written back as itself",
             names.len(),

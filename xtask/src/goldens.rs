@@ -99,10 +99,10 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
         .and_then(|()| timed("compile upstream's package (cargo and clippy, tsc, mypy, ruff)", &|| compile("upstream", "acp_upstream")))
         .and_then(|()| {
             timed("upstream's literals and examples", &|| {
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-rust-tests", &v2_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "v2-docs", &v2_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-python-sdk", &v1_names)?;
-                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "v1-docs", &v1_names)
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "tests/vectors/upstream/v2_acp_rust_tests.json", &v2_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v2", "tests/upstream/vectors/v2-docs.json", &v2_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "tests/upstream/vectors/v1-python-sdk.json", &v1_names)?;
+                crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "tests/upstream/vectors/v1-docs.json", &v1_names)
             })
         })
         .and_then(|()| timed("the comparison's probes", &|| crate::compare::check_ours(&up, tsc, python)))

@@ -65,8 +65,9 @@ fn same_warnings(want: Option<&Value>, got: &Value) -> Result<(), String> {
 ///
 /// `expect` may be `null` (no expectation: only the languages' agreement and the fixed
 /// point are judged), hold `error`, `accepted` (`true` or `false` when only that is
-/// known), or the `output` (default: the input), `warnings` (default none) and
-/// `defaults` (default: the output).
+/// known), `value` (accepted, and the output is that JSON value, member order aside), or
+/// the `output` (default: the input), `warnings` (default none) and `defaults` (default:
+/// the output).
 fn decode(case: &Value, result: &Value, convert: bool) -> Result<(), String> {
     let no_expectations = json!({});
     let expect = match case.get("expect") {
@@ -79,6 +80,13 @@ fn decode(case: &Value, result: &Value, convert: bool) -> Result<(), String> {
             (Some(want), _) => same_error(Some(want), result)?,
             (None, Some(false)) if result.get("error").is_none() => return Err(format!("expected a rejection, got output {}", result["output"])),
             (None, Some(false)) => {}
+            (None, _) if expect.get("value").is_some() => {
+                same_error(None, result)?;
+                let got = result.get("output").and_then(Value::as_str).ok_or("the result has no `output`")?;
+                if serde_json::from_str::<Value>(got).ok().as_ref() != expect.get("value") {
+                    return Err(format!("expected the value {}, got {got}", expect["value"]));
+                }
+            }
             (None, Some(true)) => {
                 same_error(None, result)?;
                 if expect.get("warnings").is_some() {
