@@ -425,8 +425,6 @@ fn libfuzzer(seconds_per_target: u64, runs: Option<u64>, seed: u64) -> Result<Ve
     Ok(report)
 }
 
-const PROPERTY_REQUIREMENTS: &str = "tests/properties/requirements.txt";
-
 /// The scale `cargo xtask fuzz` times the hostile corpus at (`n` times this, and 8n):
 /// unterminated OSC/DCS strings of 8 MiB, 2.5 million one-byte chunks.
 const HOSTILE_SCALE: usize = 16;
@@ -461,12 +459,6 @@ fn properties(runs: u64, seed: u64) -> Result<(), String> {
     // Python paths and compare them.
     crate::native::install()?;
     let py = crate::pyenv::python();
-    let marker = root().join(".venv/.properties-requirements-installed");
-    let wanted = std::fs::read_to_string(root().join(PROPERTY_REQUIREMENTS)).map_err(|e| format!("{PROPERTY_REQUIREMENTS}: {e}"))?;
-    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
-        run(Command::new(&py).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", PROPERTY_REQUIREMENTS]))?;
-        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
-    }
     run(Command::new(&py).args(["-m", "ruff", "check", "--quiet", "tests/properties"]))?;
     run(Command::new(&py)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/properties"])
