@@ -191,6 +191,16 @@ fn bridge(case: &Value, result: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// The members `expect` may have, by kind.
+const EXPECT_MEMBERS: &[(&str, &[&str])] = &[
+    ("decode", &["output", "warnings", "error", "defaults", "accepted", "value"]),
+    ("convert", &["output", "warnings", "error"]),
+    ("replay", &["terminals", "error", "counters", "events"]),
+    ("ingest", &["terminals", "warnings", "error"]),
+    ("transcript", &["text"]),
+    ("bridge", &["output"]),
+];
+
 /// Whether `result` (what a runner printed for `case`) meets the case's expectation.
 ///
 /// # Errors
@@ -199,7 +209,15 @@ pub fn judge(case: &Value, result: &Value) -> Result<(), String> {
     if let Some(why) = result.get("unsupported") {
         return Err(format!("the runner cannot evaluate this case: {}", why.as_str().unwrap_or_default()));
     }
-    match case.get("kind").and_then(Value::as_str).unwrap_or_default() {
+    let kind = case.get("kind").and_then(Value::as_str).unwrap_or_default();
+    // A misspelt expectation would pin nothing: every member of `expect` must be one the
+    // kind names.
+    if let (Some(Value::Object(expect)), Some((_, members))) = (case.get("expect"), EXPECT_MEMBERS.iter().find(|(k, _)| *k == kind))
+        && let Some(unknown) = expect.keys().find(|m| !members.contains(&m.as_str()))
+    {
+        return Err(format!("`expect.{unknown}` is not an expectation of a {kind} case (it takes {}; docs/CONFORMANCE.md)", members.join(", ")));
+    }
+    match kind {
         "decode" => decode(case, result, false),
         "convert" => decode(case, result, true),
         "replay" => replay(case, result),
@@ -256,6 +274,14 @@ mod tests {
         assert!(judge(&case, &route(json!({ "output": "{\"a\":0,\"1\":0}", "warnings": [] }), true)).is_ok());
         assert!(judge(&case, &route(json!({ "output": "{\"a\":0,\"1\":0}", "warnings": [] }), false)).is_err());
         assert!(judge(&case, &route(json!({ "error": { "kind": "k", "path": "" } }), true)).is_err());
+    }
+
+    #[test]
+    fn a_misspelt_expectation_is_an_error() {
+        let case = json!({ "kind": "decode", "type": "T", "input": 1, "expect": { "outptu": 2 } });
+        assert!(judge(&case, &json!({ "output": "1", "warnings": [] })).unwrap_err().contains("`expect.outptu`"));
+        let case = json!({ "kind": "transcript", "chunks": [], "expect": { "text": "", "warnings": [] } });
+        assert!(judge(&case, &json!({ "text": "" })).unwrap_err().contains("`expect.warnings`"));
     }
 
     #[test]
