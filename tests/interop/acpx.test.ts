@@ -14,8 +14,9 @@ import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const AGENT = process.env["ACP_EXAMPLE_AGENT"] ?? "";
-const HERE = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const ACPX = join(HERE, "node_modules/acpx/dist/cli.js");
+// dist/tests/interop/ -> tests/, the test project whose node_modules holds acpx.
+const TESTS = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
+const ACPX = join(TESTS, "node_modules/acpx/dist/cli.js");
 // acpx keeps sessions and settings under HOME: a fresh one per run, removed afterwards.
 const HOME = mkdtempSync(join(tmpdir(), "acp-interop-acpx-home-"));
 const CWD = mkdtempSync(join(tmpdir(), "acp-interop-acpx-"));

@@ -47,7 +47,6 @@ pub fn cli(cmd: Cmd) -> Result<(), String> {
         }
         Cmd::Browser { port } => {
             build_web()?;
-            crate::node::install_in(E2E_DIR)?;
             run(Command::new("node").arg(format!("{E2E_DIR}/serve.mjs")).arg(root().join(WEB)).arg(port.to_string()))
         }
         Cmd::Record => record(),
@@ -381,7 +380,6 @@ fn record() -> Result<(), String> {
 /// types), xterm.js from npm, and the recorded sessions.
 pub fn build_web() -> Result<(), String> {
     crate::node::install()?;
-    crate::node::install_in(E2E_DIR)?;
     let web = root().join(WEB);
     let _ = std::fs::remove_dir_all(&web);
     run(Command::new(crate::node::tsc_path()).args(["-p", "examples/browser/tsconfig.json"]))?;
@@ -393,8 +391,8 @@ pub fn build_web() -> Result<(), String> {
     for f in ["index.html", "session.jsonl", "session-replay.jsonl", "session-v1.jsonl"] {
         copy(&format!("examples/browser/{f}"), f)?;
     }
-    copy("tests/e2e/node_modules/@xterm/xterm/lib/xterm.mjs", "xterm/xterm.mjs")?;
-    copy("tests/e2e/node_modules/@xterm/xterm/css/xterm.css", "xterm/xterm.css")
+    copy("tests/node_modules/@xterm/xterm/lib/xterm.mjs", "xterm/xterm.mjs")?;
+    copy("tests/node_modules/@xterm/xterm/css/xterm.css", "xterm/xterm.css")
 }
 
 const CHROMIUM: &str = "/usr/bin/chromium";

@@ -1,5 +1,5 @@
 //! Interop with programs this project did not write (`cargo xtask test`, step
-//! `interop`). Each is pinned (`tests/interop/package-lock.json`,
+//! `interop`). Each is pinned (`tests/package-lock.json`,
 //! `tests/python/requirements-dev.txt`), installed into ignored folders, and runs as
 //! itself against the example Agent or the terminal Client:
 //!
@@ -27,10 +27,10 @@ const DIR: &str = "tests/interop";
 
 pub fn test() -> Result<(), String> {
     let agent = e2e::build_agent()?;
-    install()?;
+    node::install()?;
     let dir = root().join(DIR);
-    // Its own TypeScript compiler (pinned in its lock file), strict, with Node's types.
-    run(Command::new(dir.join("node_modules/.bin/tsc")).args(["-p", "tsconfig.json"]).current_dir(&dir))?;
+    // Strict, with Node's types.
+    run(Command::new(node::tsc_path()).args(["-p", "tsconfig.json"]).current_dir(&dir))?;
     eprintln!("interop: acpx and the official TypeScript SDK against the example Agent");
     run(Command::new("node").args(["--test", "dist/tests/interop/"]).current_dir(&dir).env("ACP_EXAMPLE_AGENT", &agent))?;
     pyenv::install()?;
@@ -53,32 +53,6 @@ pub fn test() -> Result<(), String> {
     let sdk_agent = dir.join("dist/tests/interop/sdk_agent.js");
     for version in ["2", "1"] {
         client_and_sdk_agent(&sdk_agent, version)?;
-    }
-    Ok(())
-}
-
-/// Installs the pinned peers from `tests/interop/package-lock.json` when they are missing
-/// or older than it. Not with `npm ci`: acpx's dependency `@openclaw/fs-safe` lists
-/// optional per-platform packages (darwin, win32, arm64) that not every registry serves,
-/// and a lock file written where they are missing lacks them, which `npm ci` refuses
-/// whatever the platform. `npm install --no-save` installs exactly the locked versions
-/// (the platform packages of other systems are never installed anyway); the lock file is
-/// checked unchanged afterwards.
-fn install() -> Result<(), String> {
-    let dir = root().join(DIR);
-    let lock = dir.join("package-lock.json");
-    let fresh = match (std::fs::metadata(dir.join("node_modules/.package-lock.json")).and_then(|m| m.modified()), std::fs::metadata(&lock).and_then(|m| m.modified())) {
-        (Ok(installed), Ok(locked)) => installed >= locked,
-        _ => false,
-    };
-    if fresh {
-        return Ok(());
-    }
-    let before = std::fs::read(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
-    run(Command::new(node::npm()).args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir))?;
-    if std::fs::read(&lock).map_err(|e| e.to_string())? != before {
-        std::fs::write(&lock, &before).map_err(|e| e.to_string())?;
-        return Err(format!("{} does not match tests/interop/package.json: update it with `npm install` in {DIR} and commit it", lock.display()));
     }
     Ok(())
 }

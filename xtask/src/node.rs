@@ -1,6 +1,7 @@
 //! The TypeScript side of `cargo xtask test`: installs the test project's npm packages
-//! into its own ignored `node_modules` (from the committed lock file), type-checks the
-//! generated package on its own, and builds the tests and the conformance runner.
+//! (`tests/package.json`) into its ignored `tests/node_modules` from the committed lock
+//! file, type-checks the generated package on its own, and builds the tests and the
+//! conformance runner.
 
 use crate::{root, run};
 use std::process::Command;
@@ -15,15 +16,27 @@ fn tsc() -> String {
 
 /// The TypeScript compiler the test project installs.
 pub fn tsc_path() -> std::path::PathBuf {
-    root().join("tests/typescript/node_modules/.bin/tsc")
+    root().join(format!("{PROJECT}/node_modules/.bin/tsc"))
 }
 
-/// `npm ci` in `tests/typescript` when its packages are missing or stale.
+/// The one npm project of the test command: `tests/package.json` holds what every
+/// subject's TypeScript tests use (the compiler, Node's types, the SDK, xterm, fast-check,
+/// playwright, acpx), and Node and `tsc` find `tests/node_modules` from any folder under
+/// `tests/` by ancestry.
+pub const PROJECT: &str = "tests";
+
+/// Installs the test project's packages when they are missing or stale.
 pub fn install() -> Result<(), String> {
-    install_in("tests/typescript")
+    install_in(PROJECT)
 }
 
-/// `npm ci` in `rel` when its packages are missing or older than its lock file.
+/// Installs the packages of `rel` from its lock file when they are missing or older than
+/// it. Not with `npm ci`: acpx's dependency `@openclaw/fs-safe` lists optional
+/// per-platform packages (darwin, win32, arm64) that not every registry serves, and a
+/// lock file written where they are missing lacks them, which `npm ci` refuses whatever
+/// the platform. `npm install --no-save` installs exactly the locked versions (the
+/// platform packages of other systems are never installed anyway); the lock file is
+/// checked unchanged afterwards, so a `package.json` that no longer matches it fails.
 pub fn install_in(rel: &str) -> Result<(), String> {
     let dir = root().join(rel);
     let marker = dir.join("node_modules/.package-lock.json");
@@ -35,7 +48,13 @@ pub fn install_in(rel: &str) -> Result<(), String> {
     if fresh {
         return Ok(());
     }
-    run(Command::new(npm()).args(["ci", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir))
+    let before = std::fs::read(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
+    run(Command::new(npm()).args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]).current_dir(&dir))?;
+    if std::fs::read(&lock).map_err(|e| e.to_string())? != before {
+        std::fs::write(&lock, &before).map_err(|e| e.to_string())?;
+        return Err(format!("{} does not match {rel}/package.json: update it with `npm install` in {rel} and commit it", lock.display()));
+    }
+    Ok(())
 }
 
 static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
@@ -64,15 +83,24 @@ pub fn build_tests() -> Result<(), String> {
 /// The runtime's own tests (`tests/typescript-runtime`): type-checks the runtime alone,
 /// with no Node or DOM types, then runs its unit tests.
 pub fn runtime_tests() -> Result<(), String> {
-    install_in("tests/typescript-runtime")?;
-    run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/typescript-runtime")))
+    compile_and_test("tests/typescript-runtime")
 }
 
 /// The transcript's own tests (`tests/transcript`): its vectors, whole and byte by
 /// byte, the re-chunking property and the safety test, with the test project's `tsc`.
 pub fn transcript_tests() -> Result<(), String> {
+    compile_and_test("tests/transcript")
+}
+
+/// A subject's TypeScript tests: `tsconfig.runtime.json` type-checks the sources alone
+/// (no Node types), `tsconfig.json` compiles them with the tests into `dist/`, and Node's
+/// test runner runs every `*.test.js` there.
+fn compile_and_test(rel: &str) -> Result<(), String> {
     install()?;
-    run(Command::new(npm()).args(["test", "--silent"]).current_dir(root().join("tests/transcript")))
+    run(Command::new(tsc()).args(["-p", &format!("{rel}/tsconfig.runtime.json")]))?;
+    run(Command::new(tsc()).args(["-p", &format!("{rel}/tsconfig.json")]))?;
+    let dist = rel.trim_start_matches("tests/");
+    run(Command::new("node").args(["--test", &format!("dist/tests/{dist}/")]).current_dir(root().join(rel)))
 }
 
 /// A folder under the system temp dir, removed on drop.
@@ -149,7 +177,7 @@ pub fn consumer() -> Result<(), String> {
         let rel = format!("tests/consumer/typescript/{file}");
         app.write(file, &std::fs::read_to_string(root().join(&rel)).map_err(|e| format!("{rel}: {e}"))?)?;
     }
-    // The SDK (pinned as in tests/typescript) for the README's SDK example.
+    // The SDK (pinned as in tests/package.json) for the README's SDK example.
     run(Command::new(npm()).args(["install", "--no-audit", "--no-fund", "--loglevel=error"]).arg(&tarball).arg(SDK).current_dir(&app.0))?;
     run(Command::new(tsc()).args(["-p", "tsconfig.json"]).current_dir(&app.0))?;
     run(Command::new("node").arg("dist/main.js").current_dir(&app.0))?;
