@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64 as stdbase64
 import binascii
+import importlib.util
 import random
 import re
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ def bulk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
             pytest.skip("the native wheel is not in use")
         monkeypatch.setattr(runtime_base64, "_decode", runtime_base64._native_decode)
     elif name == "pybase64":
-        if runtime_base64._pybase64 is None:
+        if importlib.util.find_spec("pybase64") is None:
             pytest.skip("pybase64 is not installed")
         monkeypatch.setattr(runtime_base64, "_decode", runtime_base64._decode_pybase64)
         monkeypatch.setattr(runtime_base64, "_encode", runtime_base64._encode_pybase64)
@@ -35,8 +36,6 @@ def bulk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 
 
 def test_pybase64_is_used_when_installed() -> None:
-    import importlib.util
-
     installed = importlib.util.find_spec("pybase64") is not None
     assert (installed or runtime_base64._native_decode is not None) == runtime_base64.ACCELERATED
 

@@ -66,7 +66,30 @@ pub fn test() -> Result<(), String> {
     // The generator lays Python out as ruff format does (gen itself needs only Rust): the
     // package, and the golden outputs of every construct schema.
     run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas", "tests/consumer", "tests/runners"])))?;
-    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/python-runtime", "tests/transcript"])))
+    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/transcript"])))?;
+    runtime_tests(&py)
+}
+
+/// The static runtime's own tests (`tests/python-runtime`, the runtime imported from
+/// `templates/python` as the package `runtime`), with their own configuration
+/// (`tests/python-runtime/pyproject.toml`): mypy --strict with `warn_unreachable` and the
+/// pydantic plugin over the runtime and its tests, ruff's layout, and pytest with every
+/// warning an error. What `tests/python-runtime/check.sh` runs.
+fn runtime_tests(py: &std::path::Path) -> Result<(), String> {
+    let config = "tests/python-runtime/pyproject.toml";
+    // Pure, as every run of this step (the native step runs the base64 tests on the wheel).
+    let quiet = |c: &mut Command| {
+        c.env("PYTHONDONTWRITEBYTECODE", "1").env("ACP_TERMINAL_PURE", "1");
+    };
+    let mut mypy = Command::new(py);
+    mypy.args(["-m", "mypy", "--no-error-summary", "--config-file", config]);
+    quiet(&mut mypy);
+    run(&mut mypy)?;
+    run(Command::new(py).args(["-m", "ruff", "format", "--check", "--quiet", "--config", config, "templates/python/runtime", "tests/python-runtime"]))?;
+    let mut pytest = Command::new(py);
+    pytest.args(["-m", "pytest", "-c", config, "tests/python-runtime"]);
+    quiet(&mut pytest);
+    run(&mut pytest)
 }
 
 /// The Python conformance runner command (for `xtask conformance`).

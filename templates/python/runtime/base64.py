@@ -82,7 +82,8 @@ if _pybase64 is not None:
         return out
 
 
-ACCELERATED: Final = _pybase64 is not None or _native.MODULE is not None
+# Both sides evaluated (a tuple, not `or`): which is available depends on the environment.
+ACCELERATED: Final = any((_pybase64 is not None, _native.MODULE is not None))
 """Whether the optional ``pybase64`` package or the native path does the bulk work (same
 results, faster)."""
 
