@@ -166,7 +166,15 @@ pub fn message() -> Result<(), String> {
     for (language, command, env) in &programs {
         for route in ["parse", "store"] {
             for (message, path, _) in &files {
-                let (rss_kib, seconds, warnings, dropped) = measure(command, env, route, path)?;
+                // Best of three: the runs last 0.1-0.4 s, so one run's time moves with the
+                // machine's load (one run under load gave 3.11x, idle 2.77x); the peak RSS is
+                // the largest of the three.
+                let mut best = measure(command, env, route, path)?;
+                for _ in 1..3 {
+                    let again = measure(command, env, route, path)?;
+                    best = (best.0.max(again.0), best.1.min(again.1), again.2, again.3);
+                }
+                let (rss_kib, seconds, warnings, dropped) = best;
                 eprintln!("message: {language} {route} {message}: {:.0} MiB, {seconds:.2} s", rss_kib as f64 / 1024.0);
                 results.push(Measured { language, route, message, rss_kib, seconds, warnings, dropped });
             }
@@ -176,7 +184,7 @@ pub fn message() -> Result<(), String> {
     let objects = empty_objects(hostile.len()).matches("{}").count();
     let _ = writeln!(
         table,
-        "The {ITEMS}-item message ({} bytes, items `1`) and one of the same size whose {objects} items are `{{}}`, beside a message of the same size with valid items and a tiny one; each a separate process under /usr/bin/time -v:\n",
+        "The {ITEMS}-item message ({} bytes, items `1`) and one of the same size whose {objects} items are `{{}}`, beside a message of the same size with valid items and a tiny one; each the best of three separate processes under /usr/bin/time -v (the fastest time, the largest peak RSS):\n",
         hostile.len()
     );
     let _ = writeln!(
