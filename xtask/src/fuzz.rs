@@ -437,8 +437,7 @@ fn hostile_clock() -> Result<(), String> {
     run(Command::new(&cargo).args(["build", "--release", "--locked", "--quiet", "-p", "acp-terminal-conformance", "--bin", "hostile_clock"]))?;
     let target = crate::target_dir();
     run(Command::new(target.join("release").join(format!("hostile_clock{}", std::env::consts::EXE_SUFFIX))).arg(HOSTILE_SCALE.to_string()))?;
-    crate::node::install()?;
-    run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;
+    build_properties()?;
     run(Command::new("node").arg("tests/properties/dist/tests/properties/hostile_clock.js").arg(HOSTILE_SCALE.to_string()))?;
     // The Python corpus on both paths: the native wheel (installed with the test venv) and pure.
     crate::native::install()?;
@@ -449,11 +448,24 @@ fn hostile_clock() -> Result<(), String> {
         .env("PYTHONDONTWRITEBYTECODE", "1"))
 }
 
+static PROPERTIES_BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+
+/// Compiles `tests/properties` (the properties and the hostile clock) once per process:
+/// the hostile and properties parts of one `cargo xtask fuzz` both run it.
+fn build_properties() -> Result<(), String> {
+    if PROPERTIES_BUILT.get().is_some() {
+        return Ok(());
+    }
+    crate::node::install()?;
+    run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;
+    let _ = PROPERTIES_BUILT.set(());
+    Ok(())
+}
+
 /// The fast-check (TypeScript) and hypothesis (Python) properties of `tests/properties`,
 /// `runs` examples each, from `seed`.
 fn properties(runs: u64, seed: u64) -> Result<(), String> {
-    crate::node::install()?;
-    run(Command::new(crate::node::tsc_path()).args(["-p", "tests/properties/tsconfig.json"]))?;
+    build_properties()?;
     run(Command::new("node").args(["--test", "dist/tests/properties/"]).current_dir(root().join("tests/properties")).env("FC_RUNS", runs.to_string()).env("FC_SEED", seed.to_string()))?;
     // The native wheel too (it installs the test venv first), so the properties run on both
     // Python paths and compare them.

@@ -73,8 +73,8 @@ pub fn test() -> Result<(), String> {
 /// The static runtime's own tests (`tests/python-runtime`, the runtime imported from
 /// `templates/python` as the package `runtime`), with their own configuration
 /// (`tests/python-runtime/pyproject.toml`): mypy --strict with `warn_unreachable` and the
-/// pydantic plugin over the runtime and its tests, ruff's layout, and pytest with every
-/// warning an error. What `tests/python-runtime/check.sh` runs.
+/// pydantic plugin over the runtime and its tests, ruff's rules and layout, and pytest
+/// with every warning an error. What `tests/python-runtime/check.sh` runs.
 fn runtime_tests(py: &std::path::Path) -> Result<(), String> {
     let config = "tests/python-runtime/pyproject.toml";
     // Pure, as every run of this step (the native step runs the base64 tests on the wheel).
@@ -85,7 +85,9 @@ fn runtime_tests(py: &std::path::Path) -> Result<(), String> {
     mypy.args(["-m", "mypy", "--no-error-summary", "--config-file", config]);
     quiet(&mut mypy);
     run(&mut mypy)?;
-    run(Command::new(py).args(["-m", "ruff", "format", "--check", "--quiet", "--config", config, "templates/python/runtime", "tests/python-runtime"]))?;
+    for check in [&["check", "--quiet"][..], &["format", "--check", "--quiet"]] {
+        run(Command::new(py).args(["-m", "ruff"]).args(check).args(["--config", config, "templates/python/runtime", "tests/python-runtime"]))?;
+    }
     let mut pytest = Command::new(py);
     pytest.args(["-m", "pytest", "-c", config, "tests/python-runtime"]);
     quiet(&mut pytest);
