@@ -24,7 +24,7 @@ fn runners() -> Result<Vec<Runner>, String> {
     crate::node::build_tests()?;
     Ok(vec![
         Runner { language: "rust", command: vec![exe.display().to_string()], env: vec![] },
-        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/typescript/dist/tests/runners/conformance.js").display().to_string()], env: vec![] },
+        Runner { language: "typescript", command: vec!["node".into(), root().join("tests/bindings/dist/tests/runners/conformance.js").display().to_string()], env: vec![] },
         Runner { language: "python", command: crate::pyenv::runner()?, env: vec![crate::pyenv::runner_env(), crate::pyenv::pure_env()] },
         // The same runner on the native path (the wheel is built and installed first): the
         // vectors must give identical results on both.

@@ -121,7 +121,7 @@ pub fn results_in(dir: &Path, pkg: &str, tsc: &Path, python: &Path, cases: &[Val
         crate::run(Command::new(tsc).arg("-p").arg(dir.join("typescript/tsconfig.json")))?;
     }
     let mut by_lang = vec![("rust", results(&mut Command::new(&runner), &input)?)];
-    let ts_runner = crate::root().join("tests/typescript/dist").join(RUNNERS).join("vectors.js");
+    let ts_runner = crate::root().join("tests/bindings/dist").join(RUNNERS).join("vectors.js");
     by_lang.push(("typescript", results(Command::new("node").arg(ts_runner).arg(&registry), &input)?));
     by_lang.push(("python", results(Command::new(python).arg(crate::root().join(RUNNERS).join("vectors.py")).arg(pkg).env("PYTHONPATH", dir.join("python/src")), &input)?));
     for (lang, got) in &by_lang {

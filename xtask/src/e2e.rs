@@ -532,7 +532,7 @@ pub fn readme_snippets() -> Result<(), String> {
         crate::node::install()?;
         let app = dir.join("ts");
         write_file(&app.join("package.json"), r#"{ "name": "readme-snippets", "private": true, "type": "module" }"#)?;
-        // The SDK (pinned as in tests/typescript) for the SDK route's example; first, as
+        // The SDK (pinned as in tests/package.json) for the SDK route's example; first, as
         // npm removes packages it did not install.
         run(Command::new(crate::node::npm()).args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", crate::node::SDK]).current_dir(&app))?;
         let pkg = app.join("node_modules/acp-terminal");

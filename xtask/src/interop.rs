@@ -1,6 +1,6 @@
 //! Interop with programs this project did not write (`cargo xtask test`, step
 //! `interop`). Each is pinned (`tests/package-lock.json`,
-//! `tests/python/requirements-dev.txt`), installed into ignored folders, and runs as
+//! `tests/requirements-dev.txt`), installed into ignored folders, and runs as
 //! itself against the example Agent or the terminal Client:
 //!
 //! - acpx 0.19.1 (npm, a headless v1 Client) drives the example Agent with `exec`

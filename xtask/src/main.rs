@@ -326,7 +326,7 @@ fn cargo_test() -> Result<(), String> {
 
 fn typescript_tests() -> Result<(), String> {
     node::build_tests()?;
-    run(Command::new("node").args(["--test", "tests/typescript/dist/tests/typescript/"]))?;
+    run(Command::new("node").args(["--test", "tests/bindings/dist/tests/bindings/"]))?;
     node::runtime_tests()?;
     node::transcript_tests()
 }

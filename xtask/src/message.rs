@@ -142,8 +142,8 @@ fn programs() -> Result<Vec<Program>, String> {
     crate::pyenv::install()?;
     Ok(vec![
         ("rust", vec![rust.display().to_string()], vec![]),
-        ("typescript", vec!["node".into(), root().join("tests/typescript/dist/tests/typescript/hostile_message.js").display().to_string()], vec![]),
-        ("python", vec![crate::pyenv::python().display().to_string(), root().join("tests/python/hostile_message.py").display().to_string()], vec![crate::pyenv::runner_env()]),
+        ("typescript", vec!["node".into(), root().join("tests/bindings/dist/tests/bindings/hostile_message.js").display().to_string()], vec![]),
+        ("python", vec![crate::pyenv::python().display().to_string(), root().join("tests/bindings/hostile_message.py").display().to_string()], vec![crate::pyenv::runner_env()]),
     ])
 }
 

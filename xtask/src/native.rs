@@ -73,7 +73,7 @@ pub fn test() -> Result<(), String> {
         .args(["-c", "import acp_terminal, acp_terminal._runtime.native as n; assert n.NATIVE, 'the native path is not in use'; print('native path:', acp_terminal.Transcript)"])
         .env("PYTHONPATH", root().join("generated/python/src")))?;
     run(Command::new(&py)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/transcript", "tests/python/test_store.py", "tests/python-runtime/test_runtime_base64.py", "tests/python/test_binding.py"])
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/transcript", "tests/bindings/test_store.py", "tests/runtime/test_runtime_base64.py", "tests/bindings/test_binding.py"])
         .env("PYTHONPATH", root().join("generated/python/src"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .env("ACP_TERMINAL_EXPECT_NATIVE", "1")

@@ -66,7 +66,7 @@ pub fn built_already() {
 }
 
 /// Installs, checks the generated package with its own strict `tsconfig.json`, and
-/// compiles the tests (with the generated sources) into `tests/typescript/dist`. Once
+/// compiles the tests (with the generated sources) into `tests/bindings/dist`. Once
 /// per process: the typescript, conformance and fuzz steps all ask, and nothing in a run
 /// changes those sources.
 pub fn build_tests() -> Result<(), String> {
@@ -75,15 +75,15 @@ pub fn build_tests() -> Result<(), String> {
     }
     install()?;
     run(Command::new(tsc()).args(["-p", "generated/typescript/tsconfig.json", "--noEmit"]))?;
-    run(Command::new(tsc()).args(["-p", "tests/typescript/tsconfig.json"]))?;
+    run(Command::new(tsc()).args(["-p", "tests/bindings/tsconfig.json"]))?;
     let _ = BUILT.set(());
     Ok(())
 }
 
-/// The runtime's own tests (`tests/typescript-runtime`): type-checks the runtime alone,
+/// The runtime's own tests (`tests/runtime`): type-checks the runtime alone,
 /// with no Node or DOM types, then runs its unit tests.
 pub fn runtime_tests() -> Result<(), String> {
-    compile_and_test("tests/typescript-runtime")
+    compile_and_test("tests/runtime")
 }
 
 /// The transcript's own tests (`tests/transcript`): its vectors, whole and byte by
@@ -201,7 +201,7 @@ fn api_reference(app: &Scratch) -> Result<(), String> {
     Ok(())
 }
 
-/// The SDK the README's example and `tests/typescript/sdk.test.ts` use.
+/// The SDK the README's example and `tests/bindings/sdk.test.ts` use.
 pub const SDK: &str = "@agentclientprotocol/sdk@2.4.0";
 
 /// Every ```ts block of the README in the installed package is a complete program:

@@ -7,7 +7,7 @@ use crate::{root, run};
 use std::path::PathBuf;
 use std::process::Command;
 
-const REQUIREMENTS: &str = "tests/python/requirements-dev.txt";
+const REQUIREMENTS: &str = "tests/requirements-dev.txt";
 
 fn venv() -> PathBuf {
     root().join(".venv")
@@ -59,24 +59,24 @@ fn with_package(cmd: &mut Command) -> &mut Command {
 pub fn test() -> Result<(), String> {
     install()?;
     let py = python();
-    let linted = ["generated/python/src", "tests/python", "tests/python-runtime", "tests/transcript", "tests/consumer", "tests/runners"];
+    let linted = ["generated/python/src", "tests/bindings", "tests/runtime", "tests/transcript", "tests/consumer", "tests/runners"];
     run(with_package(Command::new(&py).args(["-m", "ruff", "check", "--quiet"]).args(linted)))?;
-    let typed = ["generated/python/src/acp_terminal", "tests/python", "tests/consumer/python/main.py", "tests/runners/vectors.py", "tests/runners/conformance.py"];
+    let typed = ["generated/python/src/acp_terminal", "tests/bindings", "tests/consumer/python/main.py", "tests/runners/vectors.py", "tests/runners/conformance.py"];
     run(with_package(Command::new(&py).args(["-m", "mypy", "--strict", "--no-error-summary"]).args(typed)))?;
     // The generator lays Python out as ruff format does (gen itself needs only Rust): the
     // package, and the golden outputs of every construct schema.
     run(with_package(Command::new(&py).args(["-m", "ruff", "format", "--check", "--quiet", "generated/python/src", "xtask/tests/schemas", "tests/consumer", "tests/runners"])))?;
-    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/python", "tests/transcript"])))?;
+    run(with_package(Command::new(&py).args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/bindings", "tests/transcript"])))?;
     runtime_tests(&py)
 }
 
-/// The static runtime's own tests (`tests/python-runtime`, the runtime imported from
+/// The static runtime's own tests (`tests/runtime`, the runtime imported from
 /// `templates/python` as the package `runtime`), with their own configuration
-/// (`tests/python-runtime/pyproject.toml`): mypy --strict with `warn_unreachable` and the
+/// (`tests/runtime/pyproject.toml`): mypy --strict with `warn_unreachable` and the
 /// pydantic plugin over the runtime and its tests, ruff's rules and layout, and pytest
-/// with every warning an error. What `tests/python-runtime/check.sh` runs.
+/// with every warning an error. What `tests/runtime/check.sh` runs.
 fn runtime_tests(py: &std::path::Path) -> Result<(), String> {
-    let config = "tests/python-runtime/pyproject.toml";
+    let config = "tests/runtime/pyproject.toml";
     // Pure, as every run of this step (the native step runs the base64 tests on the wheel).
     let quiet = |c: &mut Command| {
         c.env("PYTHONDONTWRITEBYTECODE", "1").env("ACP_TERMINAL_PURE", "1");
@@ -86,10 +86,10 @@ fn runtime_tests(py: &std::path::Path) -> Result<(), String> {
     quiet(&mut mypy);
     run(&mut mypy)?;
     for check in [&["check", "--quiet"][..], &["format", "--check", "--quiet"]] {
-        run(Command::new(py).args(["-m", "ruff"]).args(check).args(["--config", config, "templates/python/runtime", "tests/python-runtime"]))?;
+        run(Command::new(py).args(["-m", "ruff"]).args(check).args(["--config", config, "templates/python/runtime", "tests/runtime"]))?;
     }
     let mut pytest = Command::new(py);
-    pytest.args(["-m", "pytest", "-c", config, "tests/python-runtime"]);
+    pytest.args(["-m", "pytest", "-c", config, "tests/runtime"]);
     quiet(&mut pytest);
     run(&mut pytest)
 }

@@ -1,6 +1,6 @@
 """Regenerates the Node-made expectations in this folder (run once; the output is committed).
 
-    python3 tests/python-runtime/data/make_data.py
+    python3 tests/runtime/data/make_data.py
 
 - ecmascript_numbers.json: doubles (as 64-bit patterns) and integers (as decimal text)
   with the text Node's `String(x)` gives for them (ECMAScript Number::toString).

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-// dist/tests/typescript-runtime/ -> ../../../../../templates/typescript/runtime (the project root is five levels up)
+// dist/tests/runtime/ -> ../../../../../templates/typescript/runtime (the project root is five levels up)
 const here = dirname(fileURLToPath(import.meta.url));
 const runtime = join(here, "..", "..", "..", "..", "..", "templates", "typescript", "runtime");
 const files = readdirSync(runtime).filter((f) => f.endsWith(".ts"));

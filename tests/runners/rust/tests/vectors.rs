@@ -19,7 +19,7 @@ fn truth_decoder(schema: &str, ty: &str, text: &str) -> DecodeOutcome {
 }
 
 fn cases() -> Vec<(String, Value)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../vectors");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors");
     let mut out = Vec::new();
     for f in vector_files(&[dir]) {
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("vector JSON");

@@ -12,7 +12,7 @@ use serde_json::Value;
 /// When `tests/hostile/corpus.json` is missing or not JSON.
 #[must_use]
 pub fn corpus() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../hostile/corpus.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../hostile/corpus.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("tests/hostile/corpus.json")).expect("the corpus is JSON")
 }
 

@@ -55,7 +55,7 @@ macro_rules! dispatch {
 
 #[test]
 fn every_decode_vector_gives_the_same_result_through_serde() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../vectors");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors");
     let (mut n, mut failed) = (0, Vec::new());
     for f in vector_files(&[dir]) {
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("vector JSON");

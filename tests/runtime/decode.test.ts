@@ -41,7 +41,7 @@ const ok = <T>(decoder: Decoder<T>, text: string) => okOf(decodeText(text, decod
 describe("errors", () => {
   test("the kinds are the ones of the one list, in its order", () => {
     // templates/rules/error_kinds.txt is the one hand-written list; gen writes ERROR_KINDS from it.
-    // dist/tests/typescript-runtime/ -> the project root is five levels up.
+    // dist/tests/runtime/ -> the project root is five levels up.
     const source = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "..", "templates", "rules", "error_kinds.txt");
     const listed = readFileSync(source, "utf8")
       .split("\n")
