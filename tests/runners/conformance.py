@@ -21,7 +21,7 @@ from acp_terminal._runtime.json import parse_json
 from acp_terminal._runtime.writer import Writer
 from acp_terminal.adapters import Bridge, convert, ingest_v1
 from acp_terminal.registry import CODECS
-from acp_terminal.store import Counters, Limits, StoreEvent, TerminalEvicted, TerminalStore
+from acp_terminal.store import Limits, TerminalStore
 
 Result = dict[str, Any]
 
@@ -81,61 +81,6 @@ def transcript_result(c: Result) -> Result:
     return {"text": t.text}
 
 
-def event_view(e: StoreEvent) -> dict[str, Any]:
-    """A store event as replay cases list it."""
-    if isinstance(e, TerminalEvicted):
-        return {"kind": "evicted", "terminalId": e.terminal_id, "exited": e.exited}
-    return {"kind": "restarted", "terminalId": e.terminal_id}
-
-
-def store_view(store: TerminalStore) -> dict[str, Any]:
-    """The view of a store's terminals that replay cases compare; ``size`` only when known, ``droppedBytes`` only
-    when a byte was dropped, ``wrappedLines`` only when a line wrapped, ``droppedLines`` and ``droppedChars`` only
-    when a line was left out."""
-    out: dict[str, Any] = {}
-    for terminal_id, t in store.terminals():
-        e = t.exit_status
-        r = t.read_transcript()
-        view: dict[str, Any] = {
-            "command": t.command,
-            "cwd": t.cwd,
-            "output": base64.b64encode(t.output.to_bytes()).decode("ascii"),
-            "exitStatus": None if e is None else {"exitCode": e.exit_code, "signal": e.signal},
-            "transcript": r.text,
-            "toolCallIds": t.sorted_tool_calls(),
-        }
-        if t.size is not None:
-            view["size"] = {"cols": t.size.cols, "rows": t.size.rows}
-        if t.capabilities is not None:
-            view["capabilities"] = {"cancel": t.can_cancel}
-        if t.dropped_bytes > 0:
-            view["droppedBytes"] = t.dropped_bytes
-        if r.wrapped_lines > 0:
-            view["wrappedLines"] = r.wrapped_lines
-        if r.dropped_lines > 0:
-            view["droppedLines"] = r.dropped_lines
-            view["droppedChars"] = r.dropped_chars
-        if t.restarted:
-            view["restarted"] = True
-        out[terminal_id] = view
-    return out
-
-
-def store_counters(store: TerminalStore) -> dict[str, int] | None:
-    """The store's counters as replay cases compare them: ``None`` when all are zero; else
-    ``terminalsRefused`` and ``warningsDropped``, and each of ``terminalsEvicted``,
-    ``bytesEvicted``, ``eventsDropped`` above zero."""
-    c = store.counters
-    if c == Counters():
-        return None
-    more = {"terminalsEvicted": c.terminals_evicted, "bytesEvicted": c.bytes_evicted, "eventsDropped": c.events_dropped}
-    return {
-        "terminalsRefused": c.terminals_refused,
-        "warningsDropped": c.warnings_dropped,
-        **{name: n for name, n in more.items() if n > 0},
-    }
-
-
 def replay_limits(c: dict[str, Any]) -> Limits:
     """The limits of a replay case (``limits``, members optional)."""
     given = c.get("limits", {})
@@ -178,15 +123,15 @@ def replay_result(c: Result) -> Result:
             out = failure(e, f"/{member}/{i}{e.path}")
             break
         finally:
-            events.extend(event_view(ev) for ev in store.take_events())
+            events.extend(ev.to_json() for ev in store.take_events())
         try:
             store.check_invariants()
         except Exception as e:
             out["invariant"] = f"after update {i}: {e}"
             break
-    out["terminals"] = store_view(store)
+    out["terminals"] = store.snapshot()
     out["events"] = events
-    counters = store_counters(store)
+    counters = store.counters_snapshot()
     if counters is not None:
         out["counters"] = counters
     return out
@@ -237,7 +182,7 @@ def ingest_result(c: Result) -> Result:
             out = failure(e, f"{prefix}{e.path}")
             break
         warnings.extend(problems(ws, prefix))
-    out["terminals"] = store_view(store)
+    out["terminals"] = store.snapshot()
     out["warnings"] = warnings
     return out
 

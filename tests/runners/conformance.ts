@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { CODECS } from "../../generated/typescript/src/registry.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
-import { getMember, type Json, type JsonObject, objectOf, parseJson } from "../../generated/typescript/src/runtime/json.js";
+import { getMember, type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
-import { decodeBase64, encodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
+import { decodeBase64 } from "../../generated/typescript/src/runtime/base64.js";
 import { Transcript } from "../../generated/typescript/src/transcript.js";
-import { type Limits, type StoreEvent, TerminalStore } from "../../generated/typescript/src/store.js";
+import { type Limits, TerminalStore } from "../../generated/typescript/src/store.js";
 import { Bridge, type ProtocolVersion, convert, ingestV1 } from "../../generated/typescript/src/adapters.js";
 
 type Result = { [k: string]: unknown };
@@ -64,43 +64,6 @@ function transcriptResult(c: JsonObject): Result {
   return { text: t.text };
 }
 
-const eventView = (e: StoreEvent): Json =>
-  e.kind === "evicted" ? { kind: "evicted", terminalId: e.terminalId, exited: e.exited } : { kind: "restarted", terminalId: e.terminalId };
-
-/** The view of a store's terminals (docs/CONFORMANCE.md, kind `replay`). */
-export function storeView(store: TerminalStore): JsonObject {
-  const out: [string, Json][] = [];
-  for (const [id, t] of store.terminals()) {
-    const e = t.exitStatus;
-    const r = t.readTranscript();
-    const view: [string, Json][] = [
-      ["command", t.command],
-      ["cwd", t.cwd],
-      ["output", encodeBase64(t.output.toBytes())],
-      ["exitStatus", e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null }],
-      ["transcript", r.text],
-      ["toolCallIds", t.sortedToolCalls()],
-    ];
-    if (t.size !== null) view.push(["size", { cols: t.size.cols, rows: t.size.rows }]);
-    if (t.capabilities !== null) view.push(["capabilities", { cancel: t.canCancel }]);
-    if (t.droppedBytes > 0) view.push(["droppedBytes", t.droppedBytes]);
-    if (r.wrappedLines > 0) view.push(["wrappedLines", r.wrappedLines]);
-    if (r.droppedLines > 0) view.push(["droppedLines", r.droppedLines], ["droppedChars", r.droppedChars]);
-    if (t.restarted) view.push(["restarted", true]);
-    out.push([id, objectOf(view)]);
-  }
-  return objectOf(out);
-}
-
-/** The counters as replay cases list them: none when all are zero. */
-function storeCounters(store: TerminalStore): JsonObject | undefined {
-  const c = store.counters;
-  if (Object.values(c).every((n) => n === 0)) return undefined;
-  const out: JsonObject = { terminalsRefused: c.terminalsRefused, warningsDropped: c.warningsDropped };
-  for (const k of ["terminalsEvicted", "bytesEvicted", "eventsDropped"] as const) if (c[k] > 0) out[k] = c[k];
-  return out;
-}
-
 function replayLimits(c: JsonObject): Partial<Limits> | string {
   const l = get(c, "limits");
   const out: { -readonly [K in keyof Limits]?: number } = {};
@@ -123,11 +86,11 @@ function replayResult(c: JsonObject): Result {
   if (typeof limits === "string") return unsupported(limits);
   const store = new TerminalStore(limits);
   let out: Result = {};
-  const events: Json[] = [];
+  const events: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
     const text = writeJson(items[i] as Json);
     const r = member === "updates" ? store.applyText(text) : store.applyNotificationText(text);
-    for (const e of store.takeEvents()) events.push(eventView(e));
+    events.push(...store.takeEvents());
     if (!r.ok) {
       out = failure(r.error, `/${member}/${i}${r.error.path}`);
       break;
@@ -139,10 +102,10 @@ function replayResult(c: JsonObject): Result {
       break;
     }
   }
-  out["terminals"] = storeView(store);
+  out["terminals"] = store.snapshot();
   out["events"] = events;
-  const counters = storeCounters(store);
-  if (counters !== undefined) out["counters"] = counters;
+  const counters = store.countersSnapshot();
+  if (counters !== null) out["counters"] = counters;
   return out;
 }
 
@@ -187,7 +150,7 @@ function ingestResult(c: JsonObject): Result {
     }
     warnings.push(...problems(r.warnings, prefix));
   }
-  out["terminals"] = storeView(store);
+  out["terminals"] = store.snapshot();
   out["warnings"] = warnings;
   return out;
 }

@@ -117,6 +117,49 @@ pub enum StoreEvent {
     },
 }
 
+impl StoreEvent {
+    /// The event as JSON: `{"kind": "evicted", "terminalId", "exited"}` or
+    /// `{"kind": "restarted", "terminalId"}`, as `replay` vectors list events.
+    #[must_use]
+    pub fn to_json(&self) -> wire::Json {
+        let mut m = Members::new();
+        match self {
+            Self::Evicted { terminal_id, exited } => {
+                m.insert("kind", "evicted");
+                m.insert("terminalId", terminal_id.as_str());
+                m.insert("exited", *exited);
+            }
+            Self::Restarted { terminal_id } => {
+                m.insert("kind", "restarted");
+                m.insert("terminalId", terminal_id.as_str());
+            }
+        }
+        m.into()
+    }
+}
+
+impl Counters {
+    /// The counters as JSON, as `replay` vectors compare them: `None` when all are zero;
+    /// else `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`,
+    /// `bytesEvicted` and `eventsDropped` above zero.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts stay far below 2^53")]
+    pub fn to_json(&self) -> Option<wire::Json> {
+        if *self == Self::default() {
+            return None;
+        }
+        let mut m = Members::new();
+        m.insert("terminalsRefused", self.terminals_refused as f64);
+        m.insert("warningsDropped", self.warnings_dropped as f64);
+        for (name, n) in [("terminalsEvicted", self.terminals_evicted), ("bytesEvicted", self.bytes_evicted), ("eventsDropped", self.events_dropped)] {
+            if n > 0 {
+                m.insert(name, n as f64);
+            }
+        }
+        Some(m.into())
+    }
+}
+
 /// Output bytes kept as a list of blocks. Chunks of 4 KiB or more are kept as they
 /// came; smaller ones are gathered into blocks of at most 4 KiB that grow as they fill.
 /// Appending never copies what is stored, and the only spare capacity is in the last,
@@ -430,6 +473,55 @@ impl TerminalState {
         self.restarted
     }
 
+    /// This terminal as JSON, the view that `replay` vectors compare (docs/CLIENTS.md,
+    /// "A store's snapshot"): `command`, `cwd`, `output` (the retained bytes, base64),
+    /// `exitStatus` (`{exitCode, signal}` or `null`), `transcript` and `toolCallIds`;
+    /// then `size` when known, `capabilities` (`{cancel}`) when the Agent gave them, and
+    /// `droppedBytes`, `wrappedLines`, `droppedLines` with `droppedChars`, and
+    /// `restarted` only when they are not zero or false. For a debugger view or a test.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts and exit codes stay far below 2^53")]
+    pub fn snapshot(&self) -> wire::Json {
+        let (text, wrapped, lines, chars) = self.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
+        let opt = |v: Option<&str>| v.map_or(wire::Json::Null, wire::Json::from);
+        let mut view = Members::new();
+        view.insert("command", opt(self.command()));
+        view.insert("cwd", opt(self.cwd().map(AbsolutePath::as_str)));
+        view.insert("output", wire::encode_base64(&self.output.to_vec()));
+        let exit = self.exit_status().map_or(wire::Json::Null, |e| {
+            let mut m = Members::new();
+            m.insert("exitCode", e.exit_code.map_or(wire::Json::Null, |c| wire::Json::Number(c as f64)));
+            m.insert("signal", opt(e.signal.as_deref()));
+            m.into()
+        });
+        view.insert("exitStatus", exit);
+        view.insert("transcript", text);
+        view.insert("toolCallIds", self.tool_calls().map(|c| wire::Json::from(c.as_str())).collect::<Vec<_>>());
+        if let Some(size) = self.size() {
+            let mut m = Members::new();
+            m.insert("cols", f64::from(size.cols));
+            m.insert("rows", f64::from(size.rows));
+            view.insert("size", m);
+        }
+        if self.capabilities().is_some() {
+            let mut m = Members::new();
+            m.insert("cancel", self.can_cancel());
+            view.insert("capabilities", m);
+        }
+        for (name, n) in [("droppedBytes", self.dropped_bytes()), ("wrappedLines", wrapped), ("droppedLines", lines)] {
+            if n > 0 {
+                view.insert(name, n as f64);
+            }
+        }
+        if lines > 0 {
+            view.insert("droppedChars", chars as f64);
+        }
+        if self.restarted {
+            view.insert("restarted", true);
+        }
+        view.into()
+    }
+
     /// Drops the first `n` retained bytes for the store's total limit: a transcript
     /// already built reads them first; otherwise they go unread.
     fn evict_bytes(&mut self, n: usize) {
@@ -548,6 +640,17 @@ impl TerminalStore {
     #[must_use]
     pub const fn counters(&self) -> Counters {
         self.counters
+    }
+
+    /// Every terminal's [`TerminalState::snapshot`], by id in the store's order (what
+    /// [`TerminalStore::terminals`] iterates).
+    #[must_use]
+    pub fn snapshot(&self) -> wire::Json {
+        let mut out = Members::new();
+        for (id, t) in self.terminals() {
+            out.insert(id.as_str(), t.snapshot());
+        }
+        out.into()
     }
 
     /// The session the store is bound to, once a notification has been applied.

@@ -11,10 +11,10 @@
 // (`takeEvents`); past `maxTotalBytes` it drops the oldest bytes of the least recently updated
 // exited terminals first.
 
-import { decodeBase64 } from "./runtime/base64.js";
+import { decodeBase64, encodeBase64 } from "./runtime/base64.js";
 import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
 import { DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES } from "./limits.js";
-import type { JsonObject } from "./runtime/json.js";
+import { type Json, type JsonObject, objectOf } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
 import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./transcript.js";
 import {
@@ -393,6 +393,34 @@ export class TerminalState {
     return [...this.toolCalls].sort(byCodePoint);
   }
 
+  /**
+   * This terminal as JSON, the view that `replay` vectors compare (docs/CLIENTS.md, "A store's
+   * snapshot"): `command`, `cwd`, `output` (the retained bytes, base64), `exitStatus`
+   * (`{exitCode, signal}` or `null`), `transcript` and `toolCallIds`; then `size` when known,
+   * `capabilities` (`{cancel}`) when the Agent gave them, and `droppedBytes`, `wrappedLines`,
+   * `droppedLines` with `droppedChars`, and `restarted` only when they are not zero or false.
+   * For a debugger view or a test.
+   */
+  snapshot(): JsonObject {
+    const e = this.exitStatus;
+    const r = this.catchUp();
+    const view: [string, Json][] = [
+      ["command", this.command],
+      ["cwd", this.cwd],
+      ["output", encodeBase64(this.output.toBytes())],
+      ["exitStatus", e === null ? null : { exitCode: e.exitCode ?? null, signal: e.signal ?? null }],
+      ["transcript", r.text],
+      ["toolCallIds", this.sortedToolCalls()],
+    ];
+    if (this.size !== null) view.push(["size", { cols: this.size.cols, rows: this.size.rows }]);
+    if (this.capabilities !== null) view.push(["capabilities", { cancel: this.canCancel }]);
+    if (this.droppedBytes > 0) view.push(["droppedBytes", this.droppedBytes]);
+    if (r.wrappedLines > 0) view.push(["wrappedLines", r.wrappedLines]);
+    if (r.droppedLines > 0) view.push(["droppedLines", r.droppedLines], ["droppedChars", r.droppedChars]);
+    if (this.restarted) view.push(["restarted", true]);
+    return objectOf(view);
+  }
+
   private catchUp(): Transcript {
     let r = this.renderer;
     if (r === null) {
@@ -533,6 +561,24 @@ export class TerminalStore {
   /** Every terminal, in first-seen order (a terminal started again after an eviction counts as new). */
   terminals(): IterableIterator<[TerminalId, TerminalState]> {
     return this.states.entries();
+  }
+
+  /** Every terminal's `snapshot()`, by id in the store's order (what `terminals()` iterates). */
+  snapshot(): JsonObject {
+    return objectOf([...this.states].map(([id, t]) => [id, t.snapshot()] as const));
+  }
+
+  /**
+   * The counters as JSON, as `replay` vectors compare them: `null` when all are zero; else
+   * `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`, `bytesEvicted`
+   * and `eventsDropped` above zero.
+   */
+  countersSnapshot(): JsonObject | null {
+    const c = this.counters;
+    if (Object.values(c).every((n) => n === 0)) return null;
+    const out: [string, Json][] = [["terminalsRefused", c.terminalsRefused], ["warningsDropped", c.warningsDropped]];
+    for (const k of ["terminalsEvicted", "bytesEvicted", "eventsDropped"] as const) if (c[k] > 0) out.push([k, c[k]]);
+    return objectOf(out);
   }
 
   /** The output bytes all terminals retain (`maxTotalBytes` bounds it). */

@@ -23,7 +23,7 @@ from typing import Final, TypeAlias
 
 from pydantic import JsonValue
 
-from ._runtime.base64 import Base64Error, decode_base64
+from ._runtime.base64 import Base64Error, decode_base64, encode_base64
 from ._runtime.errors import ParseError, Problem
 from ._runtime.limits import DEFAULT_MAX_WARNINGS
 from ._runtime.model import MISSING, UnknownVariant
@@ -151,6 +151,10 @@ class TerminalEvicted:
     exited: bool
     """Whether it had exited (a live terminal is evicted only when every terminal is live)."""
 
+    def to_json(self) -> dict[str, JsonValue]:
+        """The event as JSON, as ``replay`` vectors list events."""
+        return {"kind": "evicted", "terminalId": self.terminal_id, "exited": self.exited}
+
 
 @dataclass(frozen=True, slots=True)
 class TerminalRestarted:
@@ -158,6 +162,10 @@ class TerminalRestarted:
     held before (``TerminalState.restarted``)."""
 
     terminal_id: TerminalId
+
+    def to_json(self) -> dict[str, JsonValue]:
+        """The event as JSON, as ``replay`` vectors list events."""
+        return {"kind": "restarted", "terminalId": self.terminal_id}
 
 
 StoreEvent: TypeAlias = TerminalEvicted | TerminalRestarted
@@ -353,6 +361,39 @@ class TerminalState:
         """The tool calls whose current content references this terminal, sorted."""
         return sorted(self.tool_calls)
 
+    def snapshot(self) -> dict[str, JsonValue]:
+        """This terminal as JSON, the view that ``replay`` vectors compare (docs/CLIENTS.md,
+        "A store's snapshot"): ``command``, ``cwd``, ``output`` (the retained bytes, base64),
+        ``exitStatus`` (``{exitCode, signal}`` or ``None``), ``transcript`` and
+        ``toolCallIds``; then ``size`` when known, ``capabilities`` (``{cancel}``) when the
+        Agent gave them, and ``droppedBytes``, ``wrappedLines``, ``droppedLines`` with
+        ``droppedChars``, and ``restarted`` only when they are not zero or false. For a
+        debugger view or a test."""
+        e = self.exit_status
+        r = self._catch_up()
+        view: dict[str, JsonValue] = {
+            "command": self.command,
+            "cwd": self.cwd,
+            "output": encode_base64(self.output.to_bytes()),
+            "exitStatus": None if e is None else {"exitCode": e.exit_code, "signal": e.signal},
+            "transcript": r.text,
+            "toolCallIds": list(self.sorted_tool_calls()),
+        }
+        if self.size is not None:
+            view["size"] = {"cols": self.size.cols, "rows": self.size.rows}
+        if self.capabilities is not None:
+            view["capabilities"] = {"cancel": self.can_cancel}
+        if self.dropped_bytes > 0:
+            view["droppedBytes"] = self.dropped_bytes
+        if r.wrapped_lines > 0:
+            view["wrappedLines"] = r.wrapped_lines
+        if r.dropped_lines > 0:
+            view["droppedLines"] = r.dropped_lines
+            view["droppedChars"] = r.dropped_chars
+        if self.restarted:
+            view["restarted"] = True
+        return view
+
     def _new_transcript(self) -> Transcript:
         return Transcript(self._max_line_length, self._max_text_length)
 
@@ -462,6 +503,29 @@ class TerminalStore:
         """Every terminal, in first-seen order (a terminal started again after an eviction
         counts as new)."""
         return iter(self._states.items())
+
+    def snapshot(self) -> dict[str, JsonValue]:
+        """Every terminal's ``TerminalState.snapshot()``, by id in the store's order (what
+        ``terminals()`` iterates)."""
+        return {terminal_id: t.snapshot() for terminal_id, t in self._states.items()}
+
+    def counters_snapshot(self) -> dict[str, JsonValue] | None:
+        """The counters as JSON, as ``replay`` vectors compare them: ``None`` when all are
+        zero; else ``terminalsRefused`` and ``warningsDropped``, and each of
+        ``terminalsEvicted``, ``bytesEvicted`` and ``eventsDropped`` above zero."""
+        c = self.counters
+        if c == Counters():
+            return None
+        more = (
+            ("terminalsEvicted", c.terminals_evicted),
+            ("bytesEvicted", c.bytes_evicted),
+            ("eventsDropped", c.events_dropped),
+        )
+        return {
+            "terminalsRefused": c.terminals_refused,
+            "warningsDropped": c.warnings_dropped,
+            **{k: n for k, n in more if n > 0},
+        }
 
     @property
     def total_bytes(self) -> int:

@@ -106,78 +106,6 @@ pub fn transcript_result(case: &Value) -> Value {
     json!({ "text": t.text() })
 }
 
-/// A store event as replay cases list it.
-#[must_use]
-pub fn event_view(e: &acp_terminal::store::StoreEvent) -> Value {
-    use acp_terminal::store::StoreEvent;
-    match e {
-        StoreEvent::Evicted { terminal_id, exited } => serde_json::json!({ "kind": "evicted", "terminalId": terminal_id.as_str(), "exited": exited }),
-        StoreEvent::Restarted { terminal_id } => serde_json::json!({ "kind": "restarted", "terminalId": terminal_id.as_str() }),
-        _ => serde_json::json!({ "kind": "unknown" }),
-    }
-}
-
-/// The view of a store's terminals that `replay` cases compare. `size` is there only
-/// when known, `capabilities` (`{"cancel": bool}`) only when the Agent gave them, `droppedBytes` only when a byte was dropped, `wrappedLines` only when
-/// the transcript wrapped a line, `droppedLines` and `droppedChars` only when it left
-/// out a line.
-#[must_use]
-pub fn store_view(store: &acp_terminal::store::TerminalStore) -> Value {
-    let mut out = serde_json::Map::new();
-    for (id, t) in store.terminals() {
-        let (transcript, wrapped, dropped_lines, dropped_chars) = t.with_transcript(|r| (r.text(), r.wrapped_lines(), r.dropped_lines(), r.dropped_chars()));
-        let exit = t.exit_status().map_or(Value::Null, |e| serde_json::json!({ "exitCode": e.exit_code, "signal": e.signal }));
-        let tool_calls: Vec<&str> = t.tool_calls().map(|c| c.as_str()).collect();
-        let mut view = serde_json::json!({
-            "command": t.command(),
-            "cwd": t.cwd().map(|c| c.as_str()),
-            "output": acp_terminal::wire::encode_base64(&t.output().to_vec()),
-            "exitStatus": exit,
-            "transcript": transcript,
-            "toolCallIds": tool_calls,
-        });
-        if let Some(size) = t.size() {
-            view["size"] = serde_json::json!({ "cols": size.cols, "rows": size.rows });
-        }
-        if t.capabilities().is_some() {
-            view["capabilities"] = serde_json::json!({ "cancel": t.can_cancel() });
-        }
-        if t.dropped_bytes() > 0 {
-            view["droppedBytes"] = t.dropped_bytes().into();
-        }
-        if wrapped > 0 {
-            view["wrappedLines"] = wrapped.into();
-        }
-        if dropped_lines > 0 {
-            view["droppedLines"] = dropped_lines.into();
-            view["droppedChars"] = dropped_chars.into();
-        }
-        if t.restarted() {
-            view["restarted"] = true.into();
-        }
-        out.insert(id.as_str().to_owned(), view);
-    }
-    Value::Object(out)
-}
-
-/// The store's counters as replay cases compare them: `None` when all are zero; else
-/// `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`,
-/// `bytesEvicted`, `eventsDropped` above zero.
-#[must_use]
-pub fn store_counters(store: &acp_terminal::store::TerminalStore) -> Option<Value> {
-    let c = store.counters();
-    if c == acp_terminal::store::Counters::default() {
-        return None;
-    }
-    let mut v = serde_json::json!({ "terminalsRefused": c.terminals_refused, "warningsDropped": c.warnings_dropped });
-    for (name, n) in [("terminalsEvicted", c.terminals_evicted), ("bytesEvicted", c.bytes_evicted), ("eventsDropped", c.events_dropped)] {
-        if n > 0 {
-            v[name] = n.into();
-        }
-    }
-    Some(v)
-}
-
 /// The limits of a replay case (`limits`, members optional; defaults otherwise).
 ///
 /// # Errors
@@ -220,7 +148,7 @@ pub fn replay_result(case: &Value) -> Value {
     for (i, u) in items.iter().enumerate() {
         let text = u.to_string();
         let r = if member == "updates" { store.apply_text(&text) } else { store.apply_notification_text(&text) };
-        events.extend(store.take_events().iter().map(event_view));
+        events.extend(store.take_events().iter().map(|e| Value::from(&e.to_json())));
         if let Err(e) = r {
             out = error(e.kind.as_str(), &format!("/{member}/{i}{}", e.path), &e.message);
             break;
@@ -230,10 +158,10 @@ pub fn replay_result(case: &Value) -> Value {
             break;
         }
     }
-    out["terminals"] = store_view(&store);
+    out["terminals"] = Value::from(&store.snapshot());
     out["events"] = Value::Array(events);
-    if let Some(c) = store_counters(&store) {
-        out["counters"] = c;
+    if let Some(c) = store.counters().to_json() {
+        out["counters"] = Value::from(&c);
     }
     out
 }
@@ -305,7 +233,7 @@ pub fn ingest_result(case: &Value) -> Value {
             }
         }
     }
-    out["terminals"] = store_view(&store);
+    out["terminals"] = Value::from(&store.snapshot());
     out["warnings"] = Value::Array(warnings);
     out
 }

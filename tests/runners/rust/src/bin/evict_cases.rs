@@ -7,7 +7,6 @@
 
 use acp_terminal::store::{Limits, TerminalStore};
 use acp_terminal::wire::encode_base64;
-use acp_terminal_conformance::{event_view, store_counters, store_view};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 
@@ -56,10 +55,10 @@ fn case(rng: &mut Rng, name: String) -> Result<Value, String> {
     for (i, u) in updates.iter().enumerate() {
         store.apply_text(&u.to_string()).map_err(|e| format!("update {i} of {name}: {e}"))?;
         store.check_invariants().map_err(|e| format!("update {i} of {name}: half-evicted: {e}"))?;
-        events.extend(store.take_events().iter().map(event_view));
+        events.extend(store.take_events().iter().map(|e| serde_json::Value::from(&e.to_json())));
     }
-    let mut expect = json!({ "terminals": store_view(&store) });
-    if let Some(c) = store_counters(&store) {
+    let mut expect = json!({ "terminals": serde_json::Value::from(&store.snapshot()) });
+    if let Some(c) = store.counters().to_json().as_ref().map(serde_json::Value::from) {
         expect["counters"] = c;
     }
     if !events.is_empty() {
