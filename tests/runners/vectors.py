@@ -12,8 +12,39 @@ import sys
 from typing import Any
 
 
+def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, Any]:
+    """A ``state`` case: the messages applied in order to a new session state (from
+    ``initialText`` when given), up to the first that fails."""
+    from importlib import import_module
+
+    module = c["schema"]
+    if module not in registry.STATE_RULES:
+        return {"unsupported": f"schema {module} has no x-state"}
+    runtime = import_module(f"{package.__name__}._runtime.state")
+    writer = import_module(f"{package.__name__}._runtime.writer")
+    state = runtime.SessionState(registry.STATE_RULES[module], registry.CODECS[module])
+    if "initialText" in c:
+        state.restore(json.loads(c["initialText"]))
+    out: dict[str, Any] = {}
+    warnings: list[dict[str, str]] = []
+    for i, m in enumerate(c["messages"]):
+        try:
+            ws = state.apply(m["type"], m["inputText"])
+        except package.ParseError as e:
+            out["error"] = {"kind": e.kind, "path": f"/messages/{i}/message{e.path}"}
+            break
+        warnings.extend({"kind": w.kind, "path": f"/messages/{i}/message{w.path}"} for w in ws)
+    w = writer.Writer()
+    w.value(state.snapshot())
+    out["state"] = w.finish()
+    out["warnings"] = warnings
+    return out
+
+
 def result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, Any]:
     """What the package gives for one case."""
+    if c.get("kind") == "state":
+        return state_result(c, package, registry)
     module, type_name, method = c["schema"], c["type"], c.get("method")
     if method is not None:
         table = registry.RESULTS.get(module, {}).get(type_name)

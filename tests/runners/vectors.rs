@@ -27,7 +27,38 @@ fn decoded(m: &str, t: &str, method: Option<&str>, text: &str) -> Value {
     }
 }
 
+/// A `state` case: the messages applied in order to a new session state (from the
+/// case's `initial` state, when it has one), up to the first that fails.
+fn state_result(c: &Value) -> Value {
+    let m = c["schema"].as_str().unwrap_or("");
+    let Some(version) = package::registry::VERSIONS.iter().find(|v| **v == m) else { return json!({ "unsupported": format!("no schema {m}") }) };
+    let Some(mut state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
+    if let Some(initial) = c["initialText"].as_str() {
+        match package::wire::parse_value(initial) {
+            Ok(v) => state.restore(&v),
+            Err(e) => return json!({ "unsupported": format!("initial state: {e}") }),
+        }
+    }
+    let mut out = json!({});
+    let mut warnings = Vec::new();
+    for (i, msg) in c["messages"].as_array().into_iter().flatten().enumerate() {
+        match state.apply(msg["type"].as_str().unwrap_or(""), msg["inputText"].as_str().unwrap_or("")) {
+            Ok(ws) => warnings.extend(ws.iter().map(|w| json!({ "kind": w.kind.as_str(), "path": format!("/messages/{i}/message{}", w.path) }))),
+            Err(e) => {
+                out["error"] = json!({ "kind": e.kind.as_str(), "path": format!("/messages/{i}/message{}", e.path) });
+                break;
+            }
+        }
+    }
+    out["state"] = Value::from(package::wire::to_string(&state.snapshot()));
+    out["warnings"] = Value::Array(warnings);
+    out
+}
+
 fn result(c: &Value) -> Value {
+    if c["kind"] == "state" {
+        return state_result(c);
+    }
     let (m, t, input, method) = (c["schema"].as_str().unwrap_or(""), c["type"].as_str().unwrap_or(""), c["inputText"].as_str().unwrap_or(""), c["method"].as_str());
     let mut r = decoded(m, t, method, input);
     if let Some(output) = r.get("output").and_then(Value::as_str).map(str::to_owned) {

@@ -11,16 +11,49 @@ type Outcome = { ok: true; value: unknown; warnings: Issue[] } | { ok: false; er
 type Codec = { parse(text: string): Outcome; serialize(value: unknown): string };
 type Results = { decode(method: string, value: unknown): Outcome; serialize(method: string, value: unknown): string };
 type Registry = {
+  STATE_RULES: Map<string, string>;
   CODECS: Map<string, Map<string, Codec>>;
   DEFAULTS: Map<string, Map<string, (value: unknown) => unknown>>;
   RESULTS: Map<string, Map<string, Results>>;
 };
-type Case = { schema: string; type: string; inputText: string; method?: string };
+type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; messages?: { type: string; inputText: string }[] };
+type State = {
+  restore(snapshot: unknown): void;
+  apply(name: string, text: string): { ok: true; warnings: Issue[] } | { ok: false; error: Issue };
+  snapshot(): unknown;
+};
 type Result = { [k: string]: unknown };
 
 const registryPath = process.argv[2];
 if (registryPath === undefined) throw new Error("usage: vectors.js REGISTRY < cases.json");
-const { CODECS, DEFAULTS, RESULTS } = (await import(pathToFileURL(registryPath).href)) as Registry;
+const { CODECS, DEFAULTS, RESULTS, STATE_RULES } = (await import(pathToFileURL(registryPath).href)) as Registry;
+const runtime = new URL("runtime/", pathToFileURL(registryPath));
+const { SessionState } = (await import(new URL("state.js", runtime).href)) as { SessionState: new (rules: string, codecs: Map<string, Codec>) => State };
+const { writeJson } = (await import(new URL("writer.js", runtime).href)) as { writeJson(v: unknown): string };
+const { parseJson } = (await import(new URL("json.js", runtime).href)) as { parseJson(t: string): unknown };
+
+/** A `state` case: the messages applied in order to a new session state (from `initialText`
+ * when given), up to the first that fails. */
+function stateResult(c: Case): Result {
+  const rules = STATE_RULES.get(c.schema);
+  const codecs = CODECS.get(c.schema);
+  if (rules === undefined || codecs === undefined) return { unsupported: `schema ${c.schema} has no x-state` };
+  const state = new SessionState(rules, codecs);
+  if (c.initialText !== undefined) state.restore(parseJson(c.initialText));
+  const out: Result = {};
+  const warnings: Issue[] = [];
+  for (const [i, m] of (c.messages ?? []).entries()) {
+    const r = state.apply(m.type, m.inputText);
+    if (!r.ok) {
+      out["error"] = { kind: r.error.kind, path: `/messages/${i}/message${r.error.path}` };
+      break;
+    }
+    warnings.push(...r.warnings.map((w) => ({ kind: w.kind, path: `/messages/${i}/message${w.path}` })));
+  }
+  out["state"] = writeJson(state.snapshot());
+  out["warnings"] = warnings;
+  return out;
+}
 
 function outcome(r: Outcome, serialize: (v: unknown) => string): Result {
   if (!r.ok) return { error: { kind: r.error.kind, path: r.error.path }, message: r.error.message ?? "" };
@@ -28,6 +61,7 @@ function outcome(r: Outcome, serialize: (v: unknown) => string): Result {
 }
 
 function result(c: Case): Result {
+  if (c.kind === "state") return stateResult(c);
   const method = c.method;
   const table = RESULTS.get(c.schema)?.get(c.type);
   const codec = CODECS.get(c.schema)?.get(c.type);

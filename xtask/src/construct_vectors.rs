@@ -229,3 +229,69 @@ pub fn run_generated(dir: &Path, tsc: &Path, python: &Path, module: &str, ir: &a
         Err(format!("generated values of upstream's {module} definitions: wrong:\n{}", wrong.join("\n")))
     }
 }
+
+/// The session-state fixtures (`tests/state/fixtures.json`, docs/CONFORMANCE.md kind
+/// `state`) through the package of upstream's full v2 schema (`dir`, module `v2`), in
+/// the three languages: each language's state, warnings and error must be the fixture's,
+/// byte for byte (the state as canonical JSON text, so member order counts). Every
+/// message that `ir`'s `x-state` annotates, and every one it marks inert, must have a
+/// fixture.
+///
+/// # Errors
+/// Each fixture a language gets wrong, and each annotated message without a fixture.
+pub fn run_state(dir: &Path, tsc: &Path, python: &Path, ir: &acp_terminal_codegen::ir::Ir) -> Result<(), String> {
+    const SET: &str = "tests/state/fixtures.json";
+    let text = std::fs::read_to_string(crate::root().join(SET)).map_err(|e| format!("{SET}: {e}"))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("{SET}: {e}"))?;
+    let fixtures = doc["cases"].as_array().cloned().unwrap_or_default();
+    if let Some(f) = fixtures.iter().find(|f| f["kind"] != "state" || !f["name"].is_string() || !f["messages"].is_array() || !f["expect"]["state"].is_object()) {
+        return Err(format!("{SET}: every case is of kind `state` with a `name`, `messages` and `expect.state` (docs/CONFORMANCE.md): {f}"));
+    }
+    let mut cases = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &fixtures {
+        let messages: Vec<Value> = f["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                let ty = m["type"].as_str().unwrap_or_default();
+                seen.insert((ty.to_owned(), m["message"]["sessionUpdate"].as_str().map(str::to_owned)));
+                json!({ "type": ty, "inputText": m["message"].to_string() })
+            })
+            .collect();
+        let mut c = json!({ "kind": "state", "schema": f["schema"], "messages": messages });
+        if let Some(initial) = f.get("initial") {
+            c["initialText"] = initial.to_string().into();
+        }
+        cases.push(c);
+    }
+    let model = acp_terminal_codegen::state::model(ir).map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+    let mut wrong = Vec::new();
+    let annotated = model.owners.iter().flat_map(|o| o.rules.iter().map(|r| (r.union.clone().unwrap_or_else(|| r.message.clone()), r.tag.clone()))).chain(model.inert.iter().cloned());
+    for (ty, tag) in annotated.collect::<std::collections::BTreeSet<_>>() {
+        let key = (ty.clone(), if ty == "SessionUpdate" { tag.clone() } else { None });
+        if !seen.contains(&key) {
+            wrong.push(format!("{SET}: no fixture applies {ty}{}, which upstream's v2 schema annotates with x-state", tag.map(|t| format!(" `{t}`")).unwrap_or_default()));
+        }
+    }
+    let by_lang = results_in(dir, "acp_upstream", tsc, python, &cases)?;
+    for (i, f) in fixtures.iter().enumerate() {
+        let name = f["name"].as_str().unwrap_or_default();
+        let e = &f["expect"];
+        let want = json!({ "state": e["state"].to_string(), "warnings": e.get("warnings").cloned().unwrap_or_else(|| json!([])), "error": e.get("error").cloned().unwrap_or(Value::Null) });
+        for (lang, results) in &by_lang {
+            let r = &results[i];
+            let got = json!({ "state": r["state"], "warnings": r["warnings"], "error": r.get("error").cloned().unwrap_or(Value::Null) });
+            if got != want || r.get("unsupported").is_some() {
+                wrong.push(format!("{SET}: {name}: {lang} gave {r}, the fixture says {want}"));
+            }
+        }
+    }
+    if wrong.is_empty() {
+        eprintln!("session state: {} fixtures ({SET}) through the package of upstream's full v2 schema, each the same in rust, typescript and python; every x-state message has one", fixtures.len());
+        Ok(())
+    } else {
+        Err(format!("session state: {} wrong:\n{}", wrong.len(), wrong.join("\n")))
+    }
+}

@@ -106,6 +106,12 @@ pub fn compile_goldens(tsc: &Path, python: &Path) -> Result<(), String> {
                 crate::construct_vectors::run_upstream(&up, tsc, python, "v1", "tests/upstream/vectors/v1-docs.json", &v1_names)
             })
         })
+        .and_then(|()| {
+            timed("session-state fixtures", &|| {
+                let v2 = upstream.iter().find(|i| i.module == "v2").ok_or("upstream's inputs have no v2 module")?;
+                crate::construct_vectors::run_state(&up, tsc, python, v2.ir()?)
+            })
+        })
         .and_then(|()| timed("the comparison's probes", &|| crate::compare::check_ours(&up, tsc, python)))
         .and_then(|()| {
             // Every upstream definition, in the three languages, with values made from the schema.

@@ -157,3 +157,23 @@ pub fn decode_result(version: &str, name: &str, method: &str, text: &str) -> Opt
         }
     }
 }
+
+/// The session-state table of schema `version` (what its `x-state` annotations say each
+/// message does to the state), for [`wire::SessionState`]; `None` when the schema has no
+/// `x-state`.
+#[must_use]
+pub fn state_rules(version: &str) -> Option<&'static str> {
+    match version {
+        "v2" => Some(
+            r#"{"session":{"targets":[{"name":"toolCall","keyed":true},{"name":"terminal","keyed":true}],"rules":[{"message":"RequestPermissionRequest","action":"upsert","target":"toolCall","id":["subject","toolCall","toolCallId"],"value":["subject","toolCall"]},{"message":"ToolCallContentChunk","union":"SessionUpdate","tag":"tool_call_content_chunk","action":"append","target":"toolCall","id":["toolCallId"],"field":["content"],"value":["content"],"tagMember":"sessionUpdate","appends":"item"},{"message":"ToolCallUpdate","union":"SessionUpdate","tag":"tool_call_update","action":"upsert","target":"toolCall","id":["toolCallId"],"tagMember":"sessionUpdate"},{"message":"TerminalUpdate","union":"SessionUpdate","tag":"terminal_update","action":"upsert","target":"terminal","id":["terminalId"],"tagMember":"sessionUpdate"},{"message":"TerminalOutputChunk","union":"SessionUpdate","tag":"terminal_output_chunk","action":"append","target":"terminal","id":["terminalId"],"field":["output","data"],"value":["data"],"appends":"bytes","tagMember":"sessionUpdate"}]}}"#,
+        ),
+        _ => None,
+    }
+}
+
+/// A new, empty session state of schema `version` that decodes each message with this
+/// crate's types before applying it; `None` when the schema has no `x-state`.
+#[must_use]
+pub fn session_state(version: &'static str) -> Option<wire::SessionState> {
+    state_rules(version).map(|rules| wire::SessionState::new(rules, move |name: &str, text: &str| decode(version, name, text)))
+}

@@ -155,3 +155,11 @@ export const RESULTS: ReadonlyMap<string, ReadonlyMap<string, ResultCodec>> = ne
   ["v1", new Map<string, ResultCodec>([
   ])],
 ]);
+
+/**
+ * The session-state table of each schema version that has `x-state` annotations (what each
+ * message does to the state), for `SessionState` (runtime/state.js).
+ */
+export const STATE_RULES: ReadonlyMap<string, string> = new Map([
+  ["v2", "{\"session\":{\"targets\":[{\"name\":\"toolCall\",\"keyed\":true},{\"name\":\"terminal\",\"keyed\":true}],\"rules\":[{\"message\":\"RequestPermissionRequest\",\"action\":\"upsert\",\"target\":\"toolCall\",\"id\":[\"subject\",\"toolCall\",\"toolCallId\"],\"value\":[\"subject\",\"toolCall\"]},{\"message\":\"ToolCallContentChunk\",\"union\":\"SessionUpdate\",\"tag\":\"tool_call_content_chunk\",\"action\":\"append\",\"target\":\"toolCall\",\"id\":[\"toolCallId\"],\"field\":[\"content\"],\"value\":[\"content\"],\"tagMember\":\"sessionUpdate\",\"appends\":\"item\"},{\"message\":\"ToolCallUpdate\",\"union\":\"SessionUpdate\",\"tag\":\"tool_call_update\",\"action\":\"upsert\",\"target\":\"toolCall\",\"id\":[\"toolCallId\"],\"tagMember\":\"sessionUpdate\"},{\"message\":\"TerminalUpdate\",\"union\":\"SessionUpdate\",\"tag\":\"terminal_update\",\"action\":\"upsert\",\"target\":\"terminal\",\"id\":[\"terminalId\"],\"tagMember\":\"sessionUpdate\"},{\"message\":\"TerminalOutputChunk\",\"union\":\"SessionUpdate\",\"tag\":\"terminal_output_chunk\",\"action\":\"append\",\"target\":\"terminal\",\"id\":[\"terminalId\"],\"field\":[\"output\",\"data\"],\"value\":[\"data\"],\"appends\":\"bytes\",\"tagMember\":\"sessionUpdate\"}]}}"],
+]);

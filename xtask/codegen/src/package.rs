@@ -292,6 +292,27 @@ struct ModuleView {
     names: Vec<NameLit>,
     /// The responses with a method table: decode a result by method.
     results: Vec<ResultsLit>,
+    /// The session-state table (`state::table`) as a string literal, Rust's and
+    /// JSON's (which TypeScript and Python read as theirs); `None` without `x-state`.
+    state_rs: Option<String>,
+    state_js: Option<String>,
+    /// Python's: in single quotes, as ruff writes a string full of double quotes.
+    state_py: Option<String>,
+}
+
+impl ModuleView {
+    fn new(module: &str, ir: &ir::Ir) -> Result<Self, String> {
+        let state = crate::state::table(ir)?;
+        Ok(Self {
+            name: module.to_owned(),
+            name_lit: format!("{module:?}"),
+            names: name_lits(ir),
+            results: results_lits(ir),
+            state_rs: state.as_ref().map(|t| if t.contains("\"#") { format!("{t:?}") } else { format!("r#\"{t}\"#") }),
+            state_js: state.as_ref().map(|t| serde_json::Value::from(t.as_str()).to_string()),
+            state_py: state.as_ref().map(|t| if t.contains(['\'', '\\']) || !t.is_ascii() { serde_json::Value::from(t.as_str()).to_string() } else { format!("'{t}'") }),
+        })
+    }
 }
 
 /// A response and its method table (`AgentResponse`, `AgentResult`).
@@ -342,7 +363,7 @@ pub fn rust_crate(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut Fil
         let defs = rust::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = render(&env, "rust/module.rs.jinja", minijinja::context! { source => input.source, title => ir.title, defs => defs, pkg => pkg })?;
         files.add(format!("{prefix}/src/{}.rs", input.module), rustfmt(&src)?);
-        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
+        modules.push(ModuleView::new(&input.module, ir)?);
     }
     files.add(format!("{prefix}/src/lib.rs"), rustfmt(&render(&env, "rust/lib.rs.jinja", minijinja::context! { modules => &modules, client => client, pkg => pkg, sources => sources(inputs) })?)?);
     if client {
@@ -460,7 +481,7 @@ pub fn typescript_package(inputs: &[Input], prefix: &str, pkg: &Package, files: 
         let cx = minijinja::context! { source => input.source, title => ir.title, name => input.module, module => module, pkg => pkg };
         files.add(format!("{prefix}/src/internal/{}.ts", input.module), render(&env, "typescript/module.ts.jinja", &cx)?);
         files.add(format!("{prefix}/src/{}.ts", input.module), render(&env, "typescript/public.ts.jinja", &cx)?);
-        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
+        modules.push(ModuleView::new(&input.module, ir)?);
     }
     let readme = if client { "typescript/README.md.jinja" } else { "neutral/README.md.jinja" };
     for (template, out) in [
@@ -495,7 +516,7 @@ pub fn python_package(inputs: &[Input], prefix: &str, pkg: &Package, files: &mut
         let module = python::view(ir).map_err(|e| format!("{}: {e}", input.source))?;
         let src = python::prune_imports(&render(&env, "python/module.py.jinja", minijinja::context! { source => input.source, title => ir.title, module => module, pkg => pkg })?);
         files.add(format!("{prefix}/src/{ident}/{}.py", input.module), src);
-        modules.push(ModuleView { name: input.module.clone(), name_lit: format!("{:?}", input.module), names: name_lits(ir), results: results_lits(ir) });
+        modules.push(ModuleView::new(&input.module, ir)?);
     }
     for (template, out) in [("init.py.jinja", format!("src/{ident}/__init__.py")), ("registry.py.jinja", format!("src/{ident}/registry.py")), ("pyproject.toml.jinja", "pyproject.toml".into())] {
         files.add(format!("{prefix}/{out}"), render(&env, &format!("python/{template}"), minijinja::context! { modules => &modules, client => client, pkg => pkg, sources => sources(inputs) })?);

@@ -423,6 +423,47 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
     })
 }
 
+/// The state model as the data every runtime's session-state reducer reads
+/// (`templates/*/runtime/state.*`): compact JSON, `None` for a schema without `x-state`.
+/// Per owner, its targets (`name`, `keyed`) and its rules, each with what the reducer
+/// needs to find and apply it: the message (`union` and `tag`, with the union's
+/// `tagMember`, or the definition `message`), the `action`, the `target`, and the member
+/// paths `id`, `field` and `value` (arrays of member names), and for an append what it
+/// `appends` (`bytes`, `item`, `items`, `text`).
+///
+/// # Errors
+/// When the model does not resolve ([`model`]'s errors, one per line).
+pub fn table(ir: &Ir) -> Result<Option<String>, String> {
+    let m = model(ir).map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+    if m.owners.is_empty() {
+        return Ok(None);
+    }
+    let tag_member = |union: &str| match def(ir, union) {
+        Some(Def::TaggedUnion { tag, .. } | Def::TaggedStruct { tag, .. }) => Some(tag.clone()),
+        _ => None,
+    };
+    let mut owners = serde_json::Map::new();
+    for o in &m.owners {
+        let rules: Vec<serde_json::Value> = o
+            .rules
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).unwrap_or_default();
+                if let (Some(u), Some(obj)) = (&r.union, v.as_object_mut()) {
+                    obj.insert("tagMember".into(), tag_member(u).into());
+                }
+                if let Some(obj) = v.as_object_mut() {
+                    obj.remove("value_type");
+                }
+                v
+            })
+            .collect();
+        let targets: Vec<serde_json::Value> = o.targets.iter().map(|t| serde_json::json!({ "name": t.name, "keyed": t.keyed })).collect();
+        owners.insert(o.name.clone(), serde_json::json!({ "targets": targets, "rules": rules }));
+    }
+    Ok(Some(serde_json::Value::Object(owners).to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
 
-__all__ = ["CODECS", "DEFAULTS", "RESULTS", "Codec", "ResultCodec"]
+__all__ = ["CODECS", "DEFAULTS", "RESULTS", "STATE_RULES", "Codec", "ResultCodec"]
 
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
@@ -151,4 +151,9 @@ ResultCodec = tuple[Callable[[str, Json], Parsed[Any]], Callable[[str, Any], str
 RESULTS: dict[str, dict[str, ResultCodec]] = {
     "v2": {},
     "v1": {},
+}
+
+# The session-state table of each schema version that has ``x-state`` annotations (what each message does to the state), for ``SessionState`` (``_runtime.state``).
+STATE_RULES: dict[str, str] = {
+    "v2": '{"session":{"targets":[{"name":"toolCall","keyed":true},{"name":"terminal","keyed":true}],"rules":[{"message":"RequestPermissionRequest","action":"upsert","target":"toolCall","id":["subject","toolCall","toolCallId"],"value":["subject","toolCall"]},{"message":"ToolCallContentChunk","union":"SessionUpdate","tag":"tool_call_content_chunk","action":"append","target":"toolCall","id":["toolCallId"],"field":["content"],"value":["content"],"tagMember":"sessionUpdate","appends":"item"},{"message":"ToolCallUpdate","union":"SessionUpdate","tag":"tool_call_update","action":"upsert","target":"toolCall","id":["toolCallId"],"tagMember":"sessionUpdate"},{"message":"TerminalUpdate","union":"SessionUpdate","tag":"terminal_update","action":"upsert","target":"terminal","id":["terminalId"],"tagMember":"sessionUpdate"},{"message":"TerminalOutputChunk","union":"SessionUpdate","tag":"terminal_output_chunk","action":"append","target":"terminal","id":["terminalId"],"field":["output","data"],"value":["data"],"appends":"bytes","tagMember":"sessionUpdate"}]}}',
 }

@@ -17,6 +17,7 @@ mod path;
 mod path_type;
 mod pattern;
 mod serde_impl;
+mod state;
 mod text;
 mod untagged;
 
@@ -40,6 +41,7 @@ pub use pattern::{Atom, Pattern};
 #[doc(hidden)]
 pub use serde_impl::{Ser, ser_members, ser_number, ser_opt, ser_patch, ser_req};
 pub use serde_impl::{SerializeWire, deserialize};
+pub use state::{SessionState, StateDecoder};
 pub use text::SyntaxError;
 
 /// An object type that can also be the payload of a tagged union variant: it decodes

@@ -1,0 +1,306 @@
+// @generated in its copies: cargo xtask gen vendors templates/rust/runtime/state.rs byte for byte as src/wire/state.rs of every generated crate; edit it here, never a copy.
+//! The session-state reducer: what a schema's `x-state` annotations say each message
+//! does to the state, applied. The generator writes the annotations as a table
+//! (`registry::state_rules`); this file is the one interpreter of it, with the same
+//! rules as the TypeScript and Python runtimes'.
+//!
+//! Each message is first decoded by the package's own types, so what is applied is the
+//! canonical value: every wire rule checked, a malformed lenient member already left out.
+//! Then each of its actions applies:
+//!
+//! - `upsert` merges the value into the target (by id, or the singleton): an omitted
+//!   member is unchanged, `null` is stored as `null` (cleared), a value replaces; a
+//!   first-seen id starts empty. A top-level `_meta` is patched key by key: a key set
+//!   to `null` is removed, others replace their key; `_meta: null` clears it.
+//! - `append` adds to a member of the target: an item or items to an array (`null` or
+//!   absent counts as empty), text to a string, or the decoded bytes of a bytes member
+//!   (each chunk decoded alone, never base64 text concatenated).
+//! - `replace` sets the target (or its member) to the value; `remove` drops the target.
+//!
+//! An action whose id or value member the message does not have does nothing.
+
+use super::{Error, Json, Members, Warning, decode_base64, encode_base64, parse_value};
+use std::collections::HashMap;
+
+/// Decodes a message of a definition: its canonical text and warnings, `None` when the
+/// package has no such definition.
+pub type StateDecoder = dyn Fn(&str, &str) -> Option<Result<(String, Vec<Warning>), Error>> + Send + Sync;
+
+#[derive(Debug, Clone)]
+struct Rule {
+    owner: String,
+    /// The definition the message is, or its union; and the union's tag member and value.
+    message: String,
+    tag: Option<(String, String)>,
+    action: String,
+    target: String,
+    keyed: bool,
+    id: Option<Vec<String>>,
+    field: Option<Vec<String>>,
+    value: Option<Vec<String>>,
+    appends: Option<String>,
+}
+
+/// One bytes member of one target: (owner, target, id, member path).
+type BytesKey = (String, String, Option<String>, Vec<String>);
+
+/// The state of one session, as the schema's `x-state` annotations define it.
+pub struct SessionState {
+    rules: Vec<Rule>,
+    decode: Box<StateDecoder>,
+    /// Owner -> target -> the target (singleton) or id -> target (keyed).
+    state: Members,
+    /// The bytes appended to bytes members, kept decoded (written as base64 by `snapshot`).
+    bytes: HashMap<BytesKey, Vec<u8>>,
+}
+
+impl std::fmt::Debug for SessionState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionState").field("state", &self.snapshot()).finish_non_exhaustive()
+    }
+}
+
+fn strings(v: Option<&Json>) -> Option<Vec<String>> {
+    v.and_then(Json::as_array).map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect())
+}
+
+fn get<'a>(v: &'a Json, path: &[String]) -> Option<&'a Json> {
+    path.iter().try_fold(v, |at, name| at.get(name))
+}
+
+/// The member at `path` of `v`, made an object on the way where it is not one.
+fn slot<'a>(v: &'a mut Json, path: &[String]) -> &'a mut Json {
+    let mut at = v;
+    for name in path {
+        if !at.is_object() {
+            *at = Json::Object(Members::new());
+        }
+        let Json::Object(m) = at else { unreachable!("made an object above") };
+        if !m.contains_key(name) {
+            m.insert(name.clone(), Json::Null);
+        }
+        at = m.get_mut(name).expect("inserted above");
+    }
+    at
+}
+
+/// Upsert: merges the members of `value` into `into` (module docs).
+fn merge(into: &mut Json, value: &Members, skip: Option<&str>) {
+    if !into.is_object() {
+        *into = Json::Object(Members::new());
+    }
+    let Json::Object(to) = into else { return };
+    for (name, v) in value.iter().filter(|(n, _)| Some(n.as_str()) != skip) {
+        match (name.as_str(), v, to.get_mut(name)) {
+            ("_meta", Json::Object(patch), Some(Json::Object(meta))) => {
+                for (k, x) in patch.iter() {
+                    if x.is_null() {
+                        meta.remove(k);
+                    } else {
+                        meta.insert(k.clone(), x.clone());
+                    }
+                }
+            }
+            ("_meta", Json::Object(patch), _) => {
+                let mut fresh = Members::new();
+                for (k, x) in patch.iter().filter(|(_, x)| !x.is_null()) {
+                    fresh.insert(k.clone(), x.clone());
+                }
+                to.insert(name.clone(), fresh);
+            }
+            _ => {
+                to.insert(name.clone(), v.clone());
+            }
+        }
+    }
+}
+
+impl SessionState {
+    /// An empty state with the table `rules` (`registry::state_rules`), decoding each
+    /// message with `decode` (`registry::decode` of the schema's version).
+    ///
+    /// # Panics
+    /// When `rules` is not a table the generator wrote.
+    #[must_use]
+    pub fn new(rules: &str, decode: impl Fn(&str, &str) -> Option<Result<(String, Vec<Warning>), Error>> + Send + Sync + 'static) -> Self {
+        let table = parse_value(rules).expect("a session-state table written by cargo xtask gen");
+        let mut out = Vec::new();
+        for (owner, o) in table.as_object().map(Members::iter).into_iter().flatten() {
+            let keyed = |t: &str| {
+                o.get("targets").and_then(Json::as_array).into_iter().flatten().any(|x| x.get("name").and_then(Json::as_str) == Some(t) && x.get("keyed").and_then(Json::as_bool) == Some(true))
+            };
+            for r in o.get("rules").and_then(Json::as_array).into_iter().flatten() {
+                let s = |k: &str| r.get(k).and_then(Json::as_str).map(str::to_owned);
+                let target = s("target").unwrap_or_default();
+                let (union, tag, member) = (s("union"), s("tag"), s("tagMember"));
+                out.push(Rule {
+                    owner: owner.clone(),
+                    message: union.clone().or_else(|| s("message")).unwrap_or_default(),
+                    tag: tag.zip(member).map(|(t, m)| (m, t)),
+                    action: s("action").unwrap_or_default(),
+                    keyed: keyed(&target),
+                    target,
+                    id: strings(r.get("id")),
+                    field: strings(r.get("field")),
+                    value: strings(r.get("value")),
+                    appends: s("appends"),
+                });
+            }
+        }
+        // Every owner is there from the start, empty (`{"session": {}}`).
+        let mut state = Members::new();
+        for (owner, _) in table.as_object().map(Members::iter).into_iter().flatten() {
+            state.insert(owner.clone(), Json::Object(Members::new()));
+        }
+        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new() }
+    }
+
+    /// Replaces the whole state with `snapshot` (what [`SessionState::snapshot`] gave).
+    pub fn restore(&mut self, snapshot: &Json) {
+        self.state = snapshot.as_object().cloned().unwrap_or_default();
+        self.bytes.clear();
+    }
+
+    /// Decodes `text` as the definition `name` (`"SessionUpdate"`, `"NewSessionResponse"`
+    /// ...) and applies what its annotations say. A message without annotations, or of
+    /// an unknown variant, changes nothing.
+    ///
+    /// # Errors
+    /// The decoding error (kind, pointer, message): the state is unchanged. A definition
+    /// the package does not have is an `unknown_variant` error at the root.
+    pub fn apply(&mut self, name: &str, text: &str) -> Result<Vec<Warning>, Error> {
+        let (canonical, warnings) = (self.decode)(name, text).unwrap_or_else(|| Err(Error::new(super::ErrorKind::UnknownVariant, "", format!("the package has no definition `{name}`"))))?;
+        let message = parse_value(&canonical)?;
+        let rules: Vec<Rule> =
+            self.rules.iter().filter(|r| r.message == name && r.tag.as_ref().is_none_or(|(member, tag)| message.get(member).and_then(Json::as_str) == Some(tag.as_str()))).cloned().collect();
+        for r in &rules {
+            self.act(r, &message);
+        }
+        Ok(warnings)
+    }
+
+    fn act(&mut self, r: &Rule, message: &Json) {
+        let id = match &r.id {
+            Some(path) => match get(message, path).and_then(Json::as_str) {
+                Some(id) => Some(id.to_owned()),
+                None => return,
+            },
+            None => None,
+        };
+        let value = match &r.value {
+            Some(path) => match get(message, path) {
+                Some(v) => v.clone(),
+                None => return,
+            },
+            None => message.clone(),
+        };
+        let skip = if r.value.is_none() { r.tag.as_ref().map(|(m, _)| m.as_str()) } else { None };
+        if r.action == "remove" {
+            if let (Some(id), Some(Json::Object(m))) = (&id, self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None })) {
+                m.remove(id);
+            }
+            self.drop_bytes(r, id.as_deref(), &[]);
+            return;
+        }
+        let targets = slot_in(&mut self.state, &r.owner);
+        let entity = if r.keyed {
+            let by_id = slot_in_json(targets, &r.target);
+            slot(by_id, std::slice::from_ref(id.as_ref().expect("a keyed target's rule has an id")))
+        } else {
+            slot_in_json(targets, &r.target)
+        };
+        match r.action.as_str() {
+            "upsert" => {
+                if let Json::Object(v) = &value {
+                    merge(entity, v, skip);
+                    let touched: Vec<String> = v.keys().cloned().collect();
+                    for name in touched {
+                        self.drop_bytes(r, id.as_deref(), std::slice::from_ref(&name));
+                    }
+                }
+            }
+            "replace" => {
+                let v = match (&value, skip) {
+                    (Json::Object(m), Some(tag)) => {
+                        let mut m = m.clone();
+                        m.remove(tag);
+                        Json::Object(m)
+                    }
+                    _ => value.clone(),
+                };
+                match &r.field {
+                    Some(field) => *slot(entity, field) = v,
+                    None => *entity = v,
+                }
+                let field = r.field.clone().unwrap_or_default();
+                self.drop_bytes(r, id.as_deref(), &field);
+            }
+            "append" => {
+                let field = r.field.clone().unwrap_or_default();
+                if r.keyed && !entity.is_object() {
+                    let mut m = Members::new();
+                    if let (Some(id), Some(name)) = (&id, r.id.as_ref().and_then(|p| p.last())) {
+                        m.insert(name.clone(), id.as_str());
+                    }
+                    *entity = Json::Object(m);
+                }
+                let at = slot(entity, &field);
+                match r.appends.as_deref() {
+                    Some("bytes") => {
+                        let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
+                        let key = (r.owner.clone(), r.target.clone(), id.clone(), field);
+                        let held = self.bytes.entry(key).or_insert_with(|| at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default());
+                        held.extend_from_slice(&chunk);
+                        *at = Json::String(String::new());
+                    }
+                    Some("text") => {
+                        let mut s = at.as_str().unwrap_or_default().to_owned();
+                        s.push_str(value.as_str().unwrap_or_default());
+                        *at = Json::String(s);
+                    }
+                    kind => {
+                        let mut items = at.as_array().map(<[Json]>::to_vec).unwrap_or_default();
+                        match (kind, value) {
+                            (Some("items"), Json::Array(more)) => items.extend(more),
+                            (_, v) => items.push(v),
+                        }
+                        *at = Json::Array(items);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Forgets the decoded bytes of the members of `r`'s target under `prefix` (the JSON
+    /// value there is now the truth).
+    fn drop_bytes(&mut self, r: &Rule, id: Option<&str>, prefix: &[String]) {
+        self.bytes.retain(|(o, t, i, p), _| !(*o == r.owner && *t == r.target && i.as_deref() == id && p.starts_with(prefix)));
+    }
+
+    /// The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object
+    /// of its ids (in first-seen order; an id removed and created again comes last),
+    /// bytes members as base64.
+    #[must_use]
+    pub fn snapshot(&self) -> Json {
+        let mut out = Json::Object(self.state.clone());
+        for ((owner, target, id, path), bytes) in &self.bytes {
+            let mut at = vec![owner.clone(), target.clone()];
+            at.extend(id.clone());
+            at.extend(path.iter().cloned());
+            *slot(&mut out, &at) = Json::String(encode_base64(bytes));
+        }
+        out
+    }
+}
+
+fn slot_in<'a>(m: &'a mut Members, name: &str) -> &'a mut Json {
+    if !m.contains_key(name) {
+        m.insert(name, Json::Object(Members::new()));
+    }
+    m.get_mut(name).expect("inserted above")
+}
+
+fn slot_in_json<'a>(v: &'a mut Json, name: &str) -> &'a mut Json {
+    slot(v, &[name.to_owned()])
+}

@@ -1,0 +1,224 @@
+"""The session-state reducer: the one Python interpreter of a schema's ``x-state`` table.
+
+The generator writes the annotations as a table (``registry.STATE_RULES``); this applies
+it with the same rules as the Rust and TypeScript runtimes'. Each message is first decoded
+by the package's own types, so what is applied is the canonical value. ``upsert`` merges
+(omitted unchanged, ``None`` stored as ``None``, a value replaces; a top-level ``_meta``
+patched key by key), ``append`` adds items, text or decoded bytes, ``replace`` sets,
+``remove`` drops. An action whose id or value member the message lacks does nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .base64 import decode_base64, encode_base64
+from .errors import Parsed, Problem
+from .json import Json, JsonObject, parse_json
+
+__all__ = ["Codec", "SessionState"]
+
+Codec = tuple[Callable[[str], Parsed[Any]], Callable[[Any], str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    owner: str
+    message: str
+    tag: tuple[str, str] | None
+    action: str
+    target: str
+    keyed: bool
+    id: tuple[str, ...] | None
+    field: tuple[str, ...] | None
+    value: tuple[str, ...] | None
+    appends: str | None
+
+
+_MISSING = object()
+
+
+def _get(v: object, path: tuple[str, ...]) -> object:
+    for name in path:
+        if not isinstance(v, dict) or name not in v:
+            return _MISSING
+        v = v[name]
+    return v
+
+
+def _slot(parent: dict[str, Json], path: tuple[str, ...]) -> tuple[dict[str, Json], str]:
+    """The object holding the member at ``path`` (objects made on the way), and its name."""
+    for name in path[:-1]:
+        nxt = parent.get(name)
+        if not isinstance(nxt, dict):
+            nxt = {}
+            parent[name] = nxt
+        parent = nxt
+    if path[-1] not in parent:
+        parent[path[-1]] = None
+    return parent, path[-1]
+
+
+def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
+    for name, v in value.items():
+        if name == skip:
+            continue
+        old = into.get(name)
+        if name == "_meta" and isinstance(v, dict):
+            meta = dict(old) if isinstance(old, dict) else {}
+            for k, x in v.items():
+                if x is None:
+                    meta.pop(k, None)
+                else:
+                    meta[k] = x
+            into[name] = meta
+        else:
+            into[name] = v
+
+
+class SessionState:
+    """The state of one session, as the schema's ``x-state`` annotations define it."""
+
+    def __init__(self, rules: str, codecs: dict[str, Codec]) -> None:
+        """An empty state with the table ``rules`` (``registry.STATE_RULES[version]``),
+        decoding each message with ``codecs`` (``registry.CODECS[version]``)."""
+        self._codecs = codecs
+        self._rules: list[_Rule] = []
+        table = json.loads(rules)
+        for owner, o in table.items():
+            keyed = {t["name"] for t in o["targets"] if t["keyed"]}
+            for r in o["rules"]:
+                tag = (
+                    (r["tagMember"], r["tag"]) if r.get("tag") is not None and r.get("tagMember") is not None else None
+                )
+                id_, field, value = (tuple(r[k]) if r.get(k) is not None else None for k in ("id", "field", "value"))
+                message = r.get("union") or r["message"]
+                keyed_ = r["target"] in keyed
+                self._rules.append(
+                    _Rule(owner, message, tag, r["action"], r["target"], keyed_, id_, field, value, r.get("appends"))
+                )
+        # Every owner is there from the start, empty (``{"session": {}}``).
+        self._state: dict[str, Json] = {owner: {} for owner in table}
+        self._bytes: dict[tuple[str, str, str | None, tuple[str, ...]], bytearray] = {}
+
+    def restore(self, snapshot: JsonObject) -> None:
+        """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave)."""
+        self._state = json.loads(json.dumps(snapshot))
+        self._bytes.clear()
+
+    def apply(self, name: str, text: str) -> tuple[Problem, ...]:
+        """Decodes ``text`` as the definition ``name`` and applies what its annotations say;
+        the warnings. Raises ``ParseError`` (the state unchanged) when it does not decode,
+        and ``KeyError`` for a definition the package does not have."""
+        parse, serialize = self._codecs[name]
+        parsed = parse(text)
+        message = parse_json(serialize(parsed.value))
+        for r in self._rules:
+            if r.message != name:
+                continue
+            if r.tag is not None and (not isinstance(message, dict) or message.get(r.tag[0]) != r.tag[1]):
+                continue
+            self._act(r, message)
+        return parsed.warnings
+
+    def _act(self, r: _Rule, message: Json) -> None:
+        ident: str | None = None
+        if r.id is not None:
+            got = _get(message, r.id)
+            if not isinstance(got, str):
+                return
+            ident = got
+        value: Any = message
+        if r.value is not None:
+            value = _get(message, r.value)
+            if value is _MISSING:
+                return
+        skip = r.tag[0] if r.value is None and r.tag is not None else None
+        owner = self._state.setdefault(r.owner, {})
+        assert isinstance(owner, dict)
+        if r.action == "remove":
+            by_id = owner.get(r.target)
+            if isinstance(by_id, dict) and ident is not None:
+                by_id.pop(ident, None)
+            self._drop_bytes(r, ident, ())
+            return
+        if r.keyed:
+            holder = owner.get(r.target)
+            if not isinstance(holder, dict):
+                holder = {}
+                owner[r.target] = holder
+            key = ident or ""
+        else:
+            holder, key = owner, r.target
+        if key not in holder:
+            holder[key] = None
+        if r.action == "upsert":
+            if isinstance(value, dict):
+                entity = holder[key]
+                if not isinstance(entity, dict):
+                    entity = {}
+                    holder[key] = entity
+                _merge(entity, value, skip)
+                for name in value:
+                    self._drop_bytes(r, ident, (name,))
+        elif r.action == "replace":
+            v = {k: x for k, x in value.items() if k != skip} if isinstance(value, dict) and skip is not None else value
+            if r.field is not None:
+                entity = holder[key]
+                if not isinstance(entity, dict):
+                    entity = {}
+                    holder[key] = entity
+                parent, name = _slot(entity, r.field)
+                parent[name] = v
+            else:
+                holder[key] = v
+            self._drop_bytes(r, ident, r.field or ())
+        elif r.action == "append":
+            field = r.field or ()
+            entity = holder[key]
+            if not isinstance(entity, dict):
+                entity = {}
+                if r.keyed and r.id is not None and ident is not None:
+                    entity[r.id[-1]] = ident
+                holder[key] = entity
+            parent, name = _slot(entity, field)
+            at = parent[name]
+            if r.appends == "bytes":
+                chunk = decode_base64(value) if isinstance(value, str) else b""
+                bkey = (r.owner, r.target, ident, field)
+                held = self._bytes.get(bkey)
+                if held is None:
+                    held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
+                    self._bytes[bkey] = held
+                held += chunk
+                parent[name] = ""
+            elif r.appends == "text":
+                parent[name] = (at if isinstance(at, str) else "") + (value if isinstance(value, str) else "")
+            else:
+                items = list(at) if isinstance(at, list) else []
+                if r.appends == "items" and isinstance(value, list):
+                    items.extend(value)
+                else:
+                    items.append(value)
+                parent[name] = items
+
+    def _drop_bytes(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:
+        for k in [
+            k
+            for k in self._bytes
+            if k[0] == r.owner and k[1] == r.target and k[2] == ident and k[3][: len(prefix)] == prefix
+        ]:
+            del self._bytes[k]
+
+    def snapshot(self) -> JsonObject:
+        """The whole state as JSON: ``{owner: {target: value}}``, a keyed target as an
+        object of its ids in first-seen order, bytes members as base64."""
+        out: JsonObject = json.loads(json.dumps(self._state))
+        for (owner, target, ident, path), held in self._bytes.items():
+            at = (owner, target) + ((ident,) if ident is not None else ()) + path
+            parent, name = _slot(out, at)
+            parent[name] = encode_base64(bytes(held))
+        return out

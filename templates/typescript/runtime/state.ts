@@ -1,0 +1,254 @@
+// The session-state reducer: the one TypeScript interpreter of a schema's `x-state` table.
+
+// The generator writes the annotations as a table (`STATE_RULES` of the registry); this
+// applies it with the same rules as the Rust and Python runtimes'. Each message is first decoded by the
+// package's own types, so what is applied is the canonical value. `upsert` merges (omitted
+// unchanged, `null` stored as `null`, a value replaces; a top-level `_meta` patched key by
+// key), `append` adds items, text or decoded bytes, `replace` sets, `remove` drops. An action
+// whose id or value member the message lacks does nothing.
+
+import { decodeBase64, encodeBase64 } from "./base64.js";
+import type { ParseResult, Problem } from "./errors.js";
+import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
+
+/** How the reducer decodes a message of a definition (the registry's codecs). */
+export interface StateCodec {
+  parse(input: string): ParseResult<unknown>;
+  serialize(value: unknown): string;
+}
+
+/** A value of the state: JSON, with objects as ordered maps. */
+type V = null | boolean | number | string | V[] | Map<string, V>;
+
+interface Rule {
+  readonly owner: string;
+  readonly message: string;
+  readonly tag: readonly [string, string] | null;
+  readonly action: string;
+  readonly target: string;
+  readonly keyed: boolean;
+  readonly id: readonly string[] | null;
+  readonly field: readonly string[] | null;
+  readonly value: readonly string[] | null;
+  readonly appends: string | null;
+}
+
+function toV(j: Json): V {
+  if (Array.isArray(j)) return j.map(toV);
+  if (j !== null && typeof j === "object") return new Map(keysOf(j).map((k) => [k, toV(getMember(j, k) ?? null)]));
+  return j;
+}
+
+function toJson(v: V): Json {
+  if (Array.isArray(v)) return v.map(toJson);
+  if (v instanceof Map) return objectOf([...v].map(([k, x]) => [k, toJson(x)] as const));
+  return v;
+}
+
+function get(v: V | undefined, path: readonly string[]): V | undefined {
+  for (const name of path) v = v instanceof Map ? v.get(name) : undefined;
+  return v;
+}
+
+/** The object holding the member at `path` (objects made on the way), and its name. */
+function slot(parent: Map<string, V>, path: readonly string[]): [Map<string, V>, string] {
+  for (const name of path.slice(0, -1)) {
+    let next = parent.get(name);
+    if (!(next instanceof Map)) {
+      next = new Map();
+      parent.set(name, next);
+    }
+    parent = next;
+  }
+  const last = path[path.length - 1] ?? "";
+  if (!parent.has(last)) parent.set(last, null);
+  return [parent, last];
+}
+
+function object(holder: Map<string, V>, key: string): Map<string, V> {
+  let o = holder.get(key);
+  if (!(o instanceof Map)) {
+    o = new Map();
+    holder.set(key, o);
+  }
+  return o;
+}
+
+function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null): void {
+  for (const [name, v] of value) {
+    if (name === skip) continue;
+    if (name === "_meta" && v instanceof Map) {
+      const old = into.get(name);
+      const meta = old instanceof Map ? new Map(old) : new Map<string, V>();
+      for (const [k, x] of v) {
+        if (x === null) meta.delete(k);
+        else meta.set(k, x);
+      }
+      into.set(name, meta);
+    } else into.set(name, v);
+  }
+}
+
+const strings = (v: Json | undefined): string[] | null => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : null);
+const str = (v: Json | undefined): string | null => (typeof v === "string" ? v : null);
+
+/** The state of one session, as the schema's `x-state` annotations define it. */
+export class SessionState {
+  private readonly rules: Rule[] = [];
+  private state = new Map<string, V>();
+  /** The bytes appended to bytes members, kept decoded, by owner, target, id and path. */
+  private bytes = new Map<string, { at: string[]; data: Uint8Array[] }>();
+
+  /**
+   * An empty state with the table `rules` (`STATE_RULES.get(version)`), decoding each message
+   * with `codecs` (`CODECS.get(version)`).
+   */
+  constructor(
+    rules: string,
+    private readonly codecs: ReadonlyMap<string, StateCodec>,
+  ) {
+    const table = parseJson(rules) as JsonObject;
+    for (const owner of keysOf(table)) {
+      // Every owner is there from the start, empty (`{"session": {}}`).
+      this.state.set(owner, new Map());
+      const o = getMember(table, owner) as JsonObject;
+      const targets = (getMember(o, "targets") as JsonObject[]).filter((t) => getMember(t, "keyed") === true).map((t) => getMember(t, "name"));
+      for (const r of getMember(o, "rules") as JsonObject[]) {
+        const [tag, member] = [str(getMember(r, "tag")), str(getMember(r, "tagMember"))];
+        const target = str(getMember(r, "target")) ?? "";
+        this.rules.push({
+          owner,
+          message: str(getMember(r, "union")) ?? str(getMember(r, "message")) ?? "",
+          tag: tag !== null && member !== null ? [member, tag] : null,
+          action: str(getMember(r, "action")) ?? "",
+          target,
+          keyed: targets.includes(target),
+          id: strings(getMember(r, "id")),
+          field: strings(getMember(r, "field")),
+          value: strings(getMember(r, "value")),
+          appends: str(getMember(r, "appends")),
+        });
+      }
+    }
+  }
+
+  /** Replaces the whole state with `snapshot` (what `snapshot()` gave). */
+  restore(snapshot: Json): void {
+    const v = toV(snapshot);
+    this.state = v instanceof Map ? v : new Map();
+    this.bytes.clear();
+  }
+
+  /**
+   * Decodes `text` as the definition `name` and applies what its annotations say. The result
+   * is the warnings, or the decoding error (the state unchanged); a definition the package
+   * does not have is an `unknown_variant` error at the root.
+   */
+  apply(name: string, text: string): { ok: true; warnings: Problem[] } | { ok: false; error: Problem } {
+    const codec = this.codecs.get(name);
+    if (codec === undefined) return { ok: false, error: { kind: "unknown_variant", path: "", message: `the package has no definition \`${name}\`` } };
+    const parsed = codec.parse(text);
+    if (!parsed.ok) return parsed;
+    const message = toV(parseJson(codec.serialize(parsed.value)));
+    for (const r of this.rules) {
+      if (r.message !== name) continue;
+      if (r.tag !== null && !(message instanceof Map && message.get(r.tag[0]) === r.tag[1])) continue;
+      this.act(r, message);
+    }
+    return { ok: true, warnings: parsed.warnings };
+  }
+
+  private act(r: Rule, message: V): void {
+    let id: string | null = null;
+    if (r.id !== null) {
+      const got = get(message, r.id);
+      if (typeof got !== "string") return;
+      id = got;
+    }
+    const value = r.value === null ? message : get(message, r.value);
+    if (value === undefined) return;
+    const skip = r.value === null && r.tag !== null ? r.tag[0] : null;
+    const owner = object(this.state, r.owner);
+    if (r.action === "remove") {
+      const byId = owner.get(r.target);
+      if (byId instanceof Map && id !== null) byId.delete(id);
+      this.dropBytes(r, id, []);
+      return;
+    }
+    const [holder, key] = r.keyed ? [object(owner, r.target), id ?? ""] : [owner, r.target];
+    if (!holder.has(key)) holder.set(key, null);
+    if (r.action === "upsert") {
+      if (value instanceof Map) {
+        merge(object(holder, key), value, skip);
+        for (const name of value.keys()) this.dropBytes(r, id, [name]);
+      }
+    } else if (r.action === "replace") {
+      let v = value;
+      if (v instanceof Map && skip !== null) {
+        v = new Map(v);
+        v.delete(skip);
+      }
+      if (r.field !== null) {
+        const [parent, name] = slot(object(holder, key), r.field);
+        parent.set(name, v);
+      } else holder.set(key, v);
+      this.dropBytes(r, id, r.field ?? []);
+    } else if (r.action === "append") {
+      const field = r.field ?? [];
+      let entity = holder.get(key);
+      if (!(entity instanceof Map)) {
+        entity = new Map();
+        const idName = r.id?.[r.id.length - 1];
+        if (r.keyed && idName !== undefined && id !== null) entity.set(idName, id);
+        holder.set(key, entity);
+      }
+      const [parent, name] = slot(entity, field);
+      const at = parent.get(name) ?? null;
+      if (r.appends === "bytes") {
+        const chunk = typeof value === "string" ? decodeBase64(value) : new Uint8Array();
+        const k = JSON.stringify([r.owner, r.target, id, field]);
+        let held = this.bytes.get(k);
+        if (held === undefined) {
+          held = { at: [r.owner, r.target, ...(id === null ? [] : [id]), ...field], data: typeof at === "string" ? [decodeBase64(at)] : [] };
+          this.bytes.set(k, held);
+        }
+        held.data.push(chunk);
+        parent.set(name, "");
+      } else if (r.appends === "text") {
+        parent.set(name, (typeof at === "string" ? at : "") + (typeof value === "string" ? value : ""));
+      } else {
+        const items = Array.isArray(at) ? [...at] : [];
+        if (r.appends === "items" && Array.isArray(value)) items.push(...value);
+        else items.push(value);
+        parent.set(name, items);
+      }
+    }
+  }
+
+  private dropBytes(r: Rule, id: string | null, prefix: readonly string[]): void {
+    for (const k of [...this.bytes.keys()]) {
+      const [owner, target, kid, path] = JSON.parse(k) as [string, string, string | null, string[]];
+      if (owner === r.owner && target === r.target && kid === id && prefix.every((p, i) => path[i] === p)) this.bytes.delete(k);
+    }
+  }
+
+  /**
+   * The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object of its
+   * ids in first-seen order, bytes members as base64.
+   */
+  snapshot(): JsonObject {
+    const out = toV(toJson(this.state)) as Map<string, V>;
+    for (const held of this.bytes.values()) {
+      const [parent, name] = slot(out, held.at);
+      const total = held.data.reduce((n, c) => n + c.length, 0);
+      const all = new Uint8Array(total);
+      let i = 0;
+      for (const c of held.data) {
+        all.set(c, i);
+        i += c.length;
+      }
+      parent.set(name, encodeBase64(all));
+    }
+    return toJson(out) as JsonObject;
+  }
+}
