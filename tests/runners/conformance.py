@@ -18,9 +18,10 @@ from typing import Any
 
 from acp_terminal import ParseError, Transcript
 from acp_terminal._runtime.json import parse_json
+from acp_terminal._runtime.state import SessionState
 from acp_terminal._runtime.writer import Writer
 from acp_terminal.adapters import Bridge, convert, ingest_v1
-from acp_terminal.registry import CODECS
+from acp_terminal.registry import CODECS, STATE_RULES
 from acp_terminal.store import Limits, TerminalStore
 
 Result = dict[str, Any]
@@ -187,6 +188,29 @@ def ingest_result(c: Result) -> Result:
     return out
 
 
+def state_result(c: Result) -> Result:
+    if "v2" not in STATE_RULES:
+        raise Unsupported("the package's v2 schema has no x-state")
+    state = SessionState(STATE_RULES["v2"], CODECS["v2"])
+    if "initial" in c:
+        state.restore(c["initial"])
+    out: Result = {}
+    warnings: list[Result] = []
+    for i, m in enumerate(c.get("messages", [])):
+        prefix = f"/messages/{i}/message"
+        try:
+            ws = state.apply(m["type"], write_json(m["message"]))
+        except ParseError as e:
+            out = failure(e, f"{prefix}{e.path}")
+            break
+        except KeyError:
+            raise Unsupported(f"the package has no definition {m['type']}") from None
+        warnings.extend(problems(ws, prefix))
+    out["state"] = write_json(state.snapshot())
+    out["warnings"] = warnings
+    return out
+
+
 KINDS: dict[str, Callable[[Result], Result]] = {
     "decode": decode_result,
     "transcript": transcript_result,
@@ -194,6 +218,7 @@ KINDS: dict[str, Callable[[Result], Result]] = {
     "convert": convert_result,
     "bridge": bridge_result,
     "ingest": ingest_result,
+    "state": state_result,
 }
 
 

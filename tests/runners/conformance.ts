@@ -4,7 +4,8 @@
 // nothing; `cargo xtask conformance` does. Built with the TypeScript tests.
 
 import { readFileSync } from "node:fs";
-import { CODECS } from "../../generated/typescript/src/registry.js";
+import { CODECS, STATE_RULES } from "../../generated/typescript/src/registry.js";
+import { SessionState } from "../../generated/typescript/src/runtime/state.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
 import { getMember, type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
@@ -155,6 +156,28 @@ function ingestResult(c: JsonObject): Result {
   return out;
 }
 
+function stateResult(c: JsonObject): Result {
+  const [rules, codecs] = [STATE_RULES.get("v2"), CODECS.get("v2")];
+  if (rules === undefined || codecs === undefined) return unsupported("the package's v2 schema has no x-state");
+  const state = new SessionState(rules, codecs);
+  const initial = get(c, "initial");
+  if (initial !== undefined) state.restore(initial);
+  let out: Result = {};
+  const warnings: Result[] = [];
+  const messages = get(c, "messages");
+  for (const [i, m] of (Array.isArray(messages) ? messages : []).entries()) {
+    const r = state.apply(str(get(m, "type")) ?? "", writeJson(get(m, "message") ?? null));
+    if (!r.ok) {
+      out = failure(r.error, `/messages/${i}/message${r.error.path}`);
+      break;
+    }
+    warnings.push(...problems(r.warnings, `/messages/${i}/message`));
+  }
+  out["state"] = writeJson(state.snapshot());
+  out["warnings"] = warnings;
+  return out;
+}
+
 const KINDS: { [kind: string]: (c: JsonObject) => Result } = {
   decode: decodeResult,
   transcript: transcriptResult,
@@ -162,6 +185,7 @@ const KINDS: { [kind: string]: (c: JsonObject) => Result } = {
   convert: convertResult,
   bridge: bridgeResult,
   ingest: ingestResult,
+  state: stateResult,
 };
 
 function caseResult(c: Json): Result {

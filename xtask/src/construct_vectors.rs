@@ -278,13 +278,9 @@ pub fn run_state(dir: &Path, tsc: &Path, python: &Path, ir: &acp_terminal_codege
     let by_lang = results_in(dir, "acp_upstream", tsc, python, &cases)?;
     for (i, f) in fixtures.iter().enumerate() {
         let name = f["name"].as_str().unwrap_or_default();
-        let e = &f["expect"];
-        let want = json!({ "state": e["state"].to_string(), "warnings": e.get("warnings").cloned().unwrap_or_else(|| json!([])), "error": e.get("error").cloned().unwrap_or(Value::Null) });
         for (lang, results) in &by_lang {
-            let r = &results[i];
-            let got = json!({ "state": r["state"], "warnings": r["warnings"], "error": r.get("error").cloned().unwrap_or(Value::Null) });
-            if got != want || r.get("unsupported").is_some() {
-                wrong.push(format!("{SET}: {name}: {lang} gave {r}, the fixture says {want}"));
+            if let Err(why) = crate::judge::judge(f, &results[i]) {
+                wrong.push(format!("{SET}: {name}: {lang}: {why}"));
             }
         }
     }

@@ -162,6 +162,16 @@ fn ingest(case: &Value, result: &Value) -> Result<(), String> {
     same_member("terminals", Some(expect.get("terminals").ok_or("the case has no `expect.terminals`")?), result.get("terminals"))
 }
 
+/// A `state` case: the error, the warnings, and the state as canonical JSON text (member
+/// order counts: a keyed target's ids are in first-seen order).
+fn state(case: &Value, result: &Value) -> Result<(), String> {
+    let expect = expect_of(case)?;
+    same_error(expect.get("error"), result)?;
+    same_warnings(expect.get("warnings"), result)?;
+    let got = result.get("state").and_then(Value::as_str).ok_or("the result has no `state` text")?;
+    same_text(got, expect.get("state").ok_or("the case has no `expect.state`")?).map_err(|e| format!("state: {e}"))
+}
+
 fn transcript(case: &Value, result: &Value) -> Result<(), String> {
     let want = expect_of(case)?.get("text").and_then(Value::as_str).ok_or("the case has no `expect.text`")?;
     let got = result.get("text").and_then(Value::as_str).ok_or("the result has no `text`")?;
@@ -199,6 +209,7 @@ const EXPECT_MEMBERS: &[(&str, &[&str])] = &[
     ("ingest", &["terminals", "warnings", "error"]),
     ("transcript", &["text"]),
     ("bridge", &["output"]),
+    ("state", &["state", "warnings", "error"]),
 ];
 
 /// Whether `result` (what a runner printed for `case`) meets the case's expectation.
@@ -224,6 +235,7 @@ pub fn judge(case: &Value, result: &Value) -> Result<(), String> {
         "ingest" => ingest(case, result),
         "transcript" => transcript(case, result),
         "bridge" => bridge(case, result),
+        "state" => state(case, result),
         other => Err(format!("no case kind {other:?} (docs/CONFORMANCE.md lists them)")),
     }
 }

@@ -238,6 +238,31 @@ pub fn ingest_result(case: &Value) -> Value {
     out
 }
 
+/// The result of one `state` case: the messages applied in order to a new session state of
+/// the generated crate (from `initial`, when given), up to the first that fails.
+#[must_use]
+pub fn state_result(case: &Value) -> Value {
+    let Some(mut state) = acp_terminal::registry::session_state("v2") else { return unsupported("the crate's v2 schema has no x-state") };
+    if let Some(initial) = case.get("initial") {
+        state.restore(&acp_terminal::wire::Json::from(initial));
+    }
+    let mut out = json!({});
+    let mut warnings = Vec::new();
+    for (i, m) in case.get("messages").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let prefix = format!("/messages/{i}/message");
+        match state.apply(m["type"].as_str().unwrap_or_default(), &m["message"].to_string()) {
+            Ok(ws) => warnings.extend(ws.iter().map(|w| json!({ "kind": w.kind.as_str(), "path": format!("{prefix}{}", w.path) }))),
+            Err(e) => {
+                out = error(e.kind.as_str(), &format!("{prefix}{}", e.path), &e.message);
+                break;
+            }
+        }
+    }
+    out["state"] = acp_terminal::wire::to_string(&state.snapshot()).into();
+    out["warnings"] = Value::Array(warnings);
+    out
+}
+
 /// The result of any case, by its `kind`.
 #[must_use]
 pub fn result(case: &Value) -> Value {
@@ -248,6 +273,7 @@ pub fn result(case: &Value) -> Value {
         "convert" => convert_result(case),
         "bridge" => bridge_result(case),
         "ingest" => ingest_result(case),
+        "state" => state_result(case),
         other => unsupported(format!("this runner cannot evaluate cases of kind {other:?}")),
     }
 }

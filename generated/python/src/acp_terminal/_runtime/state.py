@@ -12,7 +12,7 @@ patched key by key), ``append`` adds items, text or decoded bytes, ``replace`` s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from .json import Json, JsonObject, parse_json
 
 __all__ = ["Codec", "SessionState"]
 
-Codec = tuple[Callable[[str], Parsed[Any]], Callable[[Any], str]]
+Codec = tuple[Callable[[Any], Parsed[Any]], Callable[[Any], str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,7 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
 class SessionState:
     """The state of one session, as the schema's ``x-state`` annotations define it."""
 
-    def __init__(self, rules: str, codecs: dict[str, Codec]) -> None:
+    def __init__(self, rules: str, codecs: Mapping[str, Codec]) -> None:
         """An empty state with the table ``rules`` (``registry.STATE_RULES[version]``),
         decoding each message with ``codecs`` (``registry.CODECS[version]``)."""
         self._codecs = codecs
