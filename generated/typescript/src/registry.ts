@@ -6,6 +6,7 @@
  */
 
 import type { ParseResult } from "./runtime/errors.js";
+import { SessionState } from "./runtime/state.js";
 import * as v2 from "./v2.js";
 import * as v1 from "./v1.js";
 
@@ -163,3 +164,13 @@ export const RESULTS: ReadonlyMap<string, ReadonlyMap<string, ResultCodec>> = ne
 export const STATE_RULES: ReadonlyMap<string, string> = new Map([
   ["v2", "{\"session\":{\"targets\":[{\"name\":\"toolCall\",\"keyed\":true},{\"name\":\"terminal\",\"keyed\":true}],\"rules\":[{\"message\":\"RequestPermissionRequest\",\"action\":\"upsert\",\"target\":\"toolCall\",\"id\":[\"subject\",\"toolCall\",\"toolCallId\"],\"value\":[\"subject\",\"toolCall\"]},{\"message\":\"ToolCallContentChunk\",\"union\":\"SessionUpdate\",\"tag\":\"tool_call_content_chunk\",\"action\":\"append\",\"target\":\"toolCall\",\"id\":[\"toolCallId\"],\"field\":[\"content\"],\"value\":[\"content\"],\"tagMember\":\"sessionUpdate\",\"appends\":\"item\"},{\"message\":\"ToolCallUpdate\",\"union\":\"SessionUpdate\",\"tag\":\"tool_call_update\",\"action\":\"upsert\",\"target\":\"toolCall\",\"id\":[\"toolCallId\"],\"tagMember\":\"sessionUpdate\"},{\"message\":\"TerminalUpdate\",\"union\":\"SessionUpdate\",\"tag\":\"terminal_update\",\"action\":\"upsert\",\"target\":\"terminal\",\"id\":[\"terminalId\"],\"tagMember\":\"sessionUpdate\"},{\"message\":\"TerminalOutputChunk\",\"union\":\"SessionUpdate\",\"tag\":\"terminal_output_chunk\",\"action\":\"append\",\"target\":\"terminal\",\"id\":[\"terminalId\"],\"field\":[\"output\",\"data\"],\"value\":[\"data\"],\"appends\":\"bytes\",\"tagMember\":\"sessionUpdate\"}]}}"],
 ]);
+
+/**
+ * A new, empty session state of schema `version` that decodes each message with this
+ * package's types before applying it; `undefined` when the schema has no `x-state`.
+ */
+export function sessionState(version: string): SessionState | undefined {
+  const rules = STATE_RULES.get(version);
+  const codecs = CODECS.get(version);
+  return rules === undefined || codecs === undefined ? undefined : new SessionState(rules, codecs);
+}

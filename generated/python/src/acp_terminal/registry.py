@@ -9,8 +9,9 @@ from typing import Any
 from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
+from ._runtime.state import SessionState
 
-__all__ = ["CODECS", "DEFAULTS", "RESULTS", "STATE_RULES", "Codec", "ResultCodec"]
+__all__ = ["CODECS", "DEFAULTS", "RESULTS", "STATE_RULES", "Codec", "ResultCodec", "session_state"]
 
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
@@ -157,3 +158,11 @@ RESULTS: dict[str, dict[str, ResultCodec]] = {
 STATE_RULES: dict[str, str] = {
     "v2": '{"session":{"targets":[{"name":"toolCall","keyed":true},{"name":"terminal","keyed":true}],"rules":[{"message":"RequestPermissionRequest","action":"upsert","target":"toolCall","id":["subject","toolCall","toolCallId"],"value":["subject","toolCall"]},{"message":"ToolCallContentChunk","union":"SessionUpdate","tag":"tool_call_content_chunk","action":"append","target":"toolCall","id":["toolCallId"],"field":["content"],"value":["content"],"tagMember":"sessionUpdate","appends":"item"},{"message":"ToolCallUpdate","union":"SessionUpdate","tag":"tool_call_update","action":"upsert","target":"toolCall","id":["toolCallId"],"tagMember":"sessionUpdate"},{"message":"TerminalUpdate","union":"SessionUpdate","tag":"terminal_update","action":"upsert","target":"terminal","id":["terminalId"],"tagMember":"sessionUpdate"},{"message":"TerminalOutputChunk","union":"SessionUpdate","tag":"terminal_output_chunk","action":"append","target":"terminal","id":["terminalId"],"field":["output","data"],"value":["data"],"appends":"bytes","tagMember":"sessionUpdate"}]}}',
 }
+
+
+def session_state(version: str) -> SessionState | None:
+    """A new, empty session state of schema ``version`` that decodes each message with this
+    package's types before applying it; ``None`` when the schema has no ``x-state``."""
+    if version not in STATE_RULES:
+        return None
+    return SessionState(STATE_RULES[version], CODECS[version])

@@ -278,6 +278,18 @@ impl SessionState {
         self.bytes.retain(|(o, t, i, p), _| !(*o == r.owner && *t == r.target && i.as_deref() == id && p.starts_with(prefix)));
     }
 
+    /// One target of the `session` state as JSON, bytes members as base64: the singleton
+    /// `target` (`id` `None`), or the one of id `id`; `None` when the state has none.
+    #[must_use]
+    pub fn get(&self, target: &str, id: Option<&str>) -> Option<Json> {
+        let snapshot = self.snapshot();
+        let at = snapshot.get("session")?.get(target)?;
+        match id {
+            Some(id) => at.get(id).cloned(),
+            None => Some(at.clone()),
+        }
+    }
+
     /// The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object
     /// of its ids (in first-seen order; an id removed and created again comes last),
     /// bytes members as base64.

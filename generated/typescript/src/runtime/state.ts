@@ -234,6 +234,17 @@ export class SessionState {
   }
 
   /**
+   * One target of the `session` state as JSON, bytes members as base64: the singleton
+   * `target` (no `id`), or the one of id `id`; `undefined` when the state has none.
+   */
+  get(target: string, id?: string): Json | undefined {
+    const session = getMember(this.snapshot(), "session");
+    const at = session !== null && typeof session === "object" && !Array.isArray(session) ? getMember(session, target) : undefined;
+    if (id === undefined) return at;
+    return at !== null && typeof at === "object" && !Array.isArray(at) ? getMember(at, id) : undefined;
+  }
+
+  /**
    * The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object of its
    * ids in first-seen order, bytes members as base64.
    */

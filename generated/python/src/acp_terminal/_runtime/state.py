@@ -214,6 +214,16 @@ class SessionState:
         ]:
             del self._bytes[k]
 
+    def get(self, target: str, ident: str | None = None) -> Json | None:
+        """One target of the ``session`` state as JSON, bytes members as base64: the
+        singleton ``target`` (no ``ident``), or the one of id ``ident``; ``None`` when the
+        state has none."""
+        session = self.snapshot().get("session")
+        at = session.get(target) if isinstance(session, dict) else None
+        if ident is None:
+            return at
+        return at.get(ident) if isinstance(at, dict) else None
+
     def snapshot(self) -> JsonObject:
         """The whole state as JSON: ``{owner: {target: value}}``, a keyed target as an
         object of its ids in first-seen order, bytes members as base64."""
