@@ -102,7 +102,8 @@ class SessionState:
                 )
         # Every owner is there from the start, empty (``{"session": {}}``).
         self._state: dict[str, Json] = {owner: {} for owner in table}
-        self._bytes: dict[tuple[str, str, str | None, tuple[str, ...]], bytearray] = {}
+        # The decoded bytes of bytes members, by target (owner, target, id) and member path.
+        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray]] = {}
 
     def restore(self, snapshot: JsonObject) -> None:
         """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave)."""
@@ -188,11 +189,11 @@ class SessionState:
             at = parent[name]
             if r.appends == "bytes":
                 chunk = decode_base64(value) if isinstance(value, str) else b""
-                bkey = (r.owner, r.target, ident, field)
-                held = self._bytes.get(bkey)
+                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                held = members.get(field)
                 if held is None:
                     held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
-                    self._bytes[bkey] = held
+                    members[field] = held
                 held += chunk
                 parent[name] = ""
             elif r.appends == "text":
@@ -206,29 +207,40 @@ class SessionState:
                 parent[name] = items
 
     def _drop_bytes(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:
-        for k in [
-            k
-            for k in self._bytes
-            if k[0] == r.owner and k[1] == r.target and k[2] == ident and k[3][: len(prefix)] == prefix
-        ]:
-            del self._bytes[k]
+        members = self._bytes.get((r.owner, r.target, ident))
+        if members is None:
+            return
+        for path in [p for p in members if p[: len(prefix)] == prefix]:
+            del members[path]
+        if not members:
+            del self._bytes[(r.owner, r.target, ident)]
+
+    def _with_bytes(self, key: tuple[str, str, str | None], entity: Json) -> Json:
+        """A copy of the target ``key``, ``entity``, with its bytes members as base64."""
+        entity = json.loads(json.dumps(entity))
+        for path, held in self._bytes.get(key, {}).items():
+            if not isinstance(entity, dict):
+                entity = {}
+            parent, name = _slot(entity, path)
+            parent[name] = encode_base64(bytes(held))
+        return entity
 
     def get(self, target: str, ident: str | None = None) -> Json | None:
         """One target of the ``session`` state as JSON, bytes members as base64: the
         singleton ``target`` (no ``ident``), or the one of id ``ident``; ``None`` when the
         state has none."""
-        session = self.snapshot().get("session")
+        session = self._state.get("session")
         at = session.get(target) if isinstance(session, dict) else None
-        if ident is None:
-            return at
-        return at.get(ident) if isinstance(at, dict) else None
+        if ident is not None:
+            at = at.get(ident) if isinstance(at, dict) else None
+        return None if at is None else self._with_bytes(("session", target, ident), at)
 
     def snapshot(self) -> JsonObject:
         """The whole state as JSON: ``{owner: {target: value}}``, a keyed target as an
         object of its ids in first-seen order, bytes members as base64."""
         out: JsonObject = json.loads(json.dumps(self._state))
-        for (owner, target, ident, path), held in self._bytes.items():
-            at = (owner, target) + ((ident,) if ident is not None else ()) + path
-            parent, name = _slot(out, at)
-            parent[name] = encode_base64(bytes(held))
+        for key in self._bytes:
+            owner, target, ident = key
+            parent, name = _slot(out, (owner, target) if ident is None else (owner, target, ident))
+            parent[name] = self._with_bytes(key, parent[name])
         return out

@@ -41,8 +41,11 @@ struct Rule {
     appends: Option<String>,
 }
 
-/// One bytes member of one target: (owner, target, id, member path).
-type BytesKey = (String, String, Option<String>, Vec<String>);
+/// One target: (owner, target, id).
+type EntityKey = (String, String, Option<String>);
+
+/// The decoded bytes of one target's bytes members, by member path.
+type HeldBytes = Vec<(Vec<String>, Vec<u8>)>;
 
 /// The state of one session, as the schema's `x-state` annotations define it.
 pub struct SessionState {
@@ -50,8 +53,9 @@ pub struct SessionState {
     decode: Box<StateDecoder>,
     /// Owner -> target -> the target (singleton) or id -> target (keyed).
     state: Members,
-    /// The bytes appended to bytes members, kept decoded (written as base64 by `snapshot`).
-    bytes: HashMap<BytesKey, Vec<u8>>,
+    /// The bytes appended to bytes members, kept decoded (written as base64 by `snapshot`),
+    /// by target and member path.
+    bytes: HashMap<EntityKey, HeldBytes>,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -248,9 +252,12 @@ impl SessionState {
                 match r.appends.as_deref() {
                     Some("bytes") => {
                         let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
-                        let key = (r.owner.clone(), r.target.clone(), id.clone(), field);
-                        let held = self.bytes.entry(key).or_insert_with(|| at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default());
-                        held.extend_from_slice(&chunk);
+                        let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.clone())).or_default();
+                        let i = members.iter().position(|(p, _)| *p == field).unwrap_or_else(|| {
+                            members.push((field, at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default()));
+                            members.len() - 1
+                        });
+                        members[i].1.extend_from_slice(&chunk);
                         *at = Json::String(String::new());
                     }
                     Some("text") => {
@@ -275,19 +282,33 @@ impl SessionState {
     /// Forgets the decoded bytes of the members of `r`'s target under `prefix` (the JSON
     /// value there is now the truth).
     fn drop_bytes(&mut self, r: &Rule, id: Option<&str>, prefix: &[String]) {
-        self.bytes.retain(|(o, t, i, p), _| !(*o == r.owner && *t == r.target && i.as_deref() == id && p.starts_with(prefix)));
+        let key = (r.owner.clone(), r.target.clone(), id.map(str::to_owned));
+        if let Some(members) = self.bytes.get_mut(&key) {
+            members.retain(|(p, _)| !p.starts_with(prefix));
+            if members.is_empty() {
+                self.bytes.remove(&key);
+            }
+        }
+    }
+
+    /// `entity` (a copy of the target `key`) with its bytes members written as base64.
+    fn with_bytes(&self, key: &EntityKey, mut entity: Json) -> Json {
+        for (path, bytes) in self.bytes.get(key).into_iter().flatten() {
+            *slot(&mut entity, path) = Json::String(encode_base64(bytes));
+        }
+        entity
     }
 
     /// One target of the `session` state as JSON, bytes members as base64: the singleton
     /// `target` (`id` `None`), or the one of id `id`; `None` when the state has none.
     #[must_use]
     pub fn get(&self, target: &str, id: Option<&str>) -> Option<Json> {
-        let snapshot = self.snapshot();
-        let at = snapshot.get("session")?.get(target)?;
-        match id {
-            Some(id) => at.get(id).cloned(),
-            None => Some(at.clone()),
-        }
+        let at = self.state.get("session")?.get(target)?;
+        let entity = match id {
+            Some(id) => at.get(id)?,
+            None => at,
+        };
+        Some(self.with_bytes(&("session".to_owned(), target.to_owned(), id.map(str::to_owned)), entity.clone()))
     }
 
     /// The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object
@@ -296,11 +317,11 @@ impl SessionState {
     #[must_use]
     pub fn snapshot(&self) -> Json {
         let mut out = Json::Object(self.state.clone());
-        for ((owner, target, id, path), bytes) in &self.bytes {
+        for key @ (owner, target, id) in self.bytes.keys() {
             let mut at = vec![owner.clone(), target.clone()];
             at.extend(id.clone());
-            at.extend(path.iter().cloned());
-            *slot(&mut out, &at) = Json::String(encode_base64(bytes));
+            let entity = slot(&mut out, &at);
+            *entity = self.with_bytes(key, std::mem::take(entity));
         }
         out
     }

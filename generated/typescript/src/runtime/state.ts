@@ -97,8 +97,8 @@ const str = (v: Json | undefined): string | null => (typeof v === "string" ? v :
 export class SessionState {
   private readonly rules: Rule[] = [];
   private state = new Map<string, V>();
-  /** The bytes appended to bytes members, kept decoded, by owner, target, id and path. */
-  private bytes = new Map<string, { at: string[]; data: Uint8Array[] }>();
+  /** The decoded bytes of bytes members, by target (owner, target, id) and member path. */
+  private bytes = new Map<string, { at: string[]; members: Map<string, { path: readonly string[]; data: Uint8Array[] }> }>();
 
   /**
    * An empty state with the table `rules` (`STATE_RULES.get(version)`), decoding each message
@@ -207,11 +207,16 @@ export class SessionState {
       const at = parent.get(name) ?? null;
       if (r.appends === "bytes") {
         const chunk = typeof value === "string" ? decodeBase64(value) : new Uint8Array();
-        const k = JSON.stringify([r.owner, r.target, id, field]);
-        let held = this.bytes.get(k);
+        const k = JSON.stringify([r.owner, r.target, id]);
+        let entry = this.bytes.get(k);
+        if (entry === undefined) {
+          entry = { at: [r.owner, r.target, ...(id === null ? [] : [id])], members: new Map() };
+          this.bytes.set(k, entry);
+        }
+        let held = entry.members.get(JSON.stringify(field));
         if (held === undefined) {
-          held = { at: [r.owner, r.target, ...(id === null ? [] : [id]), ...field], data: typeof at === "string" ? [decodeBase64(at)] : [] };
-          this.bytes.set(k, held);
+          held = { path: field, data: typeof at === "string" ? [decodeBase64(at)] : [] };
+          entry.members.set(JSON.stringify(field), held);
         }
         held.data.push(chunk);
         parent.set(name, "");
@@ -227,10 +232,28 @@ export class SessionState {
   }
 
   private dropBytes(r: Rule, id: string | null, prefix: readonly string[]): void {
-    for (const k of [...this.bytes.keys()]) {
-      const [owner, target, kid, path] = JSON.parse(k) as [string, string, string | null, string[]];
-      if (owner === r.owner && target === r.target && kid === id && prefix.every((p, i) => path[i] === p)) this.bytes.delete(k);
+    const k = JSON.stringify([r.owner, r.target, id]);
+    const entry = this.bytes.get(k);
+    if (entry === undefined) return;
+    for (const [p, held] of [...entry.members]) if (prefix.every((x, i) => held.path[i] === x)) entry.members.delete(p);
+    if (entry.members.size === 0) this.bytes.delete(k);
+  }
+
+  /** A copy of the target `key`, `entity`, with its bytes members as base64. */
+  private withBytes(key: string, entity: V): V {
+    let out = toV(toJson(entity));
+    for (const held of this.bytes.get(key)?.members.values() ?? []) {
+      if (!(out instanceof Map)) out = new Map();
+      const [parent, name] = slot(out, held.path);
+      const all = new Uint8Array(held.data.reduce((n, c) => n + c.length, 0));
+      let i = 0;
+      for (const c of held.data) {
+        all.set(c, i);
+        i += c.length;
+      }
+      parent.set(name, encodeBase64(all));
     }
+    return out;
   }
 
   /**
@@ -238,10 +261,10 @@ export class SessionState {
    * `target` (no `id`), or the one of id `id`; `undefined` when the state has none.
    */
   get(target: string, id?: string): Json | undefined {
-    const session = getMember(this.snapshot(), "session");
-    const at = session !== null && typeof session === "object" && !Array.isArray(session) ? getMember(session, target) : undefined;
-    if (id === undefined) return at;
-    return at !== null && typeof at === "object" && !Array.isArray(at) ? getMember(at, id) : undefined;
+    const session = this.state.get("session");
+    let at = session instanceof Map ? session.get(target) : undefined;
+    if (id !== undefined) at = at instanceof Map ? at.get(id) : undefined;
+    return at === undefined ? undefined : toJson(this.withBytes(JSON.stringify(["session", target, id ?? null]), at));
   }
 
   /**
@@ -250,16 +273,9 @@ export class SessionState {
    */
   snapshot(): JsonObject {
     const out = toV(toJson(this.state)) as Map<string, V>;
-    for (const held of this.bytes.values()) {
-      const [parent, name] = slot(out, held.at);
-      const total = held.data.reduce((n, c) => n + c.length, 0);
-      const all = new Uint8Array(total);
-      let i = 0;
-      for (const c of held.data) {
-        all.set(c, i);
-        i += c.length;
-      }
-      parent.set(name, encodeBase64(all));
+    for (const [k, entry] of this.bytes) {
+      const [parent, name] = slot(out, entry.at);
+      parent.set(name, this.withBytes(k, parent.get(name) ?? null));
     }
     return toJson(out) as JsonObject;
   }
