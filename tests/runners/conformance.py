@@ -203,8 +203,6 @@ def state_result(c: Result) -> Result:
         except ParseError as e:
             out = failure(e, f"{prefix}{e.path}")
             break
-        except KeyError:
-            raise Unsupported(f"the package has no definition {m['type']}") from None
         warnings.extend(problems(ws, prefix))
     out["state"] = write_json(state.snapshot())
     out["warnings"] = warnings

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base64 import decode_base64, encode_base64
-from .errors import Parsed, Problem
+from .errors import Parsed, ParseError, Problem
 from .json import Json, JsonObject, parse_json
 
 __all__ = ["Codec", "SessionState"]
@@ -113,9 +113,12 @@ class SessionState:
 
     def apply(self, name: str, text: str) -> tuple[Problem, ...]:
         """Decodes ``text`` as the definition ``name`` and applies what its annotations say;
-        the warnings. Raises ``ParseError`` (the state unchanged) when it does not decode,
-        and ``KeyError`` for a definition the package does not have."""
-        parse, serialize = self._codecs[name]
+        the warnings. Raises ``ParseError`` (the state unchanged) when it does not decode;
+        a definition the package does not have is an ``unknown_variant`` error at the root."""
+        codec = self._codecs.get(name)
+        if codec is None:
+            raise ParseError(Problem("unknown_variant", "", f"the package has no definition `{name}`"))
+        parse, serialize = codec
         parsed = parse(text)
         message = parse_json(serialize(parsed.value))
         for r in self._rules:
