@@ -202,7 +202,8 @@ class SessionState:
             elif r.appends == "text":
                 parent[name] = (at if isinstance(at, str) else "") + (value if isinstance(value, str) else "")
             else:
-                items = list(at) if isinstance(at, list) else []
+                # In place: appending never copies what the member already holds.
+                items = at if isinstance(at, list) else []
                 if r.appends == "items" and isinstance(value, list):
                     items.extend(value)
                 else:

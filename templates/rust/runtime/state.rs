@@ -260,18 +260,25 @@ impl SessionState {
                         members[i].1.extend_from_slice(&chunk);
                         *at = Json::String(String::new());
                     }
+                    // In place: appending never copies what the member already holds.
                     Some("text") => {
-                        let mut s = at.as_str().unwrap_or_default().to_owned();
-                        s.push_str(value.as_str().unwrap_or_default());
-                        *at = Json::String(s);
+                        if !matches!(at, Json::String(_)) {
+                            *at = Json::String(String::new());
+                        }
+                        if let Json::String(s) = at {
+                            s.push_str(value.as_str().unwrap_or_default());
+                        }
                     }
                     kind => {
-                        let mut items = at.as_array().map(<[Json]>::to_vec).unwrap_or_default();
-                        match (kind, value) {
-                            (Some("items"), Json::Array(more)) => items.extend(more),
-                            (_, v) => items.push(v),
+                        if !matches!(at, Json::Array(_)) {
+                            *at = Json::Array(Vec::new());
                         }
-                        *at = Json::Array(items);
+                        if let Json::Array(items) = at {
+                            match (kind, value) {
+                                (Some("items"), Json::Array(more)) => items.extend(more),
+                                (_, v) => items.push(v),
+                            }
+                        }
                     }
                 }
             }

@@ -223,8 +223,9 @@ export class SessionState {
       } else if (r.appends === "text") {
         parent.set(name, (typeof at === "string" ? at : "") + (typeof value === "string" ? value : ""));
       } else {
-        const items = Array.isArray(at) ? [...at] : [];
-        if (r.appends === "items" && Array.isArray(value)) items.push(...value);
+        // In place: appending never copies what the member already holds.
+        const items = Array.isArray(at) ? at : [];
+        if (r.appends === "items" && Array.isArray(value)) for (const v of value) items.push(v);
         else items.push(value);
         parent.set(name, items);
       }
