@@ -9,13 +9,20 @@
 // `initialize` answer names (2 when there is none): v2 `session/update`s go to
 // `applyNotificationText`, v1 ones to `ingestV1` (the `_meta` terminal convention).
 //
+// The terminals come from the store; the tool calls (title, status, the terminals they
+// show) from the package's session state, the reducer generated from the schema's
+// `x-state` (`sessionState("v2")`). v1 has no `x-state`: there the page keeps each tool
+// call's members as last sent.
+//
 // Query parameters: `session` (a JSON-lines file next to the page, default
 // `session.jsonl`), `delay` (milliseconds between messages, default 15; 0 replays at once).
 //
 // For tests the page publishes `window.acpReplay`: `done`, `error`, and per terminal its
-// command, exit status, transcript and the rendered buffer's lines.
+// command, exit status, transcript and the rendered buffer's lines, and per tool call its
+// title and status.
 
-import { TerminalStore, ingestV1, safeDisplay } from "acp-terminal";
+import { TerminalStore, ingestV1, safeDisplay, type Json } from "acp-terminal";
+import { sessionState } from "acp-terminal/registry";
 import { Terminal } from "@xterm/xterm";
 
 interface TerminalReport {
@@ -28,6 +35,14 @@ interface TerminalReport {
   buffer: string[];
 }
 
+interface ToolCallReport {
+  id: string;
+  title: string | null;
+  status: string | null;
+  /** The terminals its content shows, in order. */
+  terminals: string[];
+}
+
 interface ReplayReport {
   done: boolean;
   error: string | null;
@@ -35,6 +50,7 @@ interface ReplayReport {
   version: number;
   messages: number;
   terminals: TerminalReport[];
+  toolCalls: ToolCallReport[];
   /** The foreground colour of a cell: palette index (0-255), or -1 for the default. */
   cellColour(terminal: number, row: number, col: number): { char: string; fg: number } | null;
 }
@@ -96,6 +112,7 @@ const report: ReplayReport = {
   version: 2,
   messages: 0,
   terminals: [],
+  toolCalls: [],
   cellColour(terminal, row, col) {
     const view = [...views.values()][terminal];
     const cell = view?.term.buffer.active.getLine(row)?.getCell(col);
@@ -107,26 +124,88 @@ window.acpReplay = report;
 const views = new Map<string, View>();
 const status = document.getElementById("status");
 
-/** v1: the command of each tool call, from its `rawInput.command` (the v1 `_meta`
- * terminal convention does not carry the command; many v1 Agents put it there). */
-const commands = new Map<string, string>();
+/** What the page knows of the session's tool calls. */
+class ToolCalls {
+  /** v2: the session state; v1 (no `x-state`): each tool call's members as last sent. */
+  private readonly state = sessionState("v2");
+  private readonly v1 = new Map<string, Record<string, unknown>>();
+  readonly list: HTMLUListElement;
 
-function commandOf(toolCalls: readonly string[]): string | null {
-  for (const c of toolCalls) {
-    const command = commands.get(c);
-    if (command !== undefined) return command;
+  constructor(private readonly version: () => number) {
+    let list = document.getElementById("tool-calls");
+    if (!(list instanceof HTMLUListElement)) {
+      list = document.createElement("ul");
+      list.id = "tool-calls";
+      document.getElementById("terminals")?.before(list);
+    }
+    this.list = list as HTMLUListElement;
+    this.list.textContent = "";
   }
-  return null;
+
+  /** Applies one update (an object the Agent sent); a problem as its message. */
+  apply(update: Record<string, unknown>): string | null {
+    if (this.version() === 1) {
+      const id = update.toolCallId;
+      if (typeof id === "string" && typeof update.sessionUpdate === "string" && update.sessionUpdate.startsWith("tool_call")) {
+        const held = this.v1.get(id) ?? {};
+        for (const [k, v] of Object.entries(update)) if (k !== "sessionUpdate") held[k] = v;
+        this.v1.set(id, held);
+      }
+      return null;
+    }
+    if (this.state === undefined) return "the package's v2 schema has no x-state";
+    const r = this.state.apply("SessionUpdate", JSON.stringify(update));
+    return r.ok ? null : `${r.error.kind} at ${r.error.path}: ${r.error.message}`;
+  }
+
+  /** One tool call's members: its session-state target (v2), or what was sent (v1). */
+  get(id: string): Record<string, unknown> {
+    const v: Json | undefined = this.version() === 1 ? (this.v1.get(id) as Json | undefined) : this.state?.get("toolCall", id);
+    return isObject(v) ? v : {};
+  }
+
+  ids(): string[] {
+    if (this.version() === 1) return [...this.v1.keys()];
+    const calls = this.state?.snapshot().session;
+    return isObject(calls) && isObject(calls.toolCall) ? Object.keys(calls.toolCall) : [];
+  }
+
+  /** The command a tool call shows: its `rawInput.command` (the v1 `_meta` terminal
+   * convention does not carry the command; many v1 Agents put it there). */
+  commandOf(toolCalls: readonly string[]): string | null {
+    for (const c of toolCalls) {
+      const raw = this.get(c).rawInput;
+      if (isObject(raw) && typeof raw.command === "string") return raw.command;
+    }
+    return null;
+  }
+
+  describe(): void {
+    report.toolCalls = [];
+    this.list.textContent = "";
+    for (const id of this.ids()) {
+      const c = this.get(id);
+      const title = typeof c.title === "string" ? c.title : null;
+      const status = typeof c.status === "string" ? c.status : null;
+      const content = Array.isArray(c.content) ? c.content : [];
+      const terminals = content.flatMap((x) => (isObject(x) && x.type === "terminal" && typeof x.terminalId === "string" ? [x.terminalId] : []));
+      report.toolCalls.push({ id, title, status, terminals });
+      const item = document.createElement("li");
+      item.className = `tool-call status-${status ?? "unknown"}`;
+      item.textContent = `${safeDisplay(id)}: ${safeDisplay(title ?? "tool call")} — ${safeDisplay(status ?? "no status")}`; // one safe line
+      this.list.append(item);
+    }
+  }
 }
 
-function describe(store: TerminalStore): void {
+function describe(store: TerminalStore, calls: ToolCalls): void {
   report.terminals = [];
   for (const [id, t] of store.terminals()) {
     const view = views.get(id);
     if (!view) continue;
     const e = t.exitStatus;
     const exit = e === null ? "running" : e.signal ? `killed by ${safeDisplay(e.signal)}` : `exit code ${e.exitCode ?? "?"}`;
-    const command = t.command ?? commandOf(t.sortedToolCalls());
+    const command = t.command ?? calls.commandOf(t.sortedToolCalls());
     view.heading.textContent = `${safeDisplay(id)}: $ ${command === null ? "(unknown command)" : safeDisplay(command)} — ${exit}`; // one safe line
     view.transcript.textContent = t.transcript;
     report.terminals.push({
@@ -139,6 +218,7 @@ function describe(store: TerminalStore): void {
       buffer: view.lines(),
     });
   }
+  calls.describe();
 }
 
 /** One recorded JSON-RPC message and who sent it. */
@@ -177,8 +257,8 @@ function parseRecording(text: string): Recorded[] {
  * its xterm: chunks are appended, a replacement snapshot resets the emulator first. */
 async function replay(text: string, delay: number): Promise<void> {
   const store = new TerminalStore();
-  commands.clear();
   report.version = 2;
+  const calls = new ToolCalls(() => report.version);
   for (const { from, message, line } of parseRecording(text)) {
     if (from !== "agent" || !isObject(message)) continue;
     const result = message.result;
@@ -188,10 +268,9 @@ async function replay(text: string, delay: number): Promise<void> {
     const update = isObject(params) && isObject(params.update) ? params.update : {};
     const r = report.version === 1 ? ingestV1(store, JSON.stringify(update)) : store.applyNotificationText(JSON.stringify(params));
     if (!r.ok) throw new Error(`line ${line}: ${r.error.kind} at ${r.error.path}: ${r.error.message}`);
+    const problem = calls.apply(update);
+    if (problem !== null) throw new Error(`line ${line}: the session state: ${problem}`);
     report.messages++;
-    if (report.version === 1 && typeof update.toolCallId === "string" && isObject(update.rawInput) && typeof update.rawInput.command === "string") {
-      commands.set(update.toolCallId, update.rawInput.command);
-    }
     for (const [id, state] of store.terminals()) {
       let view = views.get(id);
       if (!view) {
@@ -208,10 +287,10 @@ async function replay(text: string, delay: number): Promise<void> {
         view.written = bytes.length;
       }
     }
-    describe(store);
+    describe(store, calls);
     if (delay > 0) await sleep(delay);
   }
-  describe(store);
+  describe(store, calls);
 }
 
 async function main(): Promise<void> {

@@ -20,12 +20,15 @@ one prompt turn:
    answers the ``cancelled`` outcome, and any other word is sent as an outcome the
    Agent does not know (which it must treat as a refusal).
 5. v2: every ``session/update`` goes to a ``TerminalStore``
-   (``apply_notification_text``); v1: the ``_meta`` terminal convention
+   (``apply_notification_text``) for the terminals, and to the package's session state
+   (``registry.session_state("v2")``, the reducer generated from the schema's
+   ``x-state``) for the tool calls: their title, ``rawInput.command``, status and
+   content are read back from it, never kept by hand; v1: the ``_meta`` terminal convention
    (``terminal_info`` / ``terminal_output`` / ``terminal_exit``) goes to the same store
    through ``ingest_v1``, and the text content of tool calls without a terminal is
    shown as text. Each terminal's safe transcript is printed live on stdout, reading
    only what is new after each message; headers, questions, text content and messages
-   go to stderr.
+   go to stderr, and so does each tool call's status when it changes.
 6. The turn ends with the prompt's response (v1: its ``stopReason``) or, in v2, with
    the ``idle`` state update that follows it. Ctrl-C (or ``--cancel-on TEXT``, once a
    transcript shows TEXT) sends ``session/cancel``.
@@ -52,6 +55,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from acp_terminal import ParseError, TerminalState, TerminalStore, Transcript, ingest_v1, safe_display, v1, v2
+from acp_terminal.registry import session_state
 
 NOT_RUN = 126
 CLIENT_INFO = {"name": "acp-terminal-client", "title": "acp-terminal example terminal Client", "version": "0.0.0"}
@@ -167,9 +171,13 @@ class Client:
         self.err = err
         self.shown: dict[str, Shown] = {}
         self.announced: set[str] = set()
-        self.texts: dict[str, str] = {}  # v1 / non-terminal text content shown per tool call
-        self.titles: dict[str, str] = {}
-        self.commands: dict[str, str] = {}  # v1: a tool call's rawInput.command
+        session = session_state("v2")  # v2: the tool calls, as the schema's x-state defines them
+        if session is None:
+            raise RuntimeError("the acp_terminal package's v2 schema has no x-state annotations")
+        self.session = session
+        self.v1_calls: dict[str, dict[str, Any]] = {}  # v1 (no x-state): each tool call's members, as last sent
+        self.texts: dict[str, str] = {}  # non-terminal text content shown per tool call
+        self.statuses: dict[str, str] = {}  # the status last shown per tool call
         self.not_run: str | None = None
         self.cancel_sent = False
         self.running = False  # v2: the Agent reported foreground work since the prompt
@@ -303,6 +311,7 @@ class Client:
         try:
             if self.version == 2:
                 warnings = list(self.store.apply_notification_text(json.dumps(params)))
+                self.session.apply("SessionUpdate", json.dumps(update))
             else:
                 warnings = ingest_v1(self.store, json.dumps(update))
         except ParseError as e:
@@ -321,18 +330,37 @@ class Client:
             content = update.get("content")
             if isinstance(content, dict) and content.get("type") == "text":
                 self.err.write(f"agent: {plain(str(content.get('text', '')))}\n")
-        elif kind in ("tool_call", "tool_call_update"):
+        elif kind in ("tool_call", "tool_call_update", "tool_call_content_chunk"):
             self.tool_call(update)
         self.show()
 
+    def call(self, call: str) -> dict[str, Any]:
+        """What is known of a tool call: at v2 its target in the session state (the
+        reducer applied the update already), at v1 its members as last sent."""
+        if self.version == 2:
+            got = self.session.get("toolCall", call)
+            return got if isinstance(got, dict) else {}
+        return self.v1_calls.get(call, {})
+
+    def calls(self) -> list[str]:
+        """The tool calls seen, first seen first."""
+        if self.version == 2:
+            by_id = self.session.snapshot()["session"]
+            calls = by_id.get("toolCall") if isinstance(by_id, dict) else None
+            return list(calls) if isinstance(calls, dict) else []
+        return list(self.v1_calls)
+
     def tool_call(self, update: dict[str, Any]) -> None:
         call = str(update.get("toolCallId"))
-        if isinstance(update.get("title"), str):
-            self.titles[call] = update["title"]
-        raw = update.get("rawInput")
-        if isinstance(raw, dict) and isinstance(raw.get("command"), str):
-            self.commands[call] = raw["command"]
-        content = update.get("content")
+        if self.version == 1:
+            # v1 has no x-state: a member sent replaces the one held (patch by member).
+            self.v1_calls.setdefault(call, {}).update({k: v for k, v in update.items() if k != "sessionUpdate"})
+        state = self.call(call)
+        status = state.get("status")
+        if isinstance(status, str) and self.statuses.get(call) != status:
+            self.statuses[call] = status
+            self.err.write(f"--- {safe_display(call)}: {safe_display(self.title(state))} ({safe_display(status)})\n")
+        content = state.get("content")
         if not isinstance(content, list):
             return
         texts = [
@@ -346,7 +374,7 @@ class Client:
         if not texts:
             return
         text = "\n".join(texts)
-        if update.get("status") == "failed":
+        if status == "failed":
             self.not_run = text
         # A tool call that shows a terminal (v2 item, or the v1 convention) is printed from
         # the store; its text content (the v1 Bridge's copy of the transcript) is not.
@@ -359,9 +387,20 @@ class Client:
             new = shown[len(plain(before)) :]
         else:
             new = shown
-            self.err.write(f"--- {safe_display(call)}: {safe_display(self.titles.get(call, 'tool call'))}\n")
+            self.err.write(f"--- {safe_display(call)}: {safe_display(self.title(state))}\n")
         if new:
             self.err.write(new if new.endswith("\n") else new + "\n")
+
+    @staticmethod
+    def title(state: dict[str, Any]) -> str:
+        title = state.get("title")
+        return title if isinstance(title, str) else "tool call"
+
+    @staticmethod
+    def command(state: dict[str, Any]) -> str | None:
+        raw = state.get("rawInput")
+        command = raw.get("command") if isinstance(raw, dict) else None
+        return command if isinstance(command, str) else None
 
     def permission(self, request_id: object, params: object) -> None:
         try:
@@ -395,8 +434,9 @@ class Client:
             where = f" in {safe_display(cwd)}" if isinstance(cwd, str) else ""
             self.err.write(f"The Agent asks to run: {safe_display(command)}{where}\n")
         else:
+            known = self.call(str(call.tool_call_id)).get("title")
             self.err.write(
-                f"The Agent asks: {safe_display(call.title or self.titles.get(str(call.tool_call_id), 'a tool call'))}\n"
+                f"The Agent asks: {safe_display(call.title or (known if isinstance(known, str) else 'a tool call'))}\n"
             )
         return self.choose([(str(o.option_id), o.name, str(o.kind)) for o in request.options])
 
@@ -465,11 +505,11 @@ class Client:
         ``rawInput.command`` or the title of a tool call that shows it."""
         if t.command is not None:
             return f"$ {safe_display(t.command)}"
-        calls = [str(c) for c in t.sorted_tool_calls()]
-        commands = [self.commands[c] for c in calls if c in self.commands]
+        calls = [self.call(str(c)) for c in t.sorted_tool_calls()]
+        commands = [c for c in map(self.command, calls) if c is not None]
         if commands:
             return f"$ {safe_display(commands[0])}"
-        titles = [self.titles[c] for c in calls if c in self.titles]
+        titles = [c["title"] for c in calls if isinstance(c.get("title"), str)]
         return safe_display(titles[0]) if titles else "(command not known)"
 
 
@@ -510,6 +550,10 @@ def main(argv: list[str]) -> int:
             record.close()
     client.show(final=True)
     code = status_code(client.store)
+    for call in client.calls():
+        status = client.call(call).get("status")
+        how = f"ended {safe_display(status)}" if isinstance(status, str) else "has no status"
+        sys.stderr.write(f"--- {safe_display(call)}: {how}\n")
     if failed is not None:
         sys.stderr.write(f"client: {failed}\n")
         return code if code is not None else 1

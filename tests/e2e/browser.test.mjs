@@ -10,7 +10,8 @@
 // command, exit status and transcript against the recorded session's expected values;
 // the rendered xterm.js buffer against @xterm/headless fed the same bytes in Node;
 // colours really rendered (cell foreground palette indexes); and that every path shows
-// the same buffer and transcript. Screenshots go to ARTIFACT_DIR/browser-*.png.
+// the same buffer and transcript; and the tool call's title, status and terminals, which
+// the page reads from the generated session state (v2) against the same reducer in Node. Screenshots go to ARTIFACT_DIR/browser-*.png.
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,6 +35,9 @@ const VERSIONS = { "session.jsonl": 2, "session-replay.jsonl": 2, "session-v1.js
 /** The session's updates applied in Node with the same binding, and the bytes fed to @xterm/headless. */
 async function expected(file) {
   const { TerminalStore, ingestV1 } = await import(pathToFileURL(resolve(webDir, "generated/typescript/src/index.js")).href);
+  const { sessionState } = await import(pathToFileURL(resolve(webDir, "generated/typescript/src/registry.js")).href);
+  const state = sessionState("v2");
+  let title = null;
   const text = await readFile(join(webDir, file), "utf8");
   const store = new TerminalStore();
   let chunks = 0;
@@ -55,6 +59,8 @@ async function expected(file) {
     if (u._meta?.terminal_output) convention++;
     if (u.size) size = u.size;
     if (typeof u.rawInput?.command === "string") command = u.rawInput.command;
+    if (typeof u.title === "string") title = u.title;
+    if (version === 2) assert.ok(state.apply("SessionUpdate", JSON.stringify(u)).ok, `${file}: the session state applies ${u.sessionUpdate}`);
     const r = version === 1 ? ingestV1(store, JSON.stringify(u)) : store.applyNotificationText(JSON.stringify(m.params));
     assert.ok(r.ok, `${file}: ${JSON.stringify(r)}`);
   }
@@ -66,7 +72,8 @@ async function expected(file) {
   const buffer = [];
   for (let y = 0; y < b.length; y++) buffer.push(b.getLine(y).translateToString(true));
   while (buffer.length && buffer.at(-1) === "") buffer.pop();
-  return { transcript: t.transcript, command: t.command ?? command, buffer, chunks, snapshots, convention, version, size };
+  const call = version === 2 ? state.get("toolCall", "call_1") : null;
+  return { transcript: t.transcript, command: t.command ?? command, buffer, chunks, snapshots, convention, version, size, title, call };
 }
 
 const server = await serve(webDir);
@@ -114,6 +121,16 @@ try {
     assert.deepEqual(await cell(0, 9), { char: "a", fg: -1 }, `${file}: plain text has the default colour`);
     const html = await page.locator("pre.transcript").textContent();
     assert.equal(html, EXPECTED_TRANSCRIPT, `${file}: the transcript shown beside the terminal`);
+    // The tool call: the recorded command exits 1, so it failed; at v2 its content shows the terminal.
+    assert.deepEqual(report.toolCalls, [{ id: "call_1", title: want.title, status: "failed", terminals: want.version === 2 ? ["term_1"] : [] }], `${file}: the tool calls`);
+    assert.ok(want.title.startsWith("Run `printf"), `${file}: the tool call's title ${want.title}`);
+    if (want.version === 2) {
+      assert.equal(want.call.status, "failed", `${file}: the tool call's status in Node's session state`);
+      assert.equal(want.call.title, want.title, `${file}: the tool call's title in Node's session state`);
+    }
+    const item = await page.locator("#tool-calls li").allTextContents();
+    assert.equal(item.length, 1, `${file}: one tool call listed`);
+    assert.ok(item[0].startsWith("call_1: Run `printf") && item[0].endsWith(" — failed"), `${file}: the tool call listed as ${item[0]}`);
     results[file] = t;
     console.log(`browser: ${file}: ${t.buffer.length} buffer lines and the transcript match; screenshot ${shot}`);
     await page.close();

@@ -276,6 +276,9 @@ fn check_case(agent: &Path, case: &Case, mode: &str, agent_options: &[&str]) -> 
     }
     let mut lines = case.stderr.to_vec();
     lines.push("client: the turn ended: end_turn");
+    // The tool call's status, which the Client reads back from the session state (v2) or
+    // from the members it was sent (v1).
+    lines.push(if case.code == 0 { "--- call_1: ended completed" } else { "--- call_1: ended failed" });
     check_stderr(&ran, &lines).or_else(fail)
 }
 
@@ -303,6 +306,9 @@ fn check_refusal(agent: &Path, answer: &str, why: &str, v1: bool) -> Result<(), 
     if !ran.stderr.contains(&format!("Permission refused ({why}")) {
         return fail(&format!("stderr does not give the reason {why:?}"));
     }
+    if !ran.stderr.lines().any(|l| l == "--- call_1: ended failed") {
+        return fail("the tool call's status (read back from the session state at v2) is not shown as failed");
+    }
     let stop = if answer == "cancelled" { "cancelled" } else { "end_turn" };
     if !ran.stderr.contains(&format!("client: the turn ended: {stop}")) {
         return fail(&format!("the turn did not end with the stop reason {stop}"));
@@ -326,7 +332,9 @@ fn check_cancel(agent: &Path, v1: bool) -> Result<(), String> {
     if ran.code != Some(128 + 15) {
         return fail(format!("client exit status {:?}, expected 143 (SIGTERM)", ran.code));
     }
-    check_stderr(&ran, &["client: the turn ended: cancelled", "--- term_1: killed by SIGTERM"]).or_else(fail)
+    // v1 has no `cancelled` status: the Agent reports the tool call failed.
+    let status = if v1 { "--- call_1: ended failed" } else { "--- call_1: ended cancelled" };
+    check_stderr(&ran, &["client: the turn ended: cancelled", "--- term_1: killed by SIGTERM", status]).or_else(fail)
 }
 
 /// The Agent through the terminal Client on real commands, at v2 and v1, live and
