@@ -18,7 +18,7 @@ from typing import Any
 
 from acp_terminal import ParseError, Transcript
 from acp_terminal._runtime.json import parse_json
-from acp_terminal._runtime.state import SessionState
+from acp_terminal._runtime.state import SessionState, StateLimits
 from acp_terminal._runtime.writer import Writer
 from acp_terminal.adapters import Bridge, convert, ingest_v1
 from acp_terminal.registry import CODECS, STATE_RULES
@@ -191,7 +191,11 @@ def ingest_result(c: Result) -> Result:
 def state_result(c: Result) -> Result:
     if "v2" not in STATE_RULES:
         raise Unsupported("the package's v2 schema has no x-state")
-    state = SessionState(STATE_RULES["v2"], CODECS["v2"])
+    given = c.get("limits", {})
+    names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
+    if any(k not in names or type(v) is not int or v < 0 for k, v in given.items()):
+        raise Unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers")
+    state = SessionState(STATE_RULES["v2"], CODECS["v2"], StateLimits(**{names[k]: v for k, v in given.items()}))
     if "initial" in c:
         state.restore(c["initial"])
     out: Result = {}
@@ -206,6 +210,10 @@ def state_result(c: Result) -> Result:
         warnings.extend(problems(ws, prefix))
     out["state"] = write_json(state.snapshot())
     out["warnings"] = warnings
+    # What the limits dropped, when they dropped anything (as the store's counters).
+    counters = state.counters.to_json()
+    if any(counters.values()):
+        out["counters"] = counters
     return out
 
 

@@ -159,7 +159,15 @@ function ingestResult(c: JsonObject): Result {
 function stateResult(c: JsonObject): Result {
   const [rules, codecs] = [STATE_RULES.get("v2"), CODECS.get("v2")];
   if (rules === undefined || codecs === undefined) return unsupported("the package's v2 schema has no x-state");
-  const state = new SessionState(rules, codecs);
+  const given = get(c, "limits") ?? {};
+  const limits: { [k: string]: number } = {};
+  for (const [k, v] of Object.entries(given)) {
+    if (!["maxTargets", "maxItems", "maxBytes", "maxText"].includes(k) || typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
+      return unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers");
+    }
+    limits[k] = v;
+  }
+  const state = new SessionState(rules, codecs, limits);
   const initial = get(c, "initial");
   if (initial !== undefined) state.restore(initial);
   let out: Result = {};
@@ -175,6 +183,9 @@ function stateResult(c: JsonObject): Result {
   }
   out["state"] = writeJson(state.snapshot());
   out["warnings"] = warnings;
+  // What the limits dropped, when they dropped anything (as the store's counters).
+  const counters = state.counters();
+  if (Object.values(counters).some((n) => n > 0)) out["counters"] = { ...counters };
   return out;
 }
 

@@ -22,7 +22,9 @@ def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, An
         return {"unsupported": f"schema {module} has no x-state"}
     runtime = import_module(f"{package.__name__}._runtime.state")
     writer = import_module(f"{package.__name__}._runtime.writer")
-    state = runtime.SessionState(registry.STATE_RULES[module], registry.CODECS[module])
+    names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
+    limits = runtime.StateLimits(**{names[k]: v for k, v in c.get("limits", {}).items()})
+    state = runtime.SessionState(registry.STATE_RULES[module], registry.CODECS[module], limits)
     if "initialText" in c:
         state.restore(json.loads(c["initialText"]))
     out: dict[str, Any] = {}
@@ -38,6 +40,10 @@ def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, An
     w.value(state.snapshot())
     out["state"] = w.finish()
     out["warnings"] = warnings
+    # What the limits dropped, when they dropped anything (as the store's counters).
+    counters = state.counters.to_json()
+    if any(counters.values()):
+        out["counters"] = counters
     return out
 
 

@@ -32,7 +32,10 @@ fn decoded(m: &str, t: &str, method: Option<&str>, text: &str) -> Value {
 fn state_result(c: &Value) -> Value {
     let m = c["schema"].as_str().unwrap_or("");
     let Some(version) = package::registry::VERSIONS.iter().find(|v| **v == m) else { return json!({ "unsupported": format!("no schema {m}") }) };
-    let Some(mut state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
+    let Some(state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
+    let limit = |name: &str, default: usize| c["limits"][name].as_u64().map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let d = package::wire::StateLimits::default();
+    let mut state = state.with_limits(package::wire::StateLimits { max_targets: limit("maxTargets", d.max_targets), max_items: limit("maxItems", d.max_items), max_bytes: limit("maxBytes", d.max_bytes), max_text: limit("maxText", d.max_text) });
     if let Some(initial) = c["initialText"].as_str() {
         match package::wire::parse_value(initial) {
             Ok(v) => state.restore(&v),
@@ -52,6 +55,10 @@ fn state_result(c: &Value) -> Value {
     }
     out["state"] = Value::from(package::wire::to_string(&state.snapshot()));
     out["warnings"] = Value::Array(warnings);
+    // What the limits dropped, when they dropped anything (as the store's counters).
+    if state.counters() != package::wire::StateCounters::default() {
+        out["counters"] = serde_json::from_str(&package::wire::to_string(&state.counters().to_json())).unwrap_or_default();
+    }
     out
 }
 

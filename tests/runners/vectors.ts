@@ -16,9 +16,10 @@ type Registry = {
   DEFAULTS: Map<string, Map<string, (value: unknown) => unknown>>;
   RESULTS: Map<string, Map<string, Results>>;
 };
-type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; messages?: { type: string; inputText: string }[] };
+type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; limits?: { [k: string]: number }; messages?: { type: string; inputText: string }[] };
 type State = {
   restore(snapshot: unknown): void;
+  counters(): { [k: string]: number };
   apply(name: string, text: string): { ok: true; warnings: Issue[] } | { ok: false; error: Issue };
   snapshot(): unknown;
 };
@@ -28,7 +29,7 @@ const registryPath = process.argv[2];
 if (registryPath === undefined) throw new Error("usage: vectors.js REGISTRY < cases.json");
 const { CODECS, DEFAULTS, RESULTS, STATE_RULES } = (await import(pathToFileURL(registryPath).href)) as Registry;
 const runtime = new URL("runtime/", pathToFileURL(registryPath));
-const { SessionState } = (await import(new URL("state.js", runtime).href)) as { SessionState: new (rules: string, codecs: Map<string, Codec>) => State };
+const { SessionState } = (await import(new URL("state.js", runtime).href)) as { SessionState: new (rules: string, codecs: Map<string, Codec>, limits?: { [k: string]: number }) => State };
 const { writeJson } = (await import(new URL("writer.js", runtime).href)) as { writeJson(v: unknown): string };
 const { parseJson } = (await import(new URL("json.js", runtime).href)) as { parseJson(t: string): unknown };
 
@@ -38,7 +39,7 @@ function stateResult(c: Case): Result {
   const rules = STATE_RULES.get(c.schema);
   const codecs = CODECS.get(c.schema);
   if (rules === undefined || codecs === undefined) return { unsupported: `schema ${c.schema} has no x-state` };
-  const state = new SessionState(rules, codecs);
+  const state = new SessionState(rules, codecs, c.limits ?? {});
   if (c.initialText !== undefined) state.restore(parseJson(c.initialText));
   const out: Result = {};
   const warnings: Issue[] = [];
@@ -52,6 +53,9 @@ function stateResult(c: Case): Result {
   }
   out["state"] = writeJson(state.snapshot());
   out["warnings"] = warnings;
+  // What the limits dropped, when they dropped anything (as the store's counters).
+  const counters = state.counters();
+  if (Object.values(counters).some((n) => n > 0)) out["counters"] = counters;
   return out;
 }
 

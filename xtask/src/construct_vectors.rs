@@ -264,6 +264,9 @@ pub fn run_state(dir: &Path, tsc: &Path, python: &Path, ir: &acp_terminal_codege
         if let Some(initial) = f.get("initial") {
             c["initialText"] = initial.to_string().into();
         }
+        if let Some(limits) = f.get("limits") {
+            c["limits"] = limits.clone();
+        }
         cases.push(c);
     }
     let model = acp_terminal_codegen::state::model(ir).map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;

@@ -162,12 +162,14 @@ fn ingest(case: &Value, result: &Value) -> Result<(), String> {
     same_member("terminals", Some(expect.get("terminals").ok_or("the case has no `expect.terminals`")?), result.get("terminals"))
 }
 
-/// A `state` case: the error, the warnings, and the state as canonical JSON text (member
-/// order counts: a keyed target's ids are in first-seen order).
+/// A `state` case: the error, the warnings, what the limits dropped (no `counters`:
+/// nothing), and the state as canonical JSON text (member order counts: a keyed target's
+/// ids are in first-seen order).
 fn state(case: &Value, result: &Value) -> Result<(), String> {
     let expect = expect_of(case)?;
     same_error(expect.get("error"), result)?;
     same_warnings(expect.get("warnings"), result)?;
+    same_member("counters", expect.get("counters"), result.get("counters"))?;
     let got = result.get("state").and_then(Value::as_str).ok_or("the result has no `state` text")?;
     same_text(got, expect.get("state").ok_or("the case has no `expect.state`")?).map_err(|e| format!("state: {e}"))
 }
@@ -209,7 +211,7 @@ const EXPECT_MEMBERS: &[(&str, &[&str])] = &[
     ("ingest", &["terminals", "warnings", "error"]),
     ("transcript", &["text"]),
     ("bridge", &["output"]),
-    ("state", &["state", "warnings", "error"]),
+    ("state", &["state", "warnings", "error", "counters"]),
 ];
 
 /// Whether `result` (what a runner printed for `case`) meets the case's expectation.

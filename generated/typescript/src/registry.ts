@@ -6,7 +6,7 @@
  */
 
 import type { ParseResult } from "./runtime/errors.js";
-import { SessionState } from "./runtime/state.js";
+import { SessionState, type StateLimits } from "./runtime/state.js";
 import * as v2 from "./v2.js";
 import * as v1 from "./v1.js";
 
@@ -167,10 +167,13 @@ export const STATE_RULES: ReadonlyMap<string, string> = new Map([
 
 /**
  * A new, empty session state of schema `version` that decodes each message with this
- * package's types before applying it; `undefined` when the schema has no `x-state`.
+ * package's types before applying it, keeping at most `limits` (the defaults for what is
+ * not given); `undefined` when the schema has no `x-state`.
  */
-export function sessionState(version: string): SessionState | undefined {
+export function sessionState(version: string, limits: Partial<StateLimits> = {}): SessionState | undefined {
   const rules = STATE_RULES.get(version);
   const codecs = CODECS.get(version);
-  return rules === undefined || codecs === undefined ? undefined : new SessionState(rules, codecs);
+  return rules === undefined || codecs === undefined ? undefined : new SessionState(rules, codecs, limits);
 }
+
+export { DEFAULT_STATE_LIMITS, SessionState, type StateCounters, type StateLimits } from "./runtime/state.js";

@@ -3,8 +3,30 @@
 
 from typing import Final
 
-__all__ = ["DEFAULT_MAX_WARNINGS"]
+__all__ = [
+    "DEFAULT_MAX_STATE_BYTES",
+    "DEFAULT_MAX_STATE_ITEMS",
+    "DEFAULT_MAX_STATE_TARGETS",
+    "DEFAULT_MAX_STATE_TEXT",
+    "DEFAULT_MAX_WARNINGS",
+]
 
 DEFAULT_MAX_WARNINGS: Final = 64
 """How many warnings a parse keeps by default (the store's ``max_warnings``); every further
 absorbed problem is only counted."""
+
+DEFAULT_MAX_STATE_TARGETS: Final = 4096
+"""How many targets of one kind (tool calls, terminals, plans ... of one owner) a session state
+keeps by default; a new one past it drops the first seen, counted."""
+
+DEFAULT_MAX_STATE_ITEMS: Final = 4096
+"""How many items an appended array member of a session state keeps by default; past it the
+oldest are dropped, counted."""
+
+DEFAULT_MAX_STATE_BYTES: Final = 1048576
+"""How many decoded bytes an appended bytes member of a session state keeps by default; past it
+the oldest are dropped, counted."""
+
+DEFAULT_MAX_STATE_TEXT: Final = 1048576
+"""How many code points an appended text member of a session state keeps by default; past it
+the oldest are dropped, counted."""

@@ -6,20 +6,67 @@ by the package's own types, so what is applied is the canonical value. ``upsert`
 (omitted unchanged, ``None`` stored as ``None``, a value replaces; a top-level ``_meta``
 patched key by key), ``append`` adds items, text or decoded bytes, ``replace`` sets,
 ``remove`` drops. An action whose id or value member the message lacks does nothing.
+
+What an Agent can make the state hold is bounded (``StateLimits``): past a limit the oldest
+go first (the first-seen target of its kind, the first items, bytes or code points of an
+appended member), counted in ``StateCounters``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .base64 import decode_base64, encode_base64
 from .errors import Parsed, ParseError, Problem
 from .json import Json, JsonObject, parse_json
+from .limits import DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT
 
-__all__ = ["Codec", "SessionState"]
+__all__ = ["Codec", "SessionState", "StateCounters", "StateLimits"]
+
+
+@dataclass(frozen=True)
+class StateLimits:
+    """What a session state keeps at most; the same in the three languages. The defaults
+    (``templates/rules/limits.txt``) are safe for an interactive Client."""
+
+    max_targets: int = DEFAULT_MAX_STATE_TARGETS
+    """Targets of one kind (of one owner) kept by id: a new one past it drops the first seen."""
+    max_items: int = DEFAULT_MAX_STATE_ITEMS
+    """Items an appended array member keeps: past it the first go."""
+    max_bytes: int = DEFAULT_MAX_STATE_BYTES
+    """Decoded bytes an appended bytes member keeps: past it the first go."""
+    max_text: int = DEFAULT_MAX_STATE_TEXT
+    """Code points an appended text member keeps: past it the first go."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if type(value) is not int or value < 0:
+                raise ValueError(f"the limit {f.name} must be a whole number from 0 up; got {value!r}")
+
+
+@dataclass
+class StateCounters:
+    """What a session state dropped because a ``StateLimits`` limit was hit."""
+
+    targets_dropped: int = 0
+    items_dropped: int = 0
+    bytes_dropped: int = 0
+    text_dropped: int = 0
+    """In code points."""
+
+    def to_json(self) -> JsonObject:
+        """The counters as JSON, as ``state`` fixtures compare them."""
+        return {
+            "targetsDropped": self.targets_dropped,
+            "itemsDropped": self.items_dropped,
+            "bytesDropped": self.bytes_dropped,
+            "textDropped": self.text_dropped,
+        }
+
 
 Codec = tuple[Callable[[Any], Parsed[Any]], Callable[[Any], str]]
 
@@ -82,10 +129,14 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
 class SessionState:
     """The state of one session, as the schema's ``x-state`` annotations define it."""
 
-    def __init__(self, rules: str, codecs: Mapping[str, Codec]) -> None:
+    def __init__(self, rules: str, codecs: Mapping[str, Codec], limits: StateLimits | None = None) -> None:
         """An empty state with the table ``rules`` (``registry.STATE_RULES[version]``),
-        decoding each message with ``codecs`` (``registry.CODECS[version]``)."""
+        decoding each message with ``codecs`` (``registry.CODECS[version]``), keeping at
+        most ``limits``."""
         self._codecs = codecs
+        self.limits = limits or StateLimits()
+        self.counters = StateCounters()
+        """What the limits dropped so far."""
         self._rules: list[_Rule] = []
         table = json.loads(rules)
         for owner, o in table.items():
@@ -106,7 +157,8 @@ class SessionState:
         self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray]] = {}
 
     def restore(self, snapshot: JsonObject) -> None:
-        """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave)."""
+        """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave). The limits
+        apply to what comes after, not to the snapshot."""
         self._state = json.loads(json.dumps(snapshot))
         self._bytes.clear()
 
@@ -157,8 +209,21 @@ class SessionState:
             key = ident or ""
         else:
             holder, key = owner, r.target
+        fresh = r.keyed and key not in holder
         if key not in holder:
             holder[key] = None
+        self._change(r, ident, value, skip, holder, key)
+        # Past the limit, the first-seen targets of this kind go (after the action, so that
+        # with a limit of 0 the new one goes too).
+        while fresh and len(holder) > self.limits.max_targets:
+            first = next(iter(holder))
+            del holder[first]
+            self._drop_bytes(r, first, ())
+            self.counters.targets_dropped += 1
+
+    def _change(
+        self, r: _Rule, ident: str | None, value: Any, skip: str | None, holder: dict[str, Json], key: str
+    ) -> None:
         if r.action == "upsert":
             if isinstance(value, dict):
                 entity = holder[key]
@@ -198,9 +263,18 @@ class SessionState:
                     held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
                     members[field] = held
                 held += chunk
+                cut = len(held) - self.limits.max_bytes
+                if cut > 0:
+                    del held[:cut]
+                    self.counters.bytes_dropped += cut
                 parent[name] = ""
             elif r.appends == "text":
-                parent[name] = (at if isinstance(at, str) else "") + (value if isinstance(value, str) else "")
+                text = (at if isinstance(at, str) else "") + (value if isinstance(value, str) else "")
+                cut = len(text) - self.limits.max_text
+                if cut > 0:
+                    text = text[cut:]
+                    self.counters.text_dropped += cut
+                parent[name] = text
             else:
                 # In place: appending never copies what the member already holds.
                 items = at if isinstance(at, list) else []
@@ -208,6 +282,10 @@ class SessionState:
                     items.extend(value)
                 else:
                     items.append(value)
+                cut = len(items) - self.limits.max_items
+                if cut > 0:
+                    del items[:cut]
+                    self.counters.items_dropped += cut
                 parent[name] = items
 
     def _drop_bytes(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:

@@ -4,3 +4,15 @@
 /// How many warnings a parse keeps by default (the store's `max_warnings`); every further
 /// absorbed problem is only counted.
 pub const DEFAULT_MAX_WARNINGS: usize = 64;
+/// How many targets of one kind (tool calls, terminals, plans ... of one owner) a session state
+/// keeps by default; a new one past it drops the first seen, counted.
+pub const DEFAULT_MAX_STATE_TARGETS: usize = 4_096;
+/// How many items an appended array member of a session state keeps by default; past it the
+/// oldest are dropped, counted.
+pub const DEFAULT_MAX_STATE_ITEMS: usize = 4_096;
+/// How many decoded bytes an appended bytes member of a session state keeps by default; past it
+/// the oldest are dropped, counted.
+pub const DEFAULT_MAX_STATE_BYTES: usize = 1_048_576;
+/// How many code points an appended text member of a session state keeps by default; past it
+/// the oldest are dropped, counted.
+pub const DEFAULT_MAX_STATE_TEXT: usize = 1_048_576;

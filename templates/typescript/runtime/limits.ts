@@ -7,3 +7,27 @@
  * absorbed problem is only counted.
  */
 export const DEFAULT_MAX_WARNINGS = 64;
+
+/**
+ * How many targets of one kind (tool calls, terminals, plans ... of one owner) a session state
+ * keeps by default; a new one past it drops the first seen, counted.
+ */
+export const DEFAULT_MAX_STATE_TARGETS = 4096;
+
+/**
+ * How many items an appended array member of a session state keeps by default; past it the
+ * oldest are dropped, counted.
+ */
+export const DEFAULT_MAX_STATE_ITEMS = 4096;
+
+/**
+ * How many decoded bytes an appended bytes member of a session state keeps by default; past it
+ * the oldest are dropped, counted.
+ */
+export const DEFAULT_MAX_STATE_BYTES = 1048576;
+
+/**
+ * How many code points an appended text member of a session state keeps by default; past it
+ * the oldest are dropped, counted.
+ */
+export const DEFAULT_MAX_STATE_TEXT = 1048576;

@@ -5,11 +5,75 @@
 // package's own types, so what is applied is the canonical value. `upsert` merges (omitted
 // unchanged, `null` stored as `null`, a value replaces; a top-level `_meta` patched key by
 // key), `append` adds items, text or decoded bytes, `replace` sets, `remove` drops. An action
-// whose id or value member the message lacks does nothing.
+// whose id or value member the message lacks does nothing. What an Agent can make the state
+// hold is bounded (`StateLimits`): past a limit the oldest go first (the first-seen target of
+// its kind, the first items, bytes or code points of an appended member), counted in
+// `StateCounters`.
 
 import { decodeBase64, encodeBase64 } from "./base64.js";
 import type { ParseResult, Problem } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
+import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
+
+/** What a session state keeps at most; the same in the three languages. */
+export interface StateLimits {
+  /** Targets of one kind (of one owner) kept by id: a new one past it drops the first seen. */
+  readonly maxTargets: number;
+  /** Items an appended array member keeps: past it the first go. */
+  readonly maxItems: number;
+  /** Decoded bytes an appended bytes member keeps: past it the first go. */
+  readonly maxBytes: number;
+  /** Code points an appended text member keeps: past it the first go. */
+  readonly maxText: number;
+}
+
+/** The default limits (`templates/rules/limits.txt`), safe for an interactive Client. */
+export const DEFAULT_STATE_LIMITS: StateLimits = Object.freeze({
+  maxTargets: DEFAULT_MAX_STATE_TARGETS,
+  maxItems: DEFAULT_MAX_STATE_ITEMS,
+  maxBytes: DEFAULT_MAX_STATE_BYTES,
+  maxText: DEFAULT_MAX_STATE_TEXT,
+});
+
+/** What a session state dropped because a limit was hit (the JSON `state` fixtures compare). */
+export interface StateCounters {
+  targetsDropped: number;
+  itemsDropped: number;
+  bytesDropped: number;
+  /** In code points. */
+  textDropped: number;
+}
+
+/** The number of code points of `s` (a lone surrogate counts as one). */
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) i++;
+    }
+  }
+  return n;
+}
+
+/** `s` without its first `k` code points. */
+function dropCodePoints(s: string, k: number): string {
+  let i = 0;
+  for (let n = 0; n < k && i < s.length; n++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) < 0xe000 ? 2 : 1;
+  }
+  return s.slice(i);
+}
+
+/** Decoded bytes of one member, as the chunks came (from `head` on) and their total. */
+interface Held {
+  readonly path: readonly string[];
+  data: Uint8Array[];
+  head: number;
+  length: number;
+}
 
 /** How the reducer decodes a message of a definition (the registry's codecs). */
 export interface StateCodec {
@@ -97,16 +161,23 @@ export class SessionState {
   private readonly rules: Rule[] = [];
   private state = new Map<string, V>();
   /** The decoded bytes of bytes members, by target (owner, target, id) and member path. */
-  private bytes = new Map<string, { at: string[]; members: Map<string, { path: readonly string[]; data: Uint8Array[] }> }>();
+  private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
+  private readonly limits: StateLimits;
+  private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0 };
 
   /**
    * An empty state with the table `rules` (`STATE_RULES.get(version)`), decoding each message
-   * with `codecs` (`CODECS.get(version)`).
+   * with `codecs` (`CODECS.get(version)`), keeping at most `limits`.
    */
   constructor(
     rules: string,
     private readonly codecs: ReadonlyMap<string, StateCodec>,
+    limits: Partial<StateLimits> = {},
   ) {
+    this.limits = { ...DEFAULT_STATE_LIMITS, ...limits };
+    for (const [name, n] of Object.entries(this.limits)) {
+      if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`the limit ${name} must be a whole number from 0 up; got ${String(n)}`);
+    }
     const table = parseJson(rules) as JsonObject;
     for (const owner of keysOf(table)) {
       // Every owner is there from the start, empty (`{"session": {}}`).
@@ -132,7 +203,20 @@ export class SessionState {
     }
   }
 
-  /** Replaces the whole state with `snapshot` (what `snapshot()` gave). */
+  /** The limits in force. */
+  get stateLimits(): StateLimits {
+    return this.limits;
+  }
+
+  /** What the limits dropped so far. */
+  counters(): StateCounters {
+    return { ...this.dropped };
+  }
+
+  /**
+   * Replaces the whole state with `snapshot` (what `snapshot()` gave). The limits apply to
+   * what comes after, not to the snapshot.
+   */
   restore(snapshot: Json): void {
     const v = toV(snapshot);
     this.state = v instanceof Map ? v : new Map();
@@ -176,7 +260,21 @@ export class SessionState {
       return;
     }
     const [holder, key] = r.keyed ? [object(owner, r.target), id ?? ""] : [owner, r.target];
+    const fresh = r.keyed && !holder.has(key);
     if (!holder.has(key)) holder.set(key, null);
+    this.change(r, id, value, skip, holder, key);
+    // Past the limit, the first-seen targets of this kind go (after the action, so that
+    // with a limit of 0 the new one goes too).
+    while (fresh && holder.size > this.limits.maxTargets) {
+      const first = holder.keys().next();
+      if (first.done === true) break;
+      holder.delete(first.value);
+      this.dropBytes(r, first.value, []);
+      this.dropped.targetsDropped++;
+    }
+  }
+
+  private change(r: Rule, id: string | null, value: V, skip: string | null, holder: Map<string, V>, key: string): void {
     if (r.action === "upsert") {
       if (value instanceof Map) {
         merge(object(holder, key), value, skip);
@@ -214,20 +312,55 @@ export class SessionState {
         }
         let held = entry.members.get(JSON.stringify(field));
         if (held === undefined) {
-          held = { path: field, data: typeof at === "string" ? [decodeBase64(at)] : [] };
+          const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
+          held = { path: field, data: [first], head: 0, length: first.length };
           entry.members.set(JSON.stringify(field), held);
         }
         held.data.push(chunk);
+        held.length += chunk.length;
+        this.trimBytes(held);
         parent.set(name, "");
       } else if (r.appends === "text") {
-        parent.set(name, (typeof at === "string" ? at : "") + (typeof value === "string" ? value : ""));
+        let text = (typeof at === "string" ? at : "") + (typeof value === "string" ? value : "");
+        // A string holds at least as many UTF-16 units as code points.
+        if (text.length > this.limits.maxText) {
+          const cut = codePoints(text) - this.limits.maxText;
+          if (cut > 0) {
+            text = dropCodePoints(text, cut);
+            this.dropped.textDropped += cut;
+          }
+        }
+        parent.set(name, text);
       } else {
         // In place: appending never copies what the member already holds.
         const items = Array.isArray(at) ? at : [];
         if (r.appends === "items" && Array.isArray(value)) for (const v of value) items.push(v);
         else items.push(value);
+        if (items.length > this.limits.maxItems) this.dropped.itemsDropped += items.splice(0, items.length - this.limits.maxItems).length;
         parent.set(name, items);
       }
+    }
+  }
+
+  /** Drops the first bytes of `held` past `maxBytes`. */
+  private trimBytes(held: Held): void {
+    let cut = held.length - this.limits.maxBytes;
+    if (cut <= 0) return;
+    this.dropped.bytesDropped += cut;
+    held.length -= cut;
+    while (cut > 0) {
+      const first = held.data[held.head] ?? new Uint8Array();
+      if (first.length <= cut) {
+        cut -= first.length;
+        held.head++;
+      } else {
+        held.data[held.head] = first.subarray(cut);
+        cut = 0;
+      }
+    }
+    if (held.head > 64 && held.head * 2 > held.data.length) {
+      held.data = held.data.slice(held.head);
+      held.head = 0;
     }
   }
 
@@ -245,9 +378,9 @@ export class SessionState {
     for (const held of this.bytes.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
-      const all = new Uint8Array(held.data.reduce((n, c) => n + c.length, 0));
+      const all = new Uint8Array(held.length);
       let i = 0;
-      for (const c of held.data) {
+      for (const c of held.data.slice(held.head)) {
         all.set(c, i);
         i += c.length;
       }

@@ -156,7 +156,13 @@ pub fn python(limits: &[Limit], scope: Scope) -> String {
     let mut names: Vec<String> = mine.iter().map(|l| format!("\"{}\"", l.constant())).collect();
     names.sort();
     let mut s = format!("# {HEADER}\n\"\"\"The default limits, generated from the one list of them.\"\"\"\n\nfrom typing import Final\n\n");
-    writeln!(s, "__all__ = [{}]", names.join(", ")).ok();
+    // One name a line once the list is longer than a line (as ruff format writes it).
+    let one_line = format!("__all__ = [{}]", names.join(", "));
+    if one_line.len() <= 120 {
+        writeln!(s, "{one_line}").ok();
+    } else {
+        writeln!(s, "__all__ = [\n{}]", names.iter().map(|n| format!("    {n},\n")).collect::<String>()).ok();
+    }
     for l in mine {
         writeln!(s, "\n{}: Final = {}", l.constant(), l.value).ok();
         writeln!(s, "\"\"\"{}\"\"\"", wrap(&l.doc.replace('`', "``"), "").trim_end()).ok();

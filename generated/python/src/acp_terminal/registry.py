@@ -9,9 +9,20 @@ from typing import Any
 from . import v1, v2
 from ._runtime.errors import Parsed
 from ._runtime.json import Json
-from ._runtime.state import SessionState
+from ._runtime.state import SessionState, StateCounters, StateLimits
 
-__all__ = ["CODECS", "DEFAULTS", "RESULTS", "STATE_RULES", "Codec", "ResultCodec", "session_state"]
+__all__ = [
+    "CODECS",
+    "DEFAULTS",
+    "RESULTS",
+    "STATE_RULES",
+    "Codec",
+    "ResultCodec",
+    "SessionState",
+    "StateCounters",
+    "StateLimits",
+    "session_state",
+]
 
 Codec = tuple[Callable[[str | Json], Parsed[Any]], Callable[[Any], str]]
 
@@ -160,9 +171,10 @@ STATE_RULES: dict[str, str] = {
 }
 
 
-def session_state(version: str) -> SessionState | None:
+def session_state(version: str, limits: StateLimits | None = None) -> SessionState | None:
     """A new, empty session state of schema ``version`` that decodes each message with this
-    package's types before applying it; ``None`` when the schema has no ``x-state``."""
+    package's types before applying it, keeping at most ``limits`` (the defaults when
+    ``None``); ``None`` when the schema has no ``x-state``."""
     if version not in STATE_RULES:
         return None
-    return SessionState(STATE_RULES[version], CODECS[version])
+    return SessionState(STATE_RULES[version], CODECS[version], limits)

@@ -32,7 +32,7 @@ pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
 pub use json::{Json, Members, Writer, push_token};
-pub use limits::DEFAULT_MAX_WARNINGS;
+pub use limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT, DEFAULT_MAX_WARNINGS};
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};
@@ -41,7 +41,7 @@ pub use pattern::{Atom, Pattern};
 #[doc(hidden)]
 pub use serde_impl::{Ser, ser_members, ser_number, ser_opt, ser_patch, ser_req};
 pub use serde_impl::{SerializeWire, deserialize};
-pub use state::{SessionState, StateDecoder};
+pub use state::{SessionState, StateCounters, StateDecoder, StateLimits};
 pub use text::SyntaxError;
 
 /// An object type that can also be the payload of a tagged union variant: it decodes

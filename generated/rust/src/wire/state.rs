@@ -18,9 +18,66 @@
 //! - `replace` sets the target (or its member) to the value; `remove` drops the target.
 //!
 //! An action whose id or value member the message does not have does nothing.
+//!
+//! What an Agent can make the state hold is bounded ([`StateLimits`]): past a limit the
+//! oldest go first (the first-seen target of its kind, the first items, bytes or code
+//! points of an appended member), and [`StateCounters`] counts what went.
 
+use super::limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT};
 use super::{Error, Json, Members, Warning, decode_base64, encode_base64, parse_value};
 use std::collections::HashMap;
+
+/// What a session state keeps at most; the same in the three languages. The defaults
+/// (`templates/rules/limits.txt`) are safe for an interactive Client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateLimits {
+    /// Targets of one kind (of one owner) kept by id: a new one past it drops the first
+    /// seen (counted in [`StateCounters::targets_dropped`]).
+    pub max_targets: usize,
+    /// Items an appended array member keeps: past it the first go.
+    pub max_items: usize,
+    /// Decoded bytes an appended bytes member keeps: past it the first go.
+    pub max_bytes: usize,
+    /// Code points an appended text member keeps: past it the first go.
+    pub max_text: usize,
+}
+
+impl Default for StateLimits {
+    fn default() -> Self {
+        Self { max_targets: DEFAULT_MAX_STATE_TARGETS, max_items: DEFAULT_MAX_STATE_ITEMS, max_bytes: DEFAULT_MAX_STATE_BYTES, max_text: DEFAULT_MAX_STATE_TEXT }
+    }
+}
+
+/// What a session state dropped because a [`StateLimits`] limit was hit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StateCounters {
+    /// Targets dropped to make room for a new one of their kind.
+    pub targets_dropped: u64,
+    /// Items dropped from the front of appended array members.
+    pub items_dropped: u64,
+    /// Bytes dropped from the front of appended bytes members.
+    pub bytes_dropped: u64,
+    /// Code points dropped from the front of appended text members.
+    pub text_dropped: u64,
+}
+
+impl StateCounters {
+    /// The counters as JSON (`targetsDropped`, `itemsDropped`, `bytesDropped`,
+    /// `textDropped`), as `state` fixtures compare them.
+    #[must_use]
+    #[allow(clippy::cast_precision_loss, reason = "counts stay far below 2^53")]
+    pub fn to_json(&self) -> Json {
+        let mut m = Members::new();
+        for (name, n) in [("targetsDropped", self.targets_dropped), ("itemsDropped", self.items_dropped), ("bytesDropped", self.bytes_dropped), ("textDropped", self.text_dropped)] {
+            m.insert(name, n as f64);
+        }
+        Json::Object(m)
+    }
+}
+
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
 
 /// Decodes a message of a definition: its canonical text and warnings, `None` when the
 /// package has no such definition.
@@ -56,6 +113,8 @@ pub struct SessionState {
     /// The bytes appended to bytes members, kept decoded (written as base64 by `snapshot`),
     /// by target and member path.
     bytes: HashMap<EntityKey, HeldBytes>,
+    limits: StateLimits,
+    counters: StateCounters,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -156,10 +215,30 @@ impl SessionState {
         for (owner, _) in table.as_object().map(Members::iter).into_iter().flatten() {
             state.insert(owner.clone(), Json::Object(Members::new()));
         }
-        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new() }
+        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default() }
+    }
+
+    /// The same state, keeping at most `limits` from now on.
+    #[must_use]
+    pub fn with_limits(mut self, limits: StateLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> StateLimits {
+        self.limits
+    }
+
+    /// What the limits dropped so far.
+    #[must_use]
+    pub fn counters(&self) -> StateCounters {
+        self.counters
     }
 
     /// Replaces the whole state with `snapshot` (what [`SessionState::snapshot`] gave).
+    /// The limits apply to what comes after, not to the snapshot.
     pub fn restore(&mut self, snapshot: &Json) {
         self.state = snapshot.as_object().cloned().unwrap_or_default();
         self.bytes.clear();
@@ -193,10 +272,10 @@ impl SessionState {
         };
         let value = match &r.value {
             Some(path) => match get(message, path) {
-                Some(v) => v.clone(),
+                Some(v) => v,
                 None => return,
             },
-            None => message.clone(),
+            None => message,
         };
         let skip = if r.value.is_none() { r.tag.as_ref().map(|(m, _)| m.as_str()) } else { None };
         if r.action == "remove" {
@@ -206,25 +285,49 @@ impl SessionState {
             self.drop_bytes(r, id.as_deref(), &[]);
             return;
         }
+        let fresh = r.keyed && id.as_ref().is_some_and(|id| self.state.get(&r.owner).and_then(|o| o.get(&r.target)).is_none_or(|t| t.get(id).is_none()));
+        self.change(r, id.as_ref(), skip, value);
+        if fresh {
+            self.evict(r);
+        }
+    }
+
+    /// Past `max_targets` of `r`'s kind, drops the first seen (and their bytes).
+    fn evict(&mut self, r: &Rule) {
+        let Some(Json::Object(by_id)) = self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None }) else { return };
+        let mut gone = Vec::new();
+        while by_id.len() > self.limits.max_targets {
+            let Some(first) = by_id.keys().next().cloned() else { break };
+            by_id.remove(&first);
+            gone.push(first);
+        }
+        self.counters.targets_dropped += count(gone.len());
+        for id in gone {
+            self.drop_bytes(r, Some(&id), &[]);
+        }
+    }
+
+    fn change(&mut self, r: &Rule, id: Option<&String>, skip: Option<&str>, value: &Json) {
+        let limits = self.limits;
         let targets = slot_in(&mut self.state, &r.owner);
         let entity = if r.keyed {
             let by_id = slot_in_json(targets, &r.target);
-            slot(by_id, std::slice::from_ref(id.as_ref().expect("a keyed target's rule has an id")))
+            slot(by_id, std::slice::from_ref(id.expect("a keyed target's rule has an id")))
         } else {
             slot_in_json(targets, &r.target)
         };
         match r.action.as_str() {
             "upsert" => {
-                if let Json::Object(v) = &value {
+                if let Json::Object(v) = value {
                     merge(entity, v, skip);
                     let touched: Vec<String> = v.keys().cloned().collect();
                     for name in touched {
-                        self.drop_bytes(r, id.as_deref(), std::slice::from_ref(&name));
+                        self.drop_bytes(r, id.map(String::as_str), std::slice::from_ref(&name));
                     }
                 }
             }
             "replace" => {
-                let v = match (&value, skip) {
+                let v = match (value, skip) {
                     (Json::Object(m), Some(tag)) => {
                         let mut m = m.clone();
                         m.remove(tag);
@@ -237,13 +340,13 @@ impl SessionState {
                     None => *entity = v,
                 }
                 let field = r.field.clone().unwrap_or_default();
-                self.drop_bytes(r, id.as_deref(), &field);
+                self.drop_bytes(r, id.map(String::as_str), &field);
             }
             "append" => {
                 let field = r.field.clone().unwrap_or_default();
                 if r.keyed && !entity.is_object() {
                     let mut m = Members::new();
-                    if let (Some(id), Some(name)) = (&id, r.id.as_ref().and_then(|p| p.last())) {
+                    if let (Some(id), Some(name)) = (id, r.id.as_ref().and_then(|p| p.last())) {
                         m.insert(name.clone(), id.as_str());
                     }
                     *entity = Json::Object(m);
@@ -252,12 +355,18 @@ impl SessionState {
                 match r.appends.as_deref() {
                     Some("bytes") => {
                         let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
-                        let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.clone())).or_default();
+                        let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
                         let i = members.iter().position(|(p, _)| *p == field).unwrap_or_else(|| {
                             members.push((field, at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default()));
                             members.len() - 1
                         });
-                        members[i].1.extend_from_slice(&chunk);
+                        let held = &mut members[i].1;
+                        held.extend_from_slice(&chunk);
+                        if held.len() > limits.max_bytes {
+                            let cut = held.len() - limits.max_bytes;
+                            held.drain(..cut);
+                            self.counters.bytes_dropped += count(cut);
+                        }
                         *at = Json::String(String::new());
                     }
                     // In place: appending never copies what the member already holds.
@@ -267,6 +376,16 @@ impl SessionState {
                         }
                         if let Json::String(s) = at {
                             s.push_str(value.as_str().unwrap_or_default());
+                            // A string holds at least as many bytes as code points.
+                            if s.len() > limits.max_text {
+                                let points = s.chars().count();
+                                if points > limits.max_text {
+                                    let cut = points - limits.max_text;
+                                    let at = s.char_indices().nth(cut).map_or(s.len(), |(i, _)| i);
+                                    s.drain(..at);
+                                    self.counters.text_dropped += count(cut);
+                                }
+                            }
                         }
                     }
                     kind => {
@@ -275,8 +394,13 @@ impl SessionState {
                         }
                         if let Json::Array(items) = at {
                             match (kind, value) {
-                                (Some("items"), Json::Array(more)) => items.extend(more),
-                                (_, v) => items.push(v),
+                                (Some("items"), Json::Array(more)) => items.extend(more.iter().cloned()),
+                                (_, v) => items.push(v.clone()),
+                            }
+                            if items.len() > limits.max_items {
+                                let cut = items.len() - limits.max_items;
+                                items.drain(..cut);
+                                self.counters.items_dropped += count(cut);
                             }
                         }
                     }
@@ -343,4 +467,70 @@ fn slot_in<'a>(m: &'a mut Members, name: &str) -> &'a mut Json {
 
 fn slot_in_json<'a>(v: &'a mut Json, name: &str) -> &'a mut Json {
     slot(v, &[name.to_owned()])
+}
+
+#[cfg(test)]
+mod tests {
+    //! The limits on what appends and new ids add, with a table written here: upstream's
+    //! schema has no text append, so the fixtures cannot pin `max_text`. The same cases are
+    //! in tests/runtime (state.test.ts, test_runtime_state.py).
+    use super::super::{Json, to_string};
+    use super::{SessionState, StateCounters, StateLimits};
+
+    /// One keyed target `note` with a text member, an array member and a bytes member, each appended.
+    const RULES: &str = r#"{"session":{"targets":[{"name":"note","keyed":true}],"rules":[
+        {"message":"Text","action":"append","target":"note","id":["id"],"field":["text"],"value":["text"],"appends":"text"},
+        {"message":"Item","action":"append","target":"note","id":["id"],"field":["items"],"value":["item"],"appends":"item"},
+        {"message":"Bytes","action":"append","target":"note","id":["id"],"field":["data"],"value":["data"],"appends":"bytes"}]}}"#;
+
+    fn state(limits: StateLimits) -> SessionState {
+        SessionState::new(RULES, |_, text| Some(Ok((text.to_owned(), Vec::new())))).with_limits(limits)
+    }
+
+    fn text(v: Option<Json>) -> String {
+        to_string(&v.expect("the target is there"))
+    }
+
+    #[test]
+    fn text_keeps_the_last_code_points() {
+        let mut s = state(StateLimits { max_text: 4, ..StateLimits::default() });
+        for part in ["ab", "cd\u{e9}", "f\u{1f600}g"] {
+            s.apply("Text", &format!(r#"{{"id":"n1","text":"{part}"}}"#)).expect("applies");
+        }
+        assert_eq!(text(s.get("note", Some("n1"))), "{\"id\":\"n1\",\"text\":\"\u{e9}f\u{1f600}g\"}");
+        assert_eq!(s.counters(), StateCounters { text_dropped: 4, ..StateCounters::default() });
+    }
+
+    #[test]
+    fn items_bytes_and_targets_keep_the_last() {
+        let mut s = state(StateLimits { max_targets: 2, max_items: 2, max_bytes: 3, ..StateLimits::default() });
+        for i in 0..3 {
+            s.apply("Item", &format!(r#"{{"id":"n1","item":{i}}}"#)).expect("applies");
+        }
+        s.apply("Bytes", r#"{"id":"n1","data":"AQIDBA=="}"#).expect("applies"); // 01 02 03 04
+        assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","items":[1,2],"data":"AgME"}"#);
+        for n in ["n2", "n3"] {
+            s.apply("Item", &format!(r#"{{"id":"{n}","item":"{n}"}}"#)).expect("applies");
+        }
+        assert_eq!(to_string(&s.snapshot()), r#"{"session":{"note":{"n2":{"id":"n2","items":["n2"]},"n3":{"id":"n3","items":["n3"]}}}}"#);
+        assert_eq!(s.counters(), StateCounters { targets_dropped: 1, items_dropped: 1, bytes_dropped: 1, text_dropped: 0 });
+    }
+
+    #[test]
+    fn bytes_dropped_across_many_chunks_keep_the_last_ones() {
+        let mut s = state(StateLimits { max_bytes: 5, ..StateLimits::default() });
+        for data in ["AQ==", "AgM=", "BAUG", "Bw=="] {
+            s.apply("Bytes", &format!(r#"{{"id":"n1","data":"{data}"}}"#)).expect("applies");
+        }
+        assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","data":"AwQFBgc="}"#);
+        assert_eq!(s.counters().bytes_dropped, 2);
+    }
+
+    #[test]
+    fn a_limit_of_zero_keeps_nothing() {
+        let mut s = state(StateLimits { max_targets: 0, ..StateLimits::default() });
+        s.apply("Text", r#"{"id":"n1","text":"a"}"#).expect("applies");
+        assert_eq!(to_string(&s.snapshot()), r#"{"session":{"note":{}}}"#);
+        assert_eq!(s.counters().targets_dropped, 1);
+    }
 }

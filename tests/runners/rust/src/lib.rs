@@ -242,7 +242,20 @@ pub fn ingest_result(case: &Value) -> Value {
 /// the generated crate (from `initial`, when given), up to the first that fails.
 #[must_use]
 pub fn state_result(case: &Value) -> Value {
-    let Some(mut state) = acp_terminal::registry::session_state("v2") else { return unsupported("the crate's v2 schema has no x-state") };
+    let Some(state) = acp_terminal::registry::session_state("v2") else { return unsupported("the crate's v2 schema has no x-state") };
+    let mut limits = acp_terminal::wire::StateLimits::default();
+    for (name, v) in case.get("limits").and_then(Value::as_object).into_iter().flatten() {
+        let slot = match name.as_str() {
+            "maxTargets" => &mut limits.max_targets,
+            "maxItems" => &mut limits.max_items,
+            "maxBytes" => &mut limits.max_bytes,
+            "maxText" => &mut limits.max_text,
+            _ => return unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers"),
+        };
+        let Some(n) = v.as_u64().and_then(|n| usize::try_from(n).ok()) else { return unsupported("the limits of a state case are whole numbers") };
+        *slot = n;
+    }
+    let mut state = state.with_limits(limits);
     if let Some(initial) = case.get("initial") {
         state.restore(&acp_terminal::wire::Json::from(initial));
     }
@@ -260,6 +273,10 @@ pub fn state_result(case: &Value) -> Value {
     }
     out["state"] = acp_terminal::wire::to_string(&state.snapshot()).into();
     out["warnings"] = Value::Array(warnings);
+    // What the limits dropped, when they dropped anything (as the store's counters).
+    if state.counters() != acp_terminal::wire::StateCounters::default() {
+        out["counters"] = serde_json::from_str(&acp_terminal::wire::to_string(&state.counters().to_json())).unwrap_or_default();
+    }
     out
 }
 

@@ -1,0 +1,73 @@
+// The session state's limits on what appends and new ids add (`StateLimits`), with a table
+// written here: upstream's schema has no text append, so the fixtures cannot pin `maxText`.
+// The same cases are in test_runtime_state.py and in the Rust runtime's unit tests.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { ParseResult } from "../../templates/typescript/runtime/errors.js";
+import { parseJson } from "../../templates/typescript/runtime/json.js";
+import { SessionState, type StateCodec, type StateLimits } from "../../templates/typescript/runtime/state.js";
+import { writeJson } from "../../templates/typescript/runtime/writer.js";
+
+// One keyed target `note` with a text member, an array member and a bytes member, each appended.
+const RULES = JSON.stringify({
+  session: {
+    targets: [{ name: "note", keyed: true }],
+    rules: [
+      { message: "Text", action: "append", target: "note", id: ["id"], field: ["text"], value: ["text"], appends: "text" },
+      { message: "Item", action: "append", target: "note", id: ["id"], field: ["items"], value: ["item"], appends: "item" },
+      { message: "Bytes", action: "append", target: "note", id: ["id"], field: ["data"], value: ["data"], appends: "bytes" },
+    ],
+  },
+});
+
+const identity: StateCodec = {
+  parse: (input: string): ParseResult<unknown> => ({ ok: true, value: parseJson(input), warnings: [], warningsDropped: 0 }),
+  serialize: (value: unknown) => writeJson(value as never),
+};
+const CODECS = new Map(["Text", "Item", "Bytes"].map((n) => [n, identity] as const));
+
+function state(limits: Partial<StateLimits>): SessionState {
+  return new SessionState(RULES, CODECS, limits);
+}
+
+function apply(s: SessionState, name: string, message: object): void {
+  assert.ok(s.apply(name, JSON.stringify(message)).ok);
+}
+
+describe("session state limits", () => {
+  test("text keeps the last code points", () => {
+    const s = state({ maxText: 4 });
+    for (const part of ["ab", "cd\u00e9", "f\u{1f600}g"]) apply(s, "Text", { id: "n1", text: part });
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", text: "\u00e9f\u{1f600}g" });
+    assert.deepEqual(s.counters(), { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 4 });
+  });
+
+  test("items, bytes and targets keep the last", () => {
+    const s = state({ maxTargets: 2, maxItems: 2, maxBytes: 3 });
+    for (let i = 0; i < 3; i++) apply(s, "Item", { id: "n1", item: i });
+    apply(s, "Bytes", { id: "n1", data: "AQIDBA==" }); // 01 02 03 04
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", items: [1, 2], data: "AgME" });
+    for (const n of ["n2", "n3"]) apply(s, "Item", { id: n, item: n });
+    assert.deepEqual(s.snapshot(), { session: { note: { n2: { id: "n2", items: ["n2"] }, n3: { id: "n3", items: ["n3"] } } } });
+    assert.deepEqual(s.counters(), { targetsDropped: 1, itemsDropped: 1, bytesDropped: 1, textDropped: 0 });
+  });
+
+  test("bytes dropped across many chunks keep the last ones", () => {
+    const s = state({ maxBytes: 5 });
+    for (const data of ["AQ==", "AgM=", "BAUG", "Bw=="]) apply(s, "Bytes", { id: "n1", data }); // 01 | 02 03 | 04 05 06 | 07
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", data: "AwQFBgc=" }); // 03 04 05 06 07
+    assert.equal(s.counters().bytesDropped, 2);
+  });
+
+  test("a limit of zero keeps nothing", () => {
+    const s = state({ maxTargets: 0 });
+    apply(s, "Text", { id: "n1", text: "a" });
+    assert.deepEqual(s.snapshot(), { session: { note: {} } });
+    assert.equal(s.counters().targetsDropped, 1);
+  });
+
+  test("a limit that is not a whole number is refused", () => {
+    for (const bad of [-1, 1.5, Number.NaN]) assert.throws(() => state({ maxItems: bad }), /maxItems must be a whole number/);
+  });
+});

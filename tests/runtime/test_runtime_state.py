@@ -1,0 +1,106 @@
+"""The session state's limits on what appends and new ids add (``StateLimits``), with a
+table written here: upstream's schema has no text append, so the fixtures cannot pin
+``max_text``; the same cases are in state.test.ts and in the Rust runtime's unit tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from runtime.errors import Parsed
+from runtime.state import SessionState, StateLimits
+from runtime.writer import write_json
+
+# One keyed target `note` with a text member, an array member and a bytes member, each appended.
+RULES = json.dumps(
+    {
+        "session": {
+            "targets": [{"name": "note", "keyed": True}],
+            "rules": [
+                {
+                    "message": "Text",
+                    "action": "append",
+                    "target": "note",
+                    "id": ["id"],
+                    "field": ["text"],
+                    "value": ["text"],
+                    "appends": "text",
+                },
+                {
+                    "message": "Item",
+                    "action": "append",
+                    "target": "note",
+                    "id": ["id"],
+                    "field": ["items"],
+                    "value": ["item"],
+                    "appends": "item",
+                },
+                {
+                    "message": "Bytes",
+                    "action": "append",
+                    "target": "note",
+                    "id": ["id"],
+                    "field": ["data"],
+                    "value": ["data"],
+                    "appends": "bytes",
+                },
+            ],
+        }
+    }
+)
+
+
+def identity(v: Any) -> Parsed[Any]:
+    return Parsed(json.loads(v) if isinstance(v, str) else v)
+
+
+CODECS = dict.fromkeys(("Text", "Item", "Bytes"), (identity, write_json))
+
+
+def apply(state: SessionState, name: str, message: dict[str, Any]) -> None:
+    state.apply(name, json.dumps(message))
+
+
+def test_text_keeps_the_last_code_points() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_text=4))
+    for part in ("ab", "cd\u00e9", "f\U0001f600g"):
+        apply(state, "Text", {"id": "n1", "text": part})
+    assert state.get("note", "n1") == {"id": "n1", "text": "\u00e9f\U0001f600g"}
+    assert state.counters.to_json() == {"targetsDropped": 0, "itemsDropped": 0, "bytesDropped": 0, "textDropped": 4}
+
+
+def test_items_bytes_and_targets_keep_the_last() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_targets=2, max_items=2, max_bytes=3))
+    for i in range(3):
+        apply(state, "Item", {"id": "n1", "item": i})
+    apply(state, "Bytes", {"id": "n1", "data": "AQIDBA=="})  # 01 02 03 04
+    assert state.get("note", "n1") == {"id": "n1", "items": [1, 2], "data": "AgME"}
+    for n in ("n2", "n3"):
+        apply(state, "Item", {"id": n, "item": n})
+    assert state.snapshot() == {
+        "session": {"note": {"n2": {"id": "n2", "items": ["n2"]}, "n3": {"id": "n3", "items": ["n3"]}}}
+    }
+    assert state.counters.to_json() == {"targetsDropped": 1, "itemsDropped": 1, "bytesDropped": 1, "textDropped": 0}
+
+
+def test_bytes_dropped_across_many_chunks_keep_the_last_ones() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_bytes=5))
+    for data in ("AQ==", "AgM=", "BAUG", "Bw=="):  # 01 | 02 03 | 04 05 06 | 07
+        apply(state, "Bytes", {"id": "n1", "data": data})
+    assert state.get("note", "n1") == {"id": "n1", "data": "AwQFBgc="}  # 03 04 05 06 07
+    assert state.counters.bytes_dropped == 2
+
+
+def test_a_limit_of_zero_keeps_nothing() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_targets=0))
+    apply(state, "Text", {"id": "n1", "text": "a"})
+    assert state.snapshot() == {"session": {"note": {}}}
+    assert state.counters.targets_dropped == 1
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_a_limit_that_is_not_a_whole_number_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_items must be a whole number"):
+        StateLimits(max_items=bad)  # type: ignore[arg-type]
