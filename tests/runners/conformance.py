@@ -196,11 +196,16 @@ def state_result(c: Result) -> Result:
     if any(k not in names or type(v) is not int or v < 0 for k, v in given.items()):
         raise Unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers")
     state = SessionState(STATE_RULES["v2"], CODECS["v2"], StateLimits(**{names[k]: v for k, v in given.items()}))
-    if "initial" in c:
-        state.restore(c["initial"])
     out: Result = {}
     warnings: list[Result] = []
-    for i, m in enumerate(c.get("messages", [])):
+    messages = c.get("messages", [])
+    if "initial" in c:
+        try:
+            state.restore(c["initial"])
+        except ParseError as e:
+            out = failure(e, f"/initial{e.path}")
+            messages = []
+    for i, m in enumerate(messages):
         prefix = f"/messages/{i}/message"
         try:
             ws = state.apply(m["type"], write_json(m["message"]))

@@ -169,10 +169,11 @@ function stateResult(c: JsonObject): Result {
   }
   const state = new SessionState(rules, codecs, limits);
   const initial = get(c, "initial");
-  if (initial !== undefined) state.restore(initial);
   let out: Result = {};
   const warnings: Result[] = [];
-  const messages = get(c, "messages");
+  const restored = initial === undefined ? { ok: true as const } : state.restore(initial);
+  if (!restored.ok) out = failure(restored.error, `/initial${restored.error.path}`);
+  const messages = restored.ok ? get(c, "messages") : [];
   for (const [i, m] of (Array.isArray(messages) ? messages : []).entries()) {
     const r = state.apply(str(get(m, "type")) ?? "", writeJson(get(m, "message") ?? null));
     if (!r.ok) {

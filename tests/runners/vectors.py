@@ -25,11 +25,16 @@ def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, An
     names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
     limits = runtime.StateLimits(**{names[k]: v for k, v in c.get("limits", {}).items()})
     state = runtime.SessionState(registry.STATE_RULES[module], registry.CODECS[module], limits)
-    if "initialText" in c:
-        state.restore(json.loads(c["initialText"]))
     out: dict[str, Any] = {}
     warnings: list[dict[str, str]] = []
-    for i, m in enumerate(c["messages"]):
+    messages = c["messages"]
+    if "initialText" in c:
+        try:
+            state.restore(json.loads(c["initialText"]))
+        except package.ParseError as e:
+            out["error"] = {"kind": e.kind, "path": f"/initial{e.path}"}
+            messages = []
+    for i, m in enumerate(messages):
         try:
             ws = state.apply(m["type"], m["inputText"])
         except package.ParseError as e:

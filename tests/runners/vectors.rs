@@ -36,15 +36,20 @@ fn state_result(c: &Value) -> Value {
     let limit = |name: &str, default: usize| c["limits"][name].as_u64().map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let d = package::wire::StateLimits::default();
     let mut state = state.with_limits(package::wire::StateLimits { max_targets: limit("maxTargets", d.max_targets), max_items: limit("maxItems", d.max_items), max_bytes: limit("maxBytes", d.max_bytes), max_text: limit("maxText", d.max_text) });
-    if let Some(initial) = c["initialText"].as_str() {
-        match package::wire::parse_value(initial) {
-            Ok(v) => state.restore(&v),
-            Err(e) => return json!({ "unsupported": format!("initial state: {e}") }),
-        }
-    }
     let mut out = json!({});
     let mut warnings = Vec::new();
-    for (i, msg) in c["messages"].as_array().into_iter().flatten().enumerate() {
+    let mut messages = c["messages"].as_array().cloned().unwrap_or_default();
+    if let Some(initial) = c["initialText"].as_str() {
+        let v = match package::wire::parse_value(initial) {
+            Ok(v) => v,
+            Err(e) => return json!({ "unsupported": format!("initial state: {e}") }),
+        };
+        if let Err(e) = state.restore(&v) {
+            out["error"] = json!({ "kind": e.kind.as_str(), "path": format!("/initial{}", e.path) });
+            messages.clear();
+        }
+    }
+    for (i, msg) in messages.iter().enumerate() {
         match state.apply(msg["type"].as_str().unwrap_or(""), msg["inputText"].as_str().unwrap_or("")) {
             Ok(ws) => warnings.extend(ws.iter().map(|w| json!({ "kind": w.kind.as_str(), "path": format!("/messages/{i}/message{}", w.path) }))),
             Err(e) => {

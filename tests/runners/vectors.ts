@@ -18,7 +18,7 @@ type Registry = {
 };
 type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; limits?: { [k: string]: number }; messages?: { type: string; inputText: string }[] };
 type State = {
-  restore(snapshot: unknown): void;
+  restore(snapshot: unknown): { ok: true } | { ok: false; error: Issue };
   counters(): { [k: string]: number };
   apply(name: string, text: string): { ok: true; warnings: Issue[] } | { ok: false; error: Issue };
   snapshot(): unknown;
@@ -40,10 +40,11 @@ function stateResult(c: Case): Result {
   const codecs = CODECS.get(c.schema);
   if (rules === undefined || codecs === undefined) return { unsupported: `schema ${c.schema} has no x-state` };
   const state = new SessionState(rules, codecs, c.limits ?? {});
-  if (c.initialText !== undefined) state.restore(parseJson(c.initialText));
   const out: Result = {};
   const warnings: Issue[] = [];
-  for (const [i, m] of (c.messages ?? []).entries()) {
+  const restored = c.initialText === undefined ? { ok: true as const } : state.restore(parseJson(c.initialText));
+  if (!restored.ok) out["error"] = { kind: restored.error.kind, path: `/initial${restored.error.path}` };
+  for (const [i, m] of (restored.ok ? (c.messages ?? []) : []).entries()) {
     const r = state.apply(m.type, m.inputText);
     if (!r.ok) {
       out["error"] = { kind: r.error.kind, path: `/messages/${i}/message${r.error.path}` };

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .base64 import decode_base64, encode_base64
-from .errors import Parsed, ParseError, Problem
+from .base64 import Base64Error, decode_base64, encode_base64
+from .errors import Parsed, ParseError, Problem, pointer
 from .json import Json, JsonObject, parse_json
 from .limits import DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT
 
@@ -156,9 +156,32 @@ class SessionState:
         # The decoded bytes of bytes members, by target (owner, target, id) and member path.
         self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray]] = {}
 
-    def restore(self, snapshot: JsonObject) -> None:
-        """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave). The limits
-        apply to what comes after, not to the snapshot."""
+    def restore(self, snapshot: Json) -> None:
+        """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave, kept
+        elsewhere). The limits apply to what comes after, not to the snapshot. Raises
+        ``ParseError`` (the state unchanged) when it is not an object of owners, or a bytes
+        member holds anything but strict base64 or ``null``."""
+        if not isinstance(snapshot, dict):
+            raise ParseError(Problem("wrong_type", "", "a session-state snapshot is an object of owners"))
+        for owner, targets in snapshot.items():
+            if not isinstance(targets, dict):
+                raise ParseError(Problem("wrong_type", pointer([owner]), "each owner of a snapshot is an object"))
+        for r in self._rules:
+            if r.appends != "bytes":
+                continue
+            held = snapshot.get(r.owner)
+            at = held.get(r.target) if isinstance(held, dict) else None
+            keyed = at.items() if r.keyed and isinstance(at, dict) else ()
+            for ident, entity in keyed if r.keyed else ((None, at),):
+                v = _get(entity, r.field or ())
+                where = [r.owner, r.target, *([] if ident is None else [ident]), *(r.field or ())]
+                if isinstance(v, str):
+                    try:
+                        decode_base64(v)
+                    except Base64Error as e:
+                        raise ParseError(Problem("invalid_base64", pointer(where), str(e))) from None
+                elif v is not _MISSING and v is not None:
+                    raise ParseError(Problem("wrong_type", pointer(where), "a bytes member is base64 text"))
         self._state = json.loads(json.dumps(snapshot))
         self._bytes.clear()
 

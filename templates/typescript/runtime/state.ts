@@ -11,7 +11,7 @@
 // `StateCounters`.
 
 import { decodeBase64, encodeBase64 } from "./base64.js";
-import type { ParseResult, Problem } from "./errors.js";
+import { type ParseResult, type Problem, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
 import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
 
@@ -214,13 +214,35 @@ export class SessionState {
   }
 
   /**
-   * Replaces the whole state with `snapshot` (what `snapshot()` gave). The limits apply to
-   * what comes after, not to the snapshot.
+   * Replaces the whole state with `snapshot` (what `snapshot()` gave, kept elsewhere). The
+   * limits apply to what comes after, not to the snapshot. An error (the state unchanged)
+   * when it is not an object of owners, or a bytes member holds anything but strict base64
+   * or `null`.
    */
-  restore(snapshot: Json): void {
+  restore(snapshot: Json): { ok: true } | { ok: false; error: Problem } {
     const v = toV(snapshot);
-    this.state = v instanceof Map ? v : new Map();
+    const fail = (kind: Problem["kind"], at: readonly string[], message: string) => ({ ok: false as const, error: { kind, path: at.reduce(pushToken, ""), message } });
+    if (!(v instanceof Map)) return fail("wrong_type", [], "a session-state snapshot is an object of owners");
+    for (const [owner, targets] of v) if (!(targets instanceof Map)) return fail("wrong_type", [owner], "each owner of a snapshot is an object");
+    for (const r of this.rules) {
+      if (r.appends !== "bytes") continue;
+      const at = get(v, [r.owner, r.target]);
+      const entities: [string | null, V | undefined][] = r.keyed ? (at instanceof Map ? [...at] : []) : [[null, at]];
+      for (const [id, entity] of entities) {
+        const x = get(entity, r.field ?? []);
+        const where = [r.owner, r.target, ...(id === null ? [] : [id]), ...(r.field ?? [])];
+        if (typeof x === "string") {
+          try {
+            decodeBase64(x);
+          } catch (e) {
+            return fail("invalid_base64", where, e instanceof Error ? e.message : String(e));
+          }
+        } else if (x !== undefined && x !== null) return fail("wrong_type", where, "a bytes member is base64 text");
+      }
+    }
+    this.state = v;
     this.bytes.clear();
+    return { ok: true };
   }
 
   /**

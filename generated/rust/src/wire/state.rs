@@ -237,11 +237,48 @@ impl SessionState {
         self.counters
     }
 
-    /// Replaces the whole state with `snapshot` (what [`SessionState::snapshot`] gave).
-    /// The limits apply to what comes after, not to the snapshot.
-    pub fn restore(&mut self, snapshot: &Json) {
-        self.state = snapshot.as_object().cloned().unwrap_or_default();
+    /// Replaces the whole state with `snapshot` (what [`SessionState::snapshot`] gave,
+    /// kept elsewhere). The limits apply to what comes after, not to the snapshot.
+    ///
+    /// # Errors
+    /// The state unchanged, when `snapshot` is not an object of owners, or a bytes member
+    /// holds anything but strict base64 or `null`.
+    pub fn restore(&mut self, snapshot: &Json) -> Result<(), Error> {
+        use super::{ErrorKind, push_token};
+        let pointer = |at: &[&str]| {
+            let mut p = String::new();
+            for token in at {
+                push_token(&mut p, token);
+            }
+            p
+        };
+        let Some(owners) = snapshot.as_object() else { return Err(Error::new(ErrorKind::WrongType, "", "a session-state snapshot is an object of owners")) };
+        if let Some((owner, _)) = owners.iter().find(|(_, t)| !t.is_object()) {
+            return Err(Error::new(ErrorKind::WrongType, pointer(&[owner]), "each owner of a snapshot is an object"));
+        }
+        for r in self.rules.iter().filter(|r| r.appends.as_deref() == Some("bytes")) {
+            let at = owners.get(&r.owner).and_then(|o| o.get(&r.target));
+            let entities: Vec<(Option<&str>, Option<&Json>)> =
+                if r.keyed { at.and_then(Json::as_object).map(|m| m.iter().map(|(id, e)| (Some(id.as_str()), Some(e))).collect()).unwrap_or_default() } else { vec![(None, at)] };
+            let field = r.field.clone().unwrap_or_default();
+            for (id, entity) in entities {
+                let mut where_: Vec<&str> = vec![&r.owner, &r.target];
+                where_.extend(id);
+                where_.extend(field.iter().map(String::as_str));
+                match entity.and_then(|e| get(e, &field)) {
+                    Some(Json::String(text)) => {
+                        if let Err(e) = decode_base64(text) {
+                            return Err(Error::new(ErrorKind::InvalidBase64, pointer(&where_), e.to_string()));
+                        }
+                    }
+                    None | Some(Json::Null) => {}
+                    Some(_) => return Err(Error::new(ErrorKind::WrongType, pointer(&where_), "a bytes member is base64 text")),
+                }
+            }
+        }
+        self.state = owners.clone();
         self.bytes.clear();
+        Ok(())
     }
 
     /// Decodes `text` as the definition `name` (`"SessionUpdate"`, `"NewSessionResponse"`

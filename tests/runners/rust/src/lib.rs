@@ -256,12 +256,16 @@ pub fn state_result(case: &Value) -> Value {
         *slot = n;
     }
     let mut state = state.with_limits(limits);
-    if let Some(initial) = case.get("initial") {
-        state.restore(&acp_terminal::wire::Json::from(initial));
-    }
     let mut out = json!({});
     let mut warnings = Vec::new();
-    for (i, m) in case.get("messages").and_then(Value::as_array).into_iter().flatten().enumerate() {
+    let mut messages = case.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+    if let Some(initial) = case.get("initial")
+        && let Err(e) = state.restore(&acp_terminal::wire::Json::from(initial))
+    {
+        out = error(e.kind.as_str(), &format!("/initial{}", e.path), &e.message);
+        messages.clear();
+    }
+    for (i, m) in messages.iter().enumerate() {
         let prefix = format!("/messages/{i}/message");
         match state.apply(m["type"].as_str().unwrap_or_default(), &m["message"].to_string()) {
             Ok(ws) => warnings.extend(ws.iter().map(|w| json!({ "kind": w.kind.as_str(), "path": format!("{prefix}{}", w.path) }))),
