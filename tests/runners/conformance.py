@@ -213,6 +213,11 @@ def state_result(c: Result) -> Result:
             out = failure(e, f"{prefix}{e.path}")
             break
         warnings.extend(problems(ws, prefix))
+    # The state is typed: every target decodes as its definition and writes back as itself.
+    try:
+        state.check_invariants()
+    except AssertionError as e:
+        out["invariant"] = str(e)
     out["state"] = write_json(state.snapshot())
     out["warnings"] = warnings
     # What the limits dropped, when they dropped anything (as the store's counters).

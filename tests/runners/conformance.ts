@@ -182,6 +182,12 @@ function stateResult(c: JsonObject): Result {
     }
     warnings.push(...problems(r.warnings, `/messages/${i}/message`));
   }
+  // The state is typed: every target decodes as its definition and writes back as itself.
+  try {
+    state.checkInvariants();
+  } catch (e) {
+    out["invariant"] = e instanceof Error ? e.message : String(e);
+  }
   out["state"] = writeJson(state.snapshot());
   out["warnings"] = warnings;
   // What the limits dropped, when they dropped anything (as the store's counters).

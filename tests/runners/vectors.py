@@ -41,6 +41,11 @@ def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, An
             out["error"] = {"kind": e.kind, "path": f"/messages/{i}/message{e.path}"}
             break
         warnings.extend({"kind": w.kind, "path": f"/messages/{i}/message{w.path}"} for w in ws)
+    # The state is typed: every target decodes as its definition and writes back as itself.
+    try:
+        state.check_invariants()
+    except AssertionError as e:
+        out["invariant"] = str(e)
     w = writer.Writer()
     w.value(state.snapshot())
     out["state"] = w.finish()

@@ -58,6 +58,10 @@ fn state_result(c: &Value) -> Value {
             }
         }
     }
+    // The state is typed: every target decodes as its definition and writes back as itself.
+    if let Err(why) = state.check_invariants() {
+        out["invariant"] = why.into();
+    }
     out["state"] = Value::from(package::wire::to_string(&state.snapshot()));
     out["warnings"] = Value::Array(warnings);
     // What the limits dropped, when they dropped anything (as the store's counters).

@@ -20,6 +20,7 @@ type Case = { kind?: string; schema: string; type: string; inputText: string; me
 type State = {
   restore(snapshot: unknown): { ok: true } | { ok: false; error: Issue };
   counters(): { [k: string]: number };
+  checkInvariants(): void;
   apply(name: string, text: string): { ok: true; warnings: Issue[] } | { ok: false; error: Issue };
   snapshot(): unknown;
 };
@@ -51,6 +52,12 @@ function stateResult(c: Case): Result {
       break;
     }
     warnings.push(...r.warnings.map((w) => ({ kind: w.kind, path: `/messages/${i}/message${w.path}` })));
+  }
+  // The state is typed: every target decodes as its definition and writes back as itself.
+  try {
+    state.checkInvariants();
+  } catch (e) {
+    out["invariant"] = e instanceof Error ? e.message : String(e);
   }
   out["state"] = writeJson(state.snapshot());
   out["warnings"] = warnings;

@@ -162,11 +162,15 @@ fn ingest(case: &Value, result: &Value) -> Result<(), String> {
     same_member("terminals", Some(expect.get("terminals").ok_or("the case has no `expect.terminals`")?), result.get("terminals"))
 }
 
-/// A `state` case: the error, the warnings, what the limits dropped (no `counters`:
+/// A `state` case: the state typed (each target decodes as its definition and writes back
+/// as itself), the error, the warnings, what the limits dropped (no `counters`:
 /// nothing), and the state as canonical JSON text (member order counts: a keyed target's
 /// ids are in first-seen order).
 fn state(case: &Value, result: &Value) -> Result<(), String> {
     let expect = expect_of(case)?;
+    if let Some(why) = result.get("invariant") {
+        return Err(format!("the session state is not typed: {}", why.as_str().unwrap_or_default()));
+    }
     same_error(expect.get("error"), result)?;
     same_warnings(expect.get("warnings"), result)?;
     same_member("counters", expect.get("counters"), result.get("counters"))?;

@@ -13,6 +13,7 @@
 import { decodeBase64, encodeBase64 } from "./base64.js";
 import { type ParseResult, type Problem, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
+import { writeJson } from "./writer.js";
 import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
 
 /** What a session state keeps at most; the same in the three languages. */
@@ -153,12 +154,29 @@ function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null)
   }
 }
 
+/** Whether two values are the same JSON value, member order aside. */
+function same(a: V, b: V): boolean {
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i] ?? null));
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, x] of a) {
+      const y = b.get(k);
+      if (y === undefined || !same(x, y)) return false;
+    }
+    return true;
+  }
+  return a === b;
+}
+
 const strings = (v: Json | undefined): string[] | null => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : null);
 const str = (v: Json | undefined): string | null => (typeof v === "string" ? v : null);
 
 /** The state of one session, as the schema's `x-state` annotations define it. */
 export class SessionState {
   private readonly rules: Rule[] = [];
+  /** The definition each target of the `session` owner is (`typeOf`), and those kept by id. */
+  private readonly types = new Map<string, string>();
+  private readonly keyedSession = new Set<string>();
   private state = new Map<string, V>();
   /** The decoded bytes of bytes members, by target (owner, target, id) and member path. */
   private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
@@ -183,7 +201,15 @@ export class SessionState {
       // Every owner is there from the start, empty (`{"session": {}}`).
       this.state.set(owner, new Map());
       const o = getMember(table, owner) as JsonObject;
-      const targets = (getMember(o, "targets") as JsonObject[]).filter((t) => getMember(t, "keyed") === true).map((t) => getMember(t, "name"));
+      const all = getMember(o, "targets") as JsonObject[];
+      const targets = all.filter((t) => getMember(t, "keyed") === true).map((t) => getMember(t, "name"));
+      if (owner === "session") {
+        for (const t of all) {
+          const [name, type] = [str(getMember(t, "name")), str(getMember(t, "type"))];
+          if (name !== null && type !== null) this.types.set(name, type);
+          if (name !== null && getMember(t, "keyed") === true) this.keyedSession.add(name);
+        }
+      }
       for (const r of getMember(o, "rules") as JsonObject[]) {
         const [tag, member] = [str(getMember(r, "tag")), str(getMember(r, "tagMember"))];
         const target = str(getMember(r, "target")) ?? "";
@@ -216,8 +242,9 @@ export class SessionState {
   /**
    * Replaces the whole state with `snapshot` (what `snapshot()` gave, kept elsewhere). The
    * limits apply to what comes after, not to the snapshot. An error (the state unchanged)
-   * when it is not an object of owners, or a bytes member holds anything but strict base64
-   * or `null`.
+   * when it is not an object of owners, a bytes member holds anything but strict base64 or
+   * `null`, or a target does not decode as its definition (`typeOf`) without a warning: the
+   * problem's kind and pointer.
    */
   restore(snapshot: Json): { ok: true } | { ok: false; error: Problem } {
     const v = toV(snapshot);
@@ -238,6 +265,22 @@ export class SessionState {
             return fail("invalid_base64", where, e instanceof Error ? e.message : String(e));
           }
         } else if (x !== undefined && x !== null) return fail("wrong_type", where, "a bytes member is base64 text");
+      }
+    }
+    // Each target of a definition must be one the package would have made: it decodes as its
+    // definition without an error or a warning.
+    const session = v.get("session");
+    for (const [target, name] of this.types) {
+      const at = session instanceof Map ? session.get(target) : undefined;
+      const codec = this.codecs.get(name);
+      if (at === undefined || codec === undefined) continue;
+      const entities: [string | null, V][] = this.keyedSession.has(target) && at instanceof Map ? [...at] : [[null, at]];
+      for (const [id, entity] of entities) {
+        const base = ["session", target, ...(id === null ? [] : [id])].reduce(pushToken, "");
+        const r = codec.parse(writeJson(toJson(entity)));
+        if (!r.ok) return { ok: false, error: { ...r.error, path: base + r.error.path } };
+        const w = r.warnings[0];
+        if (w !== undefined) return { ok: false, error: { ...w, path: base + w.path, message: `not what the package keeps: ${w.message}` } };
       }
     }
     this.state = v;
@@ -420,6 +463,49 @@ export class SessionState {
     let at = session instanceof Map ? session.get(target) : undefined;
     if (id !== undefined) at = at instanceof Map ? at.get(id) : undefined;
     return at === undefined ? undefined : toJson(this.withBytes(JSON.stringify(["session", target, id ?? null]), at));
+  }
+
+  /**
+   * The definition a target of the `session` state is: the one its upserts and replaces merge
+   * (`ToolCallUpdate` for `toolCall`); `undefined` for one without (a list replaced whole).
+   */
+  typeOf(target: string): string | undefined {
+    return this.types.get(target);
+  }
+
+  /**
+   * One target (as `get`) decoded as its definition (`typeOf`): the package's own model of it,
+   * unknown members kept; `undefined` when the state has none or the target has no
+   * definition, an error result when what the state holds does not decode (a restored
+   * snapshot that was never the package's).
+   */
+  typed(target: string, id?: string): ParseResult<unknown> | undefined {
+    const name = this.types.get(target);
+    const codec = name === undefined ? undefined : this.codecs.get(name);
+    const value = this.get(target, id);
+    return codec === undefined || value === undefined ? undefined : codec.parse(writeJson(value));
+  }
+
+  /**
+   * Checks that the state is typed (for the fuzzers and tests): every target of the `session`
+   * state that has a definition decodes as it and writes back as the same value. Throws an
+   * `Error` with the first that does not.
+   */
+  checkInvariants(): void {
+    const session = this.state.get("session");
+    for (const [target, name] of this.types) {
+      const at = session instanceof Map ? session.get(target) : undefined;
+      if (at === undefined) continue;
+      const ids = this.keyedSession.has(target) && at instanceof Map ? [...at.keys()] : [undefined];
+      for (const id of ids) {
+        const where = id === undefined ? target : `${target} ${JSON.stringify(id)}`;
+        const got = this.typed(target, id);
+        if (got === undefined) continue;
+        if (!got.ok) throw new Error(`${where} does not decode as ${name}: ${got.error.kind} at ${got.error.path}`);
+        const back = this.codecs.get(name)?.serialize(got.value) ?? "";
+        if (!same(toV(parseJson(back)), toV(this.get(target, id) ?? null))) throw new Error(`${where} does not write back as itself through ${name}`);
+      }
+    }
   }
 
   /**

@@ -425,7 +425,7 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
 
 /// The state model as the data every runtime's session-state reducer reads
 /// (`templates/*/runtime/state.*`): compact JSON, `None` for a schema without `x-state`.
-/// Per owner, its targets (`name`, `keyed`) and its rules, each with what the reducer
+/// Per owner, its targets (`name`, `keyed`, and the `type` its upserts and replaces merge when there is one) and its rules, each with what the reducer
 /// needs to find and apply it: the message (`union` and `tag`, with the union's
 /// `tagMember`, or the definition `message`), the `action`, the `target`, and the member
 /// paths `id`, `field` and `value` (arrays of member names), and for an append what it
@@ -458,7 +458,16 @@ pub fn table(ir: &Ir) -> Result<Option<String>, String> {
                 v
             })
             .collect();
-        let targets: Vec<serde_json::Value> = o.targets.iter().map(|t| serde_json::json!({ "name": t.name, "keyed": t.keyed })).collect();
+        // A target's `type`: the one definition its upserts and replaces merge (a list
+        // replaced whole, such as the available commands, has none).
+        let targets: Vec<serde_json::Value> = o
+            .targets
+            .iter()
+            .map(|t| match t.sources.as_slice() {
+                [one] => serde_json::json!({ "name": t.name, "keyed": t.keyed, "type": one }),
+                _ => serde_json::json!({ "name": t.name, "keyed": t.keyed }),
+            })
+            .collect();
         owners.insert(o.name.clone(), serde_json::json!({ "targets": targets, "rules": rules }));
     }
     Ok(Some(serde_json::Value::Object(owners).to_string()))

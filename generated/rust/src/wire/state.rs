@@ -115,6 +115,9 @@ pub struct SessionState {
     bytes: HashMap<EntityKey, HeldBytes>,
     limits: StateLimits,
     counters: StateCounters,
+    /// The definition each target of the `session` owner is ([`SessionState::type_of`]),
+    /// and whether it is kept by id.
+    types: Vec<(String, String, bool)>,
 }
 
 impl std::fmt::Debug for SessionState {
@@ -210,12 +213,20 @@ impl SessionState {
                 });
             }
         }
+        let types = table
+            .get("session")
+            .and_then(|o| o.get("targets"))
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|t| Some((t.get("name")?.as_str()?.to_owned(), t.get("type")?.as_str()?.to_owned(), t.get("keyed").and_then(Json::as_bool) == Some(true))))
+            .collect();
         // Every owner is there from the start, empty (`{"session": {}}`).
         let mut state = Members::new();
         for (owner, _) in table.as_object().map(Members::iter).into_iter().flatten() {
             state.insert(owner.clone(), Json::Object(Members::new()));
         }
-        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default() }
+        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default(), types }
     }
 
     /// The same state, keeping at most `limits` from now on.
@@ -241,8 +252,9 @@ impl SessionState {
     /// kept elsewhere). The limits apply to what comes after, not to the snapshot.
     ///
     /// # Errors
-    /// The state unchanged, when `snapshot` is not an object of owners, or a bytes member
-    /// holds anything but strict base64 or `null`.
+    /// The state unchanged, when `snapshot` is not an object of owners, a bytes member holds
+    /// anything but strict base64 or `null`, or a target does not decode as its definition
+    /// ([`SessionState::type_of`]) without a warning: the problem's kind and pointer.
     pub fn restore(&mut self, snapshot: &Json) -> Result<(), Error> {
         use super::{ErrorKind, push_token};
         let pointer = |at: &[&str]| {
@@ -273,6 +285,29 @@ impl SessionState {
                     }
                     None | Some(Json::Null) => {}
                     Some(_) => return Err(Error::new(ErrorKind::WrongType, pointer(&where_), "a bytes member is base64 text")),
+                }
+            }
+        }
+        // Each target of a definition must be one the package would have made: it decodes
+        // as its definition without an error or a warning.
+        for (target, name, keyed) in &self.types {
+            let Some(at) = owners.get("session").and_then(|s| s.get(target)) else { continue };
+            let entities: Vec<(Option<&str>, &Json)> = match (keyed, at) {
+                (true, Json::Object(m)) => m.iter().map(|(id, e)| (Some(id.as_str()), e)).collect(),
+                _ => vec![(None, at)],
+            };
+            for (id, entity) in entities {
+                let mut base: Vec<&str> = vec!["session", target];
+                base.extend(id);
+                let base = pointer(&base);
+                match (self.decode)(name, &super::to_string(entity)) {
+                    Some(Err(e)) => return Err(Error::new(e.kind, format!("{base}{}", e.path), e.message)),
+                    Some(Ok((_, warnings))) => {
+                        if let Some(w) = warnings.first() {
+                            return Err(Error::new(w.kind, format!("{base}{}", w.path), format!("not what the package keeps: {}", w.message)));
+                        }
+                    }
+                    None => {}
                 }
             }
         }
@@ -479,6 +514,65 @@ impl SessionState {
         Some(self.with_bytes(&("session".to_owned(), target.to_owned(), id.map(str::to_owned)), entity.clone()))
     }
 
+    /// The definition a target of the `session` state is: the one its upserts and replaces
+    /// merge (`ToolCallUpdate` for `toolCall`); `None` for one without (a list replaced whole).
+    #[must_use]
+    pub fn type_of(&self, target: &str) -> Option<&str> {
+        self.types.iter().find(|(t, ..)| t == target).map(|(_, d, _)| d.as_str())
+    }
+
+    /// One target (as [`SessionState::get`]) decoded as its definition
+    /// ([`SessionState::type_of`]) by the package's decoder: its canonical text and
+    /// warnings. `None` when the state has none or the target has no definition.
+    ///
+    /// # Errors
+    /// What the state holds does not decode (a restored snapshot that was never the package's).
+    pub fn typed(&self, target: &str, id: Option<&str>) -> Option<Result<(String, Vec<Warning>), Error>> {
+        let name = self.type_of(target)?;
+        let value = self.get(target, id)?;
+        (self.decode)(name, &super::to_string(&value))
+    }
+
+    /// One target decoded as `T`, the type of its definition ([`SessionState::type_of`]):
+    /// `state.get_as::<v2::ToolCallUpdate>("toolCall", Some("c1"))`. `None` when the state
+    /// has none.
+    ///
+    /// # Errors
+    /// What the state holds does not decode as `T`.
+    pub fn get_as<T: super::Decode>(&self, target: &str, id: Option<&str>) -> Option<Result<super::Parsed<T>, Error>> {
+        self.get(target, id).map(|v| super::from_json::<T>(&v))
+    }
+
+    /// Checks that the state is typed (for the fuzzers and tests): every target of the
+    /// `session` state that has a definition decodes as it and writes back as the same
+    /// value.
+    ///
+    /// # Errors
+    /// The first target that does not, in a sentence.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        for (target, name, keyed) in &self.types {
+            let Some(at) = self.state.get("session").and_then(|s| s.get(target)) else { continue };
+            let ids: Vec<Option<&str>> = match (keyed, at) {
+                (true, Json::Object(m)) => m.iter().map(|(id, _)| Some(id.as_str())).collect(),
+                _ => vec![None],
+            };
+            for id in ids {
+                let place = id.map_or_else(|| target.clone(), |id| format!("{target} {id:?}"));
+                match self.typed(target, id) {
+                    None => {}
+                    Some(Err(e)) => return Err(format!("{place} does not decode as {name}: {e}")),
+                    Some(Ok((text, _))) => {
+                        let back = parse_value(&text).map_err(|e| format!("{place}: {name} wrote text that is not JSON: {e}"))?;
+                        if !same(&back, &self.get(target, id).unwrap_or_default()) {
+                            return Err(format!("{place} does not write back as itself through {name}"));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The whole state as JSON: `{owner: {target: value}}`, a keyed target as an object
     /// of its ids (in first-seen order; an id removed and created again comes last),
     /// bytes members as base64.
@@ -492,6 +586,15 @@ impl SessionState {
             *entity = self.with_bytes(key, std::mem::take(entity));
         }
         out
+    }
+}
+
+/// Whether two values are the same JSON value, member order aside.
+fn same(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Json::Object(x), Json::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
     }
 }
 

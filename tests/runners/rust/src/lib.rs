@@ -275,6 +275,10 @@ pub fn state_result(case: &Value) -> Value {
             }
         }
     }
+    // The state is typed: every target decodes as its definition and writes back as itself.
+    if let Err(why) = state.check_invariants() {
+        out["invariant"] = why.into();
+    }
     out["state"] = acp_terminal::wire::to_string(&state.snapshot()).into();
     out["warnings"] = Value::Array(warnings);
     // What the limits dropped, when they dropped anything (as the store's counters).

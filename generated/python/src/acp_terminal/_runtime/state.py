@@ -140,6 +140,10 @@ class SessionState:
         """What the limits dropped so far."""
         self._rules: list[_Rule] = []
         table = json.loads(rules)
+        # The definition each target of the ``session`` owner is (``type_of``).
+        session_targets = table.get("session", {}).get("targets", [])
+        self._types: dict[str, str] = {t["name"]: t["type"] for t in session_targets if "type" in t}
+        self._keyed = {t["name"] for t in session_targets if t["keyed"]}
         for owner, o in table.items():
             keyed = {t["name"] for t in o["targets"] if t["keyed"]}
             for r in o["rules"]:
@@ -160,8 +164,9 @@ class SessionState:
     def restore(self, snapshot: Json) -> None:
         """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave, kept
         elsewhere). The limits apply to what comes after, not to the snapshot. Raises
-        ``ParseError`` (the state unchanged) when it is not an object of owners, or a bytes
-        member holds anything but strict base64 or ``null``."""
+        ``ParseError`` (the state unchanged) when it is not an object of owners, a bytes
+        member holds anything but strict base64 or ``null``, or a target does not decode as
+        its definition (``type_of``) without a warning: the problem's kind and pointer."""
         if not isinstance(snapshot, dict):
             raise ParseError(Problem("wrong_type", "", "a session-state snapshot is an object of owners"))
         for owner, targets in snapshot.items():
@@ -183,6 +188,22 @@ class SessionState:
                         raise ParseError(Problem("invalid_base64", pointer(where), str(e))) from None
                 elif v is not _MISSING and v is not None:
                     raise ParseError(Problem("wrong_type", pointer(where), "a bytes member is base64 text"))
+        # Each target of a definition must be one the package would have made: it decodes
+        # as its definition without an error or a warning.
+        session = snapshot.get("session")
+        for target, name in self._types.items():
+            at = session.get(target) if isinstance(session, dict) else None
+            if at is None:
+                continue
+            for ident, entity in at.items() if target in self._keyed and isinstance(at, dict) else ((None, at),):
+                base = pointer(["session", target, *([] if ident is None else [ident])])
+                try:
+                    parsed = self._codecs[name][0](entity)
+                except ParseError as e:
+                    raise ParseError(Problem(e.kind, base + e.path, e.message)) from None
+                if parsed.warnings:
+                    w = parsed.warnings[0]
+                    raise ParseError(Problem(w.kind, base + w.path, f"not what the package keeps: {w.message}"))
         self._state = json.loads(json.dumps(snapshot))
         self._bytes.clear()
 
@@ -340,6 +361,41 @@ class SessionState:
         if ident is not None:
             at = at.get(ident) if isinstance(at, dict) else None
         return None if at is None else self._with_bytes(("session", target, ident), at)
+
+    def type_of(self, target: str) -> str | None:
+        """The definition a target of the ``session`` state is: the one its upserts and
+        replaces merge (``ToolCallUpdate`` for ``toolCall``), ``None`` for one without (a
+        list replaced whole)."""
+        return self._types.get(target)
+
+    def typed(self, target: str, ident: str | None = None) -> Parsed[Any] | None:
+        """One target (as ``get``) decoded as its definition (``type_of``): the package's
+        own model of it, unknown members kept; ``None`` when the state has none or the
+        target has no definition. Raises ``ParseError`` when what the state holds does not
+        decode (a ``restore``d snapshot that was never the package's)."""
+        name = self._types.get(target)
+        value = self.get(target, ident)
+        if name is None or value is None:
+            return None
+        return self._codecs[name][0](value)
+
+    def check_invariants(self) -> None:
+        """Checks that the state is typed (for the fuzzers and tests): every target of the
+        ``session`` state that has a definition decodes as it and writes back as the same
+        value. Raises ``AssertionError`` with the first that does not."""
+        session = self._state.get("session")
+        for target, name in self._types.items():
+            at = session.get(target) if isinstance(session, dict) else None
+            if at is None:
+                continue
+            for ident in list(at) if target in self._keyed and isinstance(at, dict) else [None]:
+                where = target if ident is None else f"{target} {ident!r}"
+                try:
+                    got = self.typed(target, ident)
+                except ParseError as e:
+                    raise AssertionError(f"{where} does not decode as {name}: {e}") from None
+                if got is not None and parse_json(self._codecs[name][1](got.value)) != self.get(target, ident):
+                    raise AssertionError(f"{where} does not write back as itself through {name}")
 
     def snapshot(self) -> JsonObject:
         """The whole state as JSON: ``{owner: {target: value}}``, a keyed target as an
