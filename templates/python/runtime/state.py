@@ -83,6 +83,9 @@ class _Rule:
     field: tuple[str, ...] | None
     value: tuple[str, ...] | None
     appends: str | None
+    when: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = ()
+    """Tag members the message must have one of the given tags at (a value taken from a
+    variant the package does not know changes nothing)."""
 
 
 _MISSING = object()
@@ -152,8 +155,11 @@ class SessionState:
                 id_, field, value = (tuple(r[k]) if r.get(k) is not None else None for k in ("id", "field", "value"))
                 message = r.get("union") or r["message"]
                 keyed_ = r["target"] in keyed
+                when = tuple((tuple(g["path"]), frozenset(g["in"])) for g in r.get("when", ()))
                 self._rules.append(
-                    _Rule(owner, message, tag, r["action"], r["target"], keyed_, id_, field, value, r.get("appends"))
+                    _Rule(
+                        owner, message, tag, r["action"], r["target"], keyed_, id_, field, value, r.get("appends"), when
+                    )
                 )
         # Every owner is there from the start, empty (``{"session": {}}``).
         self._state: dict[str, Json] = {owner: {} for owner in table}
@@ -225,6 +231,10 @@ class SessionState:
         return parsed.warnings
 
     def _act(self, r: _Rule, message: Json) -> None:
+        for path, tags in r.when:
+            got = _get(message, path)
+            if not isinstance(got, str) or got not in tags:
+                return
         ident: str | None = None
         if r.id is not None:
             got = _get(message, r.id)

@@ -96,6 +96,8 @@ interface Rule {
   readonly field: readonly string[] | null;
   readonly value: readonly string[] | null;
   readonly appends: string | null;
+  /** Tag members the message must have one of the given tags at (a value taken from a variant the package does not know changes nothing). */
+  readonly when: readonly (readonly [readonly string[], ReadonlySet<string>])[];
 }
 
 function toV(j: Json): V {
@@ -224,6 +226,7 @@ export class SessionState {
           field: strings(getMember(r, "field")),
           value: strings(getMember(r, "value")),
           appends: str(getMember(r, "appends")),
+          when: ((getMember(r, "when") ?? []) as JsonObject[]).map((g) => [strings(getMember(g, "path")) ?? [], new Set(strings(getMember(g, "in")) ?? [])] as const),
         });
       }
     }
@@ -308,6 +311,10 @@ export class SessionState {
   }
 
   private act(r: Rule, message: V): void {
+    for (const [path, tags] of r.when) {
+      const got = get(message, path);
+      if (typeof got !== "string" || !tags.has(got)) return;
+    }
     let id: string | null = null;
     if (r.id !== null) {
       const got = get(message, r.id);

@@ -91,12 +91,27 @@ pub struct Rule {
     /// For an append: what it adds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub appends: Option<Appends>,
+    /// When the value path goes into a tagged union's variant: the union's tag member (its
+    /// path in the message) and the tags of the variants that have the path. The action
+    /// applies only to those: a variant the package does not know (kept as it came, never
+    /// checked by its types), or one without the member, changes nothing, as an unknown
+    /// `SessionUpdate` does not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<Guard>,
     /// The `$defs` entry the annotation is in, and the action's JSON pointer there
     /// (`/anyOf/10/x-state/session/0`), for messages.
     #[serde(skip)]
     pub def: String,
     #[serde(skip)]
     pub at: String,
+}
+
+/// A condition on a message: the member at `path` is one of the tags `is`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Guard {
+    pub path: Vec<String>,
+    #[serde(rename = "in")]
+    pub is: Vec<String>,
 }
 
 /// One state object kind of one owner.
@@ -203,8 +218,36 @@ fn members<'a>(ir: &'a Ir, name: &str, depth: usize, out: &mut Vec<&'a Field>) {
     }
 }
 
+/// The guard a path step through `at` needs to name `seg`: when `at` is a tagged union
+/// (or tagged object) whose member `seg` only some variants have, and no tagless one,
+/// the tag's path (`prefix` then the tag member) and those variants' tags.
+fn guard(ir: &Ir, at: &str, prefix: &[String], seg: &str) -> Option<Guard> {
+    let (tag, common, variants, tagless) = match def(ir, at)? {
+        Def::TaggedUnion { tag, variants, tagless, .. } => (tag, &[][..], variants, tagless.as_ref().map(|t| t.payload.as_str())),
+        Def::TaggedStruct { tag, common, variants, tagless, .. } => (tag, common.as_slice(), variants, tagless.as_ref().map(|t| t.payload.as_str())),
+        _ => return None,
+    };
+    let has = |payload: &str| {
+        let mut all = Vec::new();
+        members(ir, payload, 1, &mut all);
+        all.iter().any(|f| f.wire == seg)
+    };
+    if common.iter().any(|f| f.wire == seg) || tagless.is_some_and(has) {
+        return None;
+    }
+    let is: Vec<String> = variants.iter().filter(|v| v.payload.as_deref().is_some_and(has)).map(|v| v.wire.clone()).collect();
+    let mut path = prefix.to_vec();
+    path.push(tag.clone());
+    Some(Guard { path, is })
+}
+
 /// Resolves the dotted `path` from a value of definition `root`.
 fn resolve<'a>(ir: &'a Ir, root: &str, path: &[String]) -> Result<Member<'a>, String> {
+    resolve_guarded(ir, root, path, &mut Vec::new())
+}
+
+/// As [`resolve`], also giving the guards the path needs ([`guard`]).
+fn resolve_guarded<'a>(ir: &'a Ir, root: &str, path: &[String], guards: &mut Vec<Guard>) -> Result<Member<'a>, String> {
     let mut at = root.to_owned();
     let mut found: Option<&Field> = None;
     for (i, seg) in path.iter().enumerate() {
@@ -215,6 +258,7 @@ fn resolve<'a>(ir: &'a Ir, root: &str, path: &[String]) -> Result<Member<'a>, St
                 None => unreachable!("a member was found before"),
             }
         }
+        guards.extend(guard(ir, &at, &path[..i], seg));
         let mut all = Vec::new();
         members(ir, &at, 0, &mut all);
         found = Some(all.into_iter().find(|f| f.wire == *seg).ok_or_else(|| {
@@ -365,10 +409,19 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
     let Some(message) = site.message else {
         return Err(fail("", "a variant without a payload has no members for an action to use".into()));
     };
+    // Guards come from the value path only: a value taken from inside a variant the package
+    // does not know was never checked by its types, so it must not reach a typed target; an
+    // id read from one is only a string, checked where it is used.
+    let guards = std::cell::RefCell::new(Vec::new());
     let path = |key: &str, p: &Option<String>| -> Result<Option<(Vec<String>, &Field)>, IrError> {
         let Some(p) = p else { return Ok(None) };
         let segs = split(p);
-        resolve(ir, message, &segs).map(|m| Some((segs, m.field))).map_err(|e| fail(key, format!("{key} path `{p}` of the `{message}` message: {e}")))
+        let mut found = Vec::new();
+        let resolved = resolve_guarded(ir, message, &segs, &mut found).map(|m| Some((segs, m.field))).map_err(|e| fail(key, format!("{key} path `{p}` of the `{message}` message: {e}")));
+        if key == "value" {
+            guards.borrow_mut().extend(found);
+        }
+        resolved
     };
     let id = path("id", &a.id)?;
     if let Some((segs, f)) = &id
@@ -418,6 +471,11 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
         value: value.map(|(s, _)| s),
         value_type,
         appends,
+        when: {
+            let mut when = guards.into_inner();
+            when.dedup();
+            when
+        },
         def: site.def.to_owned(),
         at: at.to_owned(),
     })
@@ -495,6 +553,12 @@ mod tests {
         assert_eq!(chunk.appends, Some(Appends::Bytes));
         assert_eq!(chunk.field.as_deref(), Some(&["output".to_owned(), "data".to_owned()][..]));
         assert_eq!(m.inert, [("SessionUpdate".to_owned(), Some("notice".to_owned())), ("SessionUpdate".to_owned(), Some("replay_complete".to_owned()))]);
+        // A value taken from inside the permission subject applies only for the variant
+        // that has it; a plan's id read from inside its union needs no guard (the value is
+        // the whole plan, unknown variants kept as the union keeps them).
+        let permission = session.rules.iter().find(|r| r.message == "RequestPermissionRequest").expect("the permission request's rule");
+        assert_eq!(permission.when, [Guard { path: vec!["subject".into(), "type".into()], is: vec!["tool_call".into()] }]);
+        assert!(session.rules.iter().filter(|r| r.message != "RequestPermissionRequest").all(|r| r.when.is_empty()));
     }
 
     fn with_state(state: &str) -> Vec<String> {

@@ -96,6 +96,9 @@ struct Rule {
     field: Option<Vec<String>>,
     value: Option<Vec<String>>,
     appends: Option<String>,
+    /// Tag members the message must have one of the given tags at (a value taken from a
+    /// variant the package does not know changes nothing).
+    when: Vec<(Vec<String>, Vec<String>)>,
 }
 
 /// One target: (owner, target, id).
@@ -210,6 +213,7 @@ impl SessionState {
                     field: strings(r.get("field")),
                     value: strings(r.get("value")),
                     appends: s("appends"),
+                    when: r.get("when").and_then(Json::as_array).into_iter().flatten().map(|g| (strings(g.get("path")).unwrap_or_default(), strings(g.get("in")).unwrap_or_default())).collect(),
                 });
             }
         }
@@ -335,6 +339,9 @@ impl SessionState {
     }
 
     fn act(&mut self, r: &Rule, message: &Json) {
+        if !r.when.iter().all(|(path, tags)| get(message, path).and_then(Json::as_str).is_some_and(|t| tags.iter().any(|x| x == t))) {
+            return;
+        }
         let id = match &r.id {
             Some(path) => match get(message, path).and_then(Json::as_str) {
                 Some(id) => Some(id.to_owned()),
