@@ -35,7 +35,12 @@ fn state_result(c: &Value) -> Value {
     let Some(state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
     let limit = |name: &str, default: usize| c["limits"][name].as_u64().map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let d = package::wire::StateLimits::default();
-    let mut state = state.with_limits(package::wire::StateLimits { max_targets: limit("maxTargets", d.max_targets), max_items: limit("maxItems", d.max_items), max_bytes: limit("maxBytes", d.max_bytes), max_text: limit("maxText", d.max_text) });
+    let mut state = state.with_limits(package::wire::StateLimits {
+        max_targets: limit("maxTargets", d.max_targets),
+        max_items: limit("maxItems", d.max_items),
+        max_bytes: limit("maxBytes", d.max_bytes),
+        max_text: limit("maxText", d.max_text),
+    });
     let mut out = json!({});
     let mut warnings = Vec::new();
     let mut messages = c["messages"].as_array().cloned().unwrap_or_default();
