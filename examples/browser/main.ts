@@ -127,8 +127,11 @@ const status = document.getElementById("status");
 /** What the page knows of the session's tool calls. */
 class ToolCalls {
   /** v2: the session state; v1 (no `x-state`): each tool call's members as last sent. */
-  private readonly state = sessionState("v2");
-  private readonly v1 = new Map<string, Record<string, unknown>>();
+  /** The terminals' output is the store's to keep: the session state keeps none of it. */
+  private readonly state = sessionState("v2", { maxBytes: 0 });
+  private readonly v1 = new Map<string, Map<string, unknown>>();
+  /** The tool call ids seen, first seen first (read without a snapshot of the whole state). */
+  private readonly seen = new Set<string>();
   readonly list: HTMLUListElement;
 
   constructor(private readonly version: () => number) {
@@ -142,32 +145,38 @@ class ToolCalls {
     this.list.textContent = "";
   }
 
-  /** Applies one update (an object the Agent sent); a problem as its message. */
-  apply(update: Record<string, unknown>): string | null {
+  /** Applies one message the Agent sent (a `SessionUpdate`, or a `RequestPermissionRequest`'s params); a problem as its message. */
+  apply(name: "SessionUpdate" | "RequestPermissionRequest", message: Record<string, unknown>): string | null {
     if (this.version() === 1) {
-      const id = update.toolCallId;
-      if (typeof id === "string" && typeof update.sessionUpdate === "string" && update.sessionUpdate.startsWith("tool_call")) {
-        const held = this.v1.get(id) ?? {};
-        for (const [k, v] of Object.entries(update)) if (k !== "sessionUpdate") held[k] = v;
+      const id = message.toolCallId;
+      if (name === "SessionUpdate" && typeof id === "string" && typeof message.sessionUpdate === "string" && message.sessionUpdate.startsWith("tool_call")) {
+        const held = this.v1.get(id) ?? new Map<string, unknown>();
+        for (const [k, v] of Object.entries(message)) if (k !== "sessionUpdate") held.set(k, v);
         this.v1.set(id, held);
       }
       return null;
     }
     if (this.state === undefined) return "the package's v2 schema has no x-state";
-    const r = this.state.apply("SessionUpdate", JSON.stringify(update));
-    return r.ok ? null : `${r.error.kind} at ${r.error.path}: ${r.error.message}`;
+    const r = this.state.apply(name, JSON.stringify(message));
+    if (!r.ok) return `${r.error.kind} at ${r.error.path}: ${r.error.message}`;
+    const subject = message.subject;
+    const id = name === "SessionUpdate" ? message.toolCallId : isObject(subject) && isObject(subject.toolCall) ? subject.toolCall.toolCallId : undefined;
+    if (typeof id === "string" && this.state.get("toolCall", id) !== undefined) this.seen.add(id);
+    return null;
   }
 
   /** One tool call's members: its session-state target (v2), or what was sent (v1). */
   get(id: string): Record<string, unknown> {
-    const v: Json | undefined = this.version() === 1 ? (this.v1.get(id) as Json | undefined) : this.state?.get("toolCall", id);
+    if (this.version() === 1) return Object.fromEntries(this.v1.get(id) ?? []);
+    const v: Json | undefined = this.state?.get("toolCall", id);
     return isObject(v) ? v : {};
   }
 
   ids(): string[] {
     if (this.version() === 1) return [...this.v1.keys()];
-    const calls = this.state?.snapshot().session;
-    return isObject(calls) && isObject(calls.toolCall) ? Object.keys(calls.toolCall) : [];
+    // The ones the state dropped (its limits) go from the list too.
+    for (const id of this.seen) if (this.state?.get("toolCall", id) === undefined) this.seen.delete(id);
+    return [...this.seen];
   }
 
   /** The command a tool call shows: its `rawInput.command` (the v1 `_meta` terminal
@@ -263,12 +272,17 @@ async function replay(text: string, delay: number): Promise<void> {
     if (from !== "agent" || !isObject(message)) continue;
     const result = message.result;
     if (isObject(result) && typeof result.protocolVersion === "number" && !("method" in message)) report.version = result.protocolVersion;
-    if (message.method !== "session/update" || "id" in message) continue; // requests and answers
+    if (message.method === "session/request_permission" && "id" in message && isObject(message.params)) {
+      const problem = calls.apply("RequestPermissionRequest", message.params); // its tool call, if it names one
+      if (problem !== null) throw new Error(`line ${line}: the session state: ${problem}`);
+      continue;
+    }
+    if (message.method !== "session/update" || "id" in message) continue; // other requests and answers
     const params = message.params;
     const update = isObject(params) && isObject(params.update) ? params.update : {};
     const r = report.version === 1 ? ingestV1(store, JSON.stringify(update)) : store.applyNotificationText(JSON.stringify(params));
     if (!r.ok) throw new Error(`line ${line}: ${r.error.kind} at ${r.error.path}: ${r.error.message}`);
-    const problem = calls.apply(update);
+    const problem = calls.apply("SessionUpdate", update);
     if (problem !== null) throw new Error(`line ${line}: the session state: ${problem}`);
     report.messages++;
     for (const [id, state] of store.terminals()) {

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from acp_terminal import ParseError, TerminalState, TerminalStore, Transcript, ingest_v1, safe_display, v1, v2
-from acp_terminal.registry import session_state
+from acp_terminal.registry import StateLimits, session_state
 
 NOT_RUN = 126
 CLIENT_INFO = {"name": "acp-terminal-client", "title": "acp-terminal example terminal Client", "version": "0.0.0"}
@@ -171,7 +171,9 @@ class Client:
         self.err = err
         self.shown: dict[str, Shown] = {}
         self.announced: set[str] = set()
-        session = session_state("v2")  # v2: the tool calls, as the schema's x-state defines them
+        # v2: the tool calls, as the schema's x-state defines them. The terminals' output is
+        # the store's to keep (its limits, its transcript): the session state keeps none of it.
+        session = session_state("v2", StateLimits(max_bytes=0))
         if session is None:
             raise RuntimeError("the acp_terminal package's v2 schema has no x-state annotations")
         self.session = session
@@ -405,7 +407,9 @@ class Client:
     def permission(self, request_id: object, params: object) -> None:
         try:
             if self.version == 2:
-                result = self.choose_v2(v2.parse_request_permission_request(json.dumps(params)).value)
+                request = v2.parse_request_permission_request(json.dumps(params)).value
+                self.session.apply("RequestPermissionRequest", json.dumps(params))  # its tool call, if it names one
+                result = self.choose_v2(request)
                 v2.parse_request_permission_response(json.dumps(result))  # what we send is valid
             else:
                 result = self.choose_v1(v1.parse_request_permission_request(json.dumps(params)).value)

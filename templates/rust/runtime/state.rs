@@ -374,12 +374,14 @@ impl SessionState {
     /// Past `max_targets` of `r`'s kind, drops the first seen (and their bytes).
     fn evict(&mut self, r: &Rule) {
         let Some(Json::Object(by_id)) = self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None }) else { return };
-        let mut gone = Vec::new();
-        while by_id.len() > self.limits.max_targets {
-            let Some(first) = by_id.keys().next().cloned() else { break };
-            by_id.remove(&first);
-            gone.push(first);
-        }
+        // In one pass: a restored snapshot past the limit may drop many at once.
+        let cut = by_id.len().saturating_sub(self.limits.max_targets);
+        let gone: Vec<String> = by_id.keys().take(cut).cloned().collect();
+        let mut seen = 0;
+        by_id.retain(|_, _| {
+            seen += 1;
+            seen > cut
+        });
         self.counters.targets_dropped += count(gone.len());
         for id in gone {
             self.drop_bytes(r, Some(&id), &[]);

@@ -69,6 +69,18 @@ function dropCodePoints(s: string, k: number): string {
   return s.slice(i);
 }
 
+/** The bytes `held` holds, in one array. */
+function joined(held: Held): Uint8Array {
+  const all = new Uint8Array(held.length);
+  let i = 0;
+  for (let k = held.head; k < held.data.length; k++) {
+    const c = held.data[k] ?? new Uint8Array();
+    all.set(c, i);
+    i += c.length;
+  }
+  return all;
+}
+
 /** Decoded bytes of one member, as the chunks came (from `head` on) and their total. */
 interface Held {
   readonly path: readonly string[];
@@ -195,7 +207,8 @@ export class SessionState {
     private readonly codecs: ReadonlyMap<string, StateCodec>,
     limits: Partial<StateLimits> = {},
   ) {
-    this.limits = { ...DEFAULT_STATE_LIMITS, ...limits };
+    const given = Object.fromEntries(Object.entries(limits).filter(([, n]) => n !== undefined)) as Partial<StateLimits>;
+    this.limits = { ...DEFAULT_STATE_LIMITS, ...given };
     for (const [name, n] of Object.entries(this.limits)) {
       if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`the limit ${name} must be a whole number from 0 up; got ${String(n)}`);
     }
@@ -338,12 +351,19 @@ export class SessionState {
     this.change(r, id, value, skip, holder, key);
     // Past the limit, the first-seen targets of this kind go (after the action, so that
     // with a limit of 0 the new one goes too).
-    while (fresh && holder.size > this.limits.maxTargets) {
-      const first = holder.keys().next();
-      if (first.done === true) break;
-      holder.delete(first.value);
-      this.dropBytes(r, first.value, []);
-      this.dropped.targetsDropped++;
+    const cut = fresh ? holder.size - this.limits.maxTargets : 0;
+    if (cut > 0) {
+      // In one pass: a restored snapshot past the limit may drop many at once.
+      const gone: string[] = [];
+      for (const k of holder.keys()) {
+        if (gone.length === cut) break;
+        gone.push(k);
+      }
+      for (const k of gone) {
+        holder.delete(k);
+        this.dropBytes(r, k, []);
+      }
+      this.dropped.targetsDropped += cut;
     }
   }
 
@@ -389,9 +409,17 @@ export class SessionState {
           held = { path: field, data: [first], head: 0, length: first.length };
           entry.members.set(JSON.stringify(field), held);
         }
-        held.data.push(chunk);
-        held.length += chunk.length;
-        this.trimBytes(held);
+        // Empty chunks add nothing; many small ones are joined now and then, so that what
+        // is held stays close to its bytes.
+        if (chunk.length > 0) {
+          held.data.push(chunk);
+          held.length += chunk.length;
+          this.trimBytes(held);
+          if (held.data.length - held.head > 64) {
+            held.data = [joined(held)];
+            held.head = 0;
+          }
+        }
         parent.set(name, "");
       } else if (r.appends === "text") {
         let text = (typeof at === "string" ? at : "") + (typeof value === "string" ? value : "");
@@ -427,7 +455,7 @@ export class SessionState {
         cut -= first.length;
         held.head++;
       } else {
-        held.data[held.head] = first.subarray(cut);
+        held.data[held.head] = first.slice(cut); // a copy: the dropped bytes are freed
         cut = 0;
       }
     }
@@ -451,13 +479,7 @@ export class SessionState {
     for (const held of this.bytes.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
-      const all = new Uint8Array(held.length);
-      let i = 0;
-      for (const c of held.data.slice(held.head)) {
-        all.set(c, i);
-        i += c.length;
-      }
-      parent.set(name, encodeBase64(all));
+      parent.set(name, encodeBase64(joined(held)));
     }
     return out;
   }

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from itertools import islice
 from typing import Any
 
 from .base64 import Base64Error, decode_base64, encode_base64
@@ -198,13 +199,13 @@ class SessionState:
         # as its definition without an error or a warning.
         session = snapshot.get("session")
         for target, name in self._types.items():
-            at = session.get(target) if isinstance(session, dict) else None
-            if at is None:
+            got: object = session.get(target, _MISSING) if isinstance(session, dict) else _MISSING
+            if got is _MISSING:
                 continue
-            for ident, entity in at.items() if target in self._keyed and isinstance(at, dict) else ((None, at),):
+            for ident, kept in got.items() if target in self._keyed and isinstance(got, dict) else ((None, got),):
                 base = pointer(["session", target, *([] if ident is None else [ident])])
                 try:
-                    parsed = self._codecs[name][0](entity)
+                    parsed = self._codecs[name][0](kept)
                 except ParseError as e:
                     raise ParseError(Problem(e.kind, base + e.path, e.message)) from None
                 if parsed.warnings:
@@ -270,11 +271,13 @@ class SessionState:
         self._change(r, ident, value, skip, holder, key)
         # Past the limit, the first-seen targets of this kind go (after the action, so that
         # with a limit of 0 the new one goes too).
-        while fresh and len(holder) > self.limits.max_targets:
-            first = next(iter(holder))
-            del holder[first]
-            self._drop_bytes(r, first, ())
-            self.counters.targets_dropped += 1
+        cut = len(holder) - self.limits.max_targets if fresh else 0
+        if cut > 0:
+            # In one pass: a restored snapshot past the limit may drop many at once.
+            for first in list(islice(holder, cut)):
+                del holder[first]
+                self._drop_bytes(r, first, ())
+            self.counters.targets_dropped += cut
 
     def _change(
         self, r: _Rule, ident: str | None, value: Any, skip: str | None, holder: dict[str, Json], key: str
@@ -384,10 +387,14 @@ class SessionState:
         target has no definition. Raises ``ParseError`` when what the state holds does not
         decode (a ``restore``d snapshot that was never the package's)."""
         name = self._types.get(target)
-        value = self.get(target, ident)
-        if name is None or value is None:
+        if name is None or not self._has(target, ident):
             return None
-        return self._codecs[name][0](value)
+        return self._codecs[name][0](self.get(target, ident))
+
+    def _has(self, target: str, ident: str | None) -> bool:
+        """Whether the ``session`` state holds the target (``null`` included)."""
+        at = _get(self._state, ("session", target))
+        return at is not _MISSING and (ident is None or (isinstance(at, dict) and ident in at))
 
     def check_invariants(self) -> None:
         """Checks that the state is typed (for the fuzzers and tests): every target of the
@@ -395,8 +402,8 @@ class SessionState:
         value. Raises ``AssertionError`` with the first that does not."""
         session = self._state.get("session")
         for target, name in self._types.items():
-            at = session.get(target) if isinstance(session, dict) else None
-            if at is None:
+            at = session.get(target, _MISSING) if isinstance(session, dict) else _MISSING
+            if at is _MISSING:
                 continue
             for ident in list(at) if target in self._keyed and isinstance(at, dict) else [None]:
                 where = target if ident is None else f"{target} {ident!r}"
