@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
 from pydantic import JsonValue
 
 from ._runtime.base64 import Base64Error, decode_base64, encode_base64
 from ._runtime.errors import ParseError, Problem
-from ._runtime.limits import DEFAULT_MAX_WARNINGS
+from ._runtime.limits import DEFAULT_MAX_WARNINGS, check_limits
 from ._runtime.model import MISSING, UnknownVariant
 from .limits import DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES
 from .transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
@@ -117,10 +117,7 @@ class Limits:
     and ``dropped_chars``."""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if type(value) is not int or value < 0:
-                raise ValueError(f"the limit {f.name} must be a whole number from 0 up; got {value!r}")
+        check_limits(self)
 
 
 @dataclass

@@ -16,14 +16,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from .base64 import Base64Error, decode_base64, encode_base64
 from .errors import Parsed, ParseError, Problem, pointer
 from .json import Json, JsonObject, parse_json
-from .limits import DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT
+from .limits import (
+    DEFAULT_MAX_STATE_BYTES,
+    DEFAULT_MAX_STATE_ITEMS,
+    DEFAULT_MAX_STATE_TARGETS,
+    DEFAULT_MAX_STATE_TEXT,
+    check_limits,
+)
 
 __all__ = ["Codec", "SessionState", "StateCounters", "StateLimits"]
 
@@ -43,10 +49,7 @@ class StateLimits:
     """Code points an appended text member keeps: past it the first go."""
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if type(value) is not int or value < 0:
-                raise ValueError(f"the limit {f.name} must be a whole number from 0 up; got {value!r}")
+        check_limits(self)
 
 
 @dataclass

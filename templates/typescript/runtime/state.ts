@@ -458,6 +458,7 @@ export class SessionState {
         cut = 0;
       }
     }
+    // The slots before `head` still hold their chunks: drop them now and then.
     if (held.head > 64 && held.head * 2 > held.data.length) {
       held.data = held.data.slice(held.head);
       held.head = 0;

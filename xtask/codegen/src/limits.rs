@@ -154,8 +154,15 @@ pub fn typescript(limits: &[Limit], scope: Scope) -> String {
 pub fn python(limits: &[Limit], scope: Scope) -> String {
     let mine: Vec<&Limit> = limits.iter().filter(|l| l.scope == scope).collect();
     let mut names: Vec<String> = mine.iter().map(|l| format!("\"{}\"", l.constant())).collect();
+    // The runtime's also carries the one check of a limits dataclass (the store's `Limits`
+    // and the session state's `StateLimits` alike).
+    let wire = scope == Scope::Wire;
+    if wire {
+        names.push("\"check_limits\"".to_owned());
+    }
     names.sort();
-    let mut s = format!("# {HEADER}\n\"\"\"The default limits, generated from the one list of them.\"\"\"\n\nfrom typing import Final\n\n");
+    let imports = if wire { "from dataclasses import fields\nfrom typing import Any, Final" } else { "from typing import Final" };
+    let mut s = format!("# {HEADER}\n\"\"\"The default limits, generated from the one list of them.\"\"\"\n\n{imports}\n\n");
     // One name a line once the list is longer than a line (as ruff format writes it).
     let one_line = format!("__all__ = [{}]", names.join(", "));
     if one_line.len() <= 120 {
@@ -166,6 +173,17 @@ pub fn python(limits: &[Limit], scope: Scope) -> String {
     for l in mine {
         writeln!(s, "\n{}: Final = {}", l.constant(), l.value).ok();
         writeln!(s, "\"\"\"{}\"\"\"", wrap(&l.doc.replace('`', "``"), "").trim_end()).ok();
+    }
+    if wire {
+        s.push_str(concat!(
+            "\n\ndef check_limits(limits: Any) -> None:\n",
+            "    \"\"\"Raises ``ValueError`` unless every field of the limits dataclass ``limits`` is a whole\n",
+            "    number from 0 up.\"\"\"\n",
+            "    for f in fields(limits):\n",
+            "        value = getattr(limits, f.name)\n",
+            "        if type(value) is not int or value < 0:\n",
+            "            raise ValueError(f\"the limit {f.name} must be a whole number from 0 up; got {value!r}\")\n",
+        ));
     }
     s
 }
