@@ -180,16 +180,20 @@ test("many invalid lenient items are counted, not all kept", () => {
   assert.equal(store.counters.warningsDropped, 100_000 - DEFAULT_LIMITS.maxWarnings);
 });
 
-test("_meta is replaced whole (RFD), and size is exposed", () => {
+test("_meta is patched by key (the session state's rule), the other members replaced", () => {
   const store = new TerminalStore();
-  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}');
-  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}');
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24},"cwd":"/a"}');
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3},"cwd":null}');
   const t = store.terminal("t");
   const meta: unknown = t?.meta;
   // JSON objects are Maps or plain objects, depending on the package version.
   const entries = meta instanceof Map ? [...meta.entries()] : Object.entries(meta ?? {});
-  assert.deepEqual(entries, [["b", null], ["c", 3]]);
-  assert.deepEqual([t?.size?.cols, t?.size?.rows], [80, 24]);
+  // Upstream's meta-patch rule (docs/WIRE.md): by key, null removes.
+  assert.deepEqual(entries, [["a", 1], ["c", 3]]);
+  assert.deepEqual([t?.size?.cols, t?.size?.rows], [80, 24], "omitted: unchanged");
+  assert.equal(t?.cwd, null, "null: cleared");
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":null}');
+  assert.equal(store.terminal("t")?.meta, null, "null clears the whole _meta");
 });
 
 // --- the fast path of a plain terminal_output_chunk ---------------------------------------

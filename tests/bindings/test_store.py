@@ -176,15 +176,19 @@ def test_many_invalid_lenient_items_are_counted_not_all_kept() -> None:
     assert store.counters.warnings_dropped == 100_000 - Limits().max_warnings
 
 
-def test_meta_is_replaced_whole_and_size_is_exposed() -> None:
+def test_meta_is_patched_by_key_and_the_other_members_replaced() -> None:
     store = TerminalStore()
     store.apply_text(
-        '{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}'
+        '{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24},"cwd":"/a"}'
     )
-    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}')
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3},"cwd":null}')
     t = store.terminal("t")
-    assert t is not None and t.meta == {"b": None, "c": 3}
-    assert t.size is not None and (t.size.cols, t.size.rows) == (80, 24)
+    # The session state's rule (upstream's meta-patch rule, docs/WIRE.md): by key, null removes.
+    assert t is not None and t.meta == {"a": 1, "c": 3}
+    assert t.size is not None and (t.size.cols, t.size.rows) == (80, 24), "omitted: unchanged"
+    assert t.cwd is None, "null: cleared"
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":null}')
+    assert t.meta is None, "null clears the whole _meta"
 
 
 # --- the fast path of a plain terminal_output_chunk -----------------------------------

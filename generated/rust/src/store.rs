@@ -20,7 +20,7 @@ use crate::transcript::{MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript};
 use crate::v2::{AbsolutePath, SessionId, SessionUpdate, TerminalCapabilities, TerminalExitStatus, TerminalId, TerminalSize, ToolCallContent, ToolCallId, UpdateSessionNotification};
 use crate::wire::{self, Error, ErrorKind, Members, Patch, Warning};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Limits a Client sets on what an Agent can make it hold. The defaults are safe for
 /// an interactive Client; every limit is the same in the three languages.
@@ -360,29 +360,44 @@ impl Lazy {
 /// What the store knows about one terminal.
 #[derive(Debug, Default)]
 pub struct TerminalState {
-    command: Option<String>,
-    cwd: Option<AbsolutePath>,
+    /// The terminal as the session state keeps it (`terminalId`, `command`, `cwd`,
+    /// `exitStatus` ...), changed only by the session state's upsert (docs/SESSIONS.md);
+    /// its output is kept in `output` instead.
+    members: wire::Json,
     output: ByteLog,
-    exit_status: Option<TerminalExitStatus>,
-    size: Option<TerminalSize>,
-    capabilities: Option<TerminalCapabilities>,
-    meta: Option<Members>,
     lazy: Mutex<Lazy>,
     tool_calls: BTreeSet<ToolCallId>,
     restarted: bool,
 }
 
 impl TerminalState {
+    /// The member `name` as kept, `None` when absent or cleared (`null`).
+    fn member(&self, name: &str) -> Option<&wire::Json> {
+        self.members.get(name).filter(|v| !v.is_null())
+    }
+
+    /// The member `name` decoded as `T`. What is kept was decoded once already, so this
+    /// cannot fail; it costs the member's size, on each call.
+    fn typed<T: wire::Decode>(&self, name: &str) -> Option<T> {
+        self.member(name).and_then(|v| wire::from_json::<T>(v).ok()).map(|p| p.value)
+    }
+
     /// The command line, when known.
     #[must_use]
     pub fn command(&self) -> Option<&str> {
-        self.command.as_deref()
+        self.member("command").and_then(wire::Json::as_str)
     }
 
     /// The absolute working directory, when known.
     #[must_use]
-    pub const fn cwd(&self) -> Option<&AbsolutePath> {
-        self.cwd.as_ref()
+    pub fn cwd(&self) -> Option<AbsolutePath> {
+        self.typed("cwd")
+    }
+
+    /// Whether the terminal has an exit status (its process exited).
+    #[must_use]
+    pub fn exited(&self) -> bool {
+        self.member("exitStatus").is_some()
     }
 
     /// The retained output bytes: the last snapshot plus every chunk since, less what
@@ -401,36 +416,37 @@ impl TerminalState {
 
     /// The exit status; `Some` means the process exited.
     #[must_use]
-    pub const fn exit_status(&self) -> Option<&TerminalExitStatus> {
-        self.exit_status.as_ref()
+    pub fn exit_status(&self) -> Option<TerminalExitStatus> {
+        self.typed("exitStatus")
     }
 
     /// The terminal size the command runs with, when known: render the output at this
     /// width so that column layouts and progress bars look as the program wrote them.
     #[must_use]
-    pub const fn size(&self) -> Option<&TerminalSize> {
-        self.size.as_ref()
+    pub fn size(&self) -> Option<TerminalSize> {
+        self.typed("size")
     }
 
     /// What the Client may ask the Agent to do with this terminal right now, as last
     /// replaced; `None` when the Agent never said or cleared it. The store only records
     /// it: a display may offer it to its user, and nothing is sent unless the user asks.
     #[must_use]
-    pub const fn capabilities(&self) -> Option<&TerminalCapabilities> {
-        self.capabilities.as_ref()
+    pub fn capabilities(&self) -> Option<TerminalCapabilities> {
+        self.typed("capabilities")
     }
 
     /// Whether the terminal currently offers `terminal/cancel` (`capabilities.cancel`), so
     /// a display may show a cancel control. The store never sends one.
     #[must_use]
-    pub const fn can_cancel(&self) -> bool {
-        matches!(&self.capabilities, Some(TerminalCapabilities { cancel: Some(_), .. }))
+    pub fn can_cancel(&self) -> bool {
+        self.member("capabilities").and_then(|c| c.get("cancel")).is_some_and(|c| !c.is_null())
     }
 
-    /// Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md).
+    /// Terminal-scoped extension data, patched key by key as the session state does
+    /// (upstream's meta-patch rule, docs/WIRE.md): a key set to `null` is removed.
     #[must_use]
-    pub const fn meta(&self) -> Option<&Members> {
-        self.meta.as_ref()
+    pub fn meta(&self) -> Option<&Members> {
+        self.member("_meta").and_then(wire::Json::as_object)
     }
 
     /// The safe transcript of every output byte since the last snapshot
@@ -486,7 +502,7 @@ impl TerminalState {
         let opt = |v: Option<&str>| v.map_or(wire::Json::Null, wire::Json::from);
         let mut view = Members::new();
         view.insert("command", opt(self.command()));
-        view.insert("cwd", opt(self.cwd().map(AbsolutePath::as_str)));
+        view.insert("cwd", opt(self.member("cwd").and_then(wire::Json::as_str)));
         view.insert("output", wire::encode_base64(&self.output.to_vec()));
         let exit = self.exit_status().map_or(wire::Json::Null, |e| {
             let mut m = Members::new();
@@ -554,6 +570,13 @@ impl TerminalState {
     }
 }
 
+/// The package's session-state table, read once: the store applies its upserts to the
+/// terminals it keeps ([`wire::SessionState::upsert_into`]).
+fn session_rules() -> &'static wire::SessionState {
+    static RULES: OnceLock<wire::SessionState> = OnceLock::new();
+    RULES.get_or_init(|| crate::registry::session_state("v2").expect("cargo xtask gen writes the v2 session-state table of this package"))
+}
+
 /// Applies session updates and keeps every terminal's state, in first-seen order.
 ///
 /// A store holds one session: the first `session/update` notification binds it, and a
@@ -604,7 +627,7 @@ struct Held {
 
 impl Held {
     fn key(&self) -> (u8, u64) {
-        (u8::from(self.state.exit_status.is_none()), self.touched)
+        (u8::from(!self.state.exited()), self.touched)
     }
 }
 
@@ -854,21 +877,21 @@ impl TerminalStore {
     pub fn apply(&mut self, update: SessionUpdate) {
         let limit = self.limits.max_retained_bytes;
         match update {
-            SessionUpdate::TerminalUpdate(u) => {
+            SessionUpdate::TerminalUpdate(mut u) => {
                 let Some(h) = self.entry(&u.terminal_id) else { return };
-                let bytes = match &u.output {
+                let output = std::mem::take(&mut u.output);
+                let bytes = match &output {
                     Patch::Set(o) => o.data.0.len(),
                     _ => 0,
                 };
                 self.work += bytes as u64;
+                // Every member but the output changes as the session state's upsert
+                // changes it (the package's x-state table): the store has no patch rule
+                // of its own. Our own canonical text always parses.
+                let message = wire::parse_value(&wire::to_string(&SessionUpdate::TerminalUpdate(u))).unwrap_or_default();
                 self.update(h, |t| {
-                    u.command.apply_to(&mut t.command);
-                    u.cwd.apply_to(&mut t.cwd);
-                    u.exit_status.apply_to(&mut t.exit_status);
-                    u.size.apply_to(&mut t.size);
-                    u.capabilities.apply_to(&mut t.capabilities);
-                    u.meta.apply_to(&mut t.meta);
-                    match u.output {
+                    session_rules().upsert_into("SessionUpdate", &message, "terminal", &mut t.members);
+                    match output {
                         Patch::Keep => {}
                         Patch::Clear => t.replace_output(Vec::new(), limit),
                         Patch::Set(o) => t.replace_output(o.data.0, limit),

@@ -14,8 +14,10 @@
 import { decodeBase64, encodeBase64 } from "./runtime/base64.js";
 import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
 import { DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES } from "./limits.js";
-import { type Json, type JsonObject, objectOf } from "./runtime/json.js";
+import { type Json, type JsonObject, objectOf, parseJson } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
+import { KeptTarget, type SessionState } from "./runtime/state.js";
+import { sessionState } from "./registry.js";
 import { MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript, type TranscriptLimits } from "./transcript.js";
 import {
   type AbsolutePath,
@@ -29,8 +31,28 @@ import {
   type ToolCallId,
   type UpdateSessionNotification,
   parseSessionUpdate,
+  parseTerminalCapabilities,
+  parseTerminalExitStatus,
+  parseTerminalSize,
   parseUpdateSessionNotification,
+  serializeSessionUpdate,
 } from "./v2.js";
+
+let rules: SessionState | undefined;
+
+/** The package's session-state table, read once: the store applies its upserts to its terminals (`SessionState.upsertInto`). */
+function sessionRules(): SessionState {
+  rules ??= sessionState("v2");
+  if (rules === undefined) throw new Error("cargo xtask gen writes the v2 session-state table of this package");
+  return rules;
+}
+
+/** Member `name` of `kept` decoded with `parse`; what is kept was decoded once already, so this cannot fail. */
+function typed<T>(kept: KeptTarget, name: string, parse: (input: unknown) => { ok: true; value: T } | { ok: false }): T | null {
+  if (!kept.holds(name)) return null;
+  const got = parse(kept.member(name));
+  return got.ok ? got.value : null;
+}
 
 /** The largest block small chunks are gathered into. */
 const SMALL = 4096;
@@ -314,31 +336,61 @@ export class ByteLog {
 
 /** What the store knows about one terminal. */
 export class TerminalState {
+  /**
+   * @internal The terminal as the session state keeps it (`terminalId`, `command`, `cwd`,
+   * `exitStatus` ...), changed only by the session state's upsert (docs/SESSIONS.md); its
+   * output is kept in `output` instead. The members below are read from it, each read costing
+   * the member's size.
+   */
+  readonly kept = new KeptTarget();
   /** The command line, when known (`null`: unknown or cleared). */
-  command: string | null = null;
+  get command(): string | null {
+    const v = this.kept.member("command");
+    return typeof v === "string" ? v : null;
+  }
   /** The absolute working directory, when known. */
-  cwd: AbsolutePath | null = null;
+  get cwd(): AbsolutePath | null {
+    const v = this.kept.member("cwd");
+    return typeof v === "string" ? (v as AbsolutePath) : null;
+  }
   /** The exit status; not `null` means the process exited. */
-  exitStatus: TerminalExitStatus | null = null;
+  get exitStatus(): TerminalExitStatus | null {
+    return typed(this.kept, "exitStatus", parseTerminalExitStatus);
+  }
+  /** Whether the process exited (it has an exit status). */
+  get exited(): boolean {
+    return this.kept.holds("exitStatus");
+  }
   /**
    * The terminal size the command runs with, when known: render the output at this width so
    * that column layouts and progress bars look as the program wrote them.
    */
-  size: TerminalSize | null = null;
+  get size(): TerminalSize | null {
+    return typed(this.kept, "size", parseTerminalSize);
+  }
   /**
    * What the Client may ask the Agent to do with this terminal right now, as last replaced
    * (`null`: never said, or cleared). The store only records it: a display may offer it to
    * its user, and nothing is sent unless the user asks.
    */
-  capabilities: TerminalCapabilities | null = null;
-  /** Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md). */
-  meta: JsonObject | null = null;
+  get capabilities(): TerminalCapabilities | null {
+    return typed(this.kept, "capabilities", parseTerminalCapabilities);
+  }
+  /**
+   * Terminal-scoped extension data, patched key by key as the session state does (upstream's
+   * meta-patch rule, docs/WIRE.md): a key set to `null` is removed.
+   */
+  get meta(): JsonObject | null {
+    const v = this.kept.member("_meta");
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? v : null;
+  }
   /** The retained output bytes: the last snapshot plus every chunk since, less what `maxRetainedBytes` dropped. */
   readonly output = new ByteLog();
 
   /** Whether the terminal currently offers `terminal/cancel`, so a display may show a cancel control. The store never sends one. */
   get canCancel(): boolean {
-    return this.capabilities?.cancel !== undefined;
+    const c = this.kept.member("capabilities");
+    return c !== null && typeof c === "object" && !Array.isArray(c) && Object.hasOwn(c, "cancel");
   }
   /** The tool calls whose current content references this terminal. */
   readonly toolCalls = new Set<ToolCallId>();
@@ -692,7 +744,7 @@ export class TerminalStore {
     try {
       f();
     } finally {
-      const done = t.exitStatus !== null;
+      const done = t.exited;
       (done ? this.exited : this.live).set(id, t);
       if (t.output.length > 0) (done ? this.exitedBytes : this.liveBytes).set(id, t);
       this.totalBytes_ += t.output.length - before;
@@ -757,17 +809,16 @@ export class TerminalStore {
         const t = this.entry(update.terminalId);
         if (t === undefined) return;
         this.work_ += update.output?.data.length ?? 0;
+        // Every member but the output changes as the session state's upsert changes it (the
+        // package's x-state table): the store has no patch rule of its own.
+        const { output, ...members } = update;
+        const message = parseJson(serializeSessionUpdate(members));
         this.update(update.terminalId, t, () => {
           // The output first: it is the only step that allocates much, so a failure there
           // leaves the other members unchanged too.
-          if (update.output === null) t.replaceOutput(new Uint8Array(0), limit);
-          else if (update.output !== undefined) t.replaceOutput(update.output.data, limit);
-          if (update.command !== undefined) t.command = update.command;
-          if (update.cwd !== undefined) t.cwd = update.cwd;
-          if (update.exitStatus !== undefined) t.exitStatus = update.exitStatus;
-          if (update.size !== undefined) t.size = update.size;
-          if (update.capabilities !== undefined) t.capabilities = update.capabilities;
-          if (update._meta !== undefined) t.meta = update._meta;
+          if (output === null) t.replaceOutput(new Uint8Array(0), limit);
+          else if (output !== undefined) t.replaceOutput(output.data, limit);
+          sessionRules().upsertInto("SessionUpdate", message, "terminal", t.kept);
         });
         break;
       }
@@ -803,7 +854,7 @@ export class TerminalStore {
     if (this.limits.maxTerminals > 0 && this.states.size > this.limits.maxTerminals) fail(`${this.states.size} terminals past the limit`);
     let total = 0;
     for (const [id, t] of this.states) {
-      const done = t.exitStatus !== null;
+      const done = t.exited;
       if ((done ? this.exited : this.live).get(id) !== t) fail(`${id} is not in the eviction order`);
       if (((done ? this.exitedBytes : this.liveBytes).get(id) === t) !== t.output.length > 0) fail(`${id}: the byte order does not match its bytes`);
       if (this.evicted.has(id)) fail(`${id} is held and remembered as evicted`);

@@ -25,8 +25,10 @@ from pydantic import JsonValue
 
 from ._runtime.base64 import Base64Error, decode_base64, encode_base64
 from ._runtime.errors import ParseError, Problem
+from ._runtime.json import Json, parse_json
 from ._runtime.limits import DEFAULT_MAX_WARNINGS, check_limits
 from ._runtime.model import MISSING, UnknownVariant
+from ._runtime.state import SessionState
 from .limits import DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES
 from .transcript import MAX_LINE_LENGTH, MAX_TEXT_LENGTH, Transcript
 from .v2 import (
@@ -46,7 +48,11 @@ from .v2 import (
     ToolCallId,
     UpdateSessionNotification,
     parse_session_update,
+    parse_terminal_capabilities,
+    parse_terminal_exit_status,
+    parse_terminal_size,
     parse_update_session_notification,
+    serialize_session_update,
 )
 
 __all__ = [
@@ -293,22 +299,31 @@ class ByteLog:
         return sum(len(b) for b in self._blocks[self._start :]) + self._tail.__alloc__()
 
 
+_RULES: list[SessionState] = []
+
+
+def _session_rules() -> SessionState:
+    """The package's session-state table, read once: the store applies its upserts to its
+    terminals (``SessionState.upsert_into``)."""
+    if not _RULES:
+        from .registry import session_state
+
+        rules = session_state("v2")
+        if rules is None:
+            raise RuntimeError("cargo xtask gen writes the v2 session-state table of this package")
+        _RULES.append(rules)
+    return _RULES[0]
+
+
 @dataclass(slots=True)
 class TerminalState:
     """What the store knows about one terminal."""
 
-    command: str | None = None
-    cwd: AbsolutePath | None = None
-    exit_status: TerminalExitStatus | None = None
-    size: TerminalSize | None = None
-    """The terminal size the command runs with, when known: render the output at this
-    width so that column layouts and progress bars look as the program wrote them."""
-    capabilities: TerminalCapabilities | None = None
-    """What the Client may ask the Agent to do with this terminal right now, as last
-    replaced (``None``: never said, or cleared). The store only records it: a display may
-    offer it to its user, and nothing is sent unless the user asks."""
-    meta: dict[str, JsonValue] | None = None
-    """Terminal-scoped extension data, as last replaced (RFD semantics, docs/WIRE.md)."""
+    _kept: dict[str, Json] = field(default_factory=dict)
+    """The terminal as the session state keeps it (``terminalId``, ``command``, ``cwd``,
+    ``exitStatus`` ...), changed only by the session state's upsert (docs/SESSIONS.md); its
+    output is kept in ``output`` instead. The properties read from it, each read costing
+    the member's size."""
     output: ByteLog = field(default_factory=ByteLog)
     """The retained output bytes: the last snapshot plus every chunk since, less what
     ``Limits.max_retained_bytes`` dropped."""
@@ -322,10 +337,56 @@ class TerminalState:
     _max_text_length: int = MAX_TEXT_LENGTH
 
     @property
+    def command(self) -> str | None:
+        """The command line, when known (``None``: unknown or cleared)."""
+        v = self._kept.get("command")
+        return v if isinstance(v, str) else None
+
+    @property
+    def cwd(self) -> AbsolutePath | None:
+        """The absolute working directory, when known."""
+        v = self._kept.get("cwd")
+        return AbsolutePath(v) if isinstance(v, str) else None
+
+    @property
+    def exit_status(self) -> TerminalExitStatus | None:
+        """The exit status; not ``None`` means the process exited."""
+        v = self._kept.get("exitStatus")
+        return None if v is None else parse_terminal_exit_status(v).value
+
+    @property
+    def exited(self) -> bool:
+        """Whether the process exited (it has an exit status)."""
+        return self._kept.get("exitStatus") is not None
+
+    @property
+    def size(self) -> TerminalSize | None:
+        """The terminal size the command runs with, when known: render the output at this
+        width so that column layouts and progress bars look as the program wrote them."""
+        v = self._kept.get("size")
+        return None if v is None else parse_terminal_size(v).value
+
+    @property
+    def capabilities(self) -> TerminalCapabilities | None:
+        """What the Client may ask the Agent to do with this terminal right now, as last
+        replaced (``None``: never said, or cleared). The store only records it: a display may
+        offer it to its user, and nothing is sent unless the user asks."""
+        v = self._kept.get("capabilities")
+        return None if v is None else parse_terminal_capabilities(v).value
+
+    @property
+    def meta(self) -> dict[str, JsonValue] | None:
+        """Terminal-scoped extension data, patched key by key as the session state does
+        (upstream's meta-patch rule, docs/WIRE.md): a key set to ``null`` is removed."""
+        v = self._kept.get("_meta")
+        return v if isinstance(v, dict) else None
+
+    @property
     def can_cancel(self) -> bool:
         """Whether the terminal currently offers ``terminal/cancel``, so a display may show
         a cancel control. The store never sends one."""
-        return self.capabilities is not None and self.capabilities.cancel is not None
+        c = self._kept.get("capabilities")
+        return isinstance(c, dict) and c.get("cancel") is not None
 
     @property
     def dropped_bytes(self) -> int:
@@ -607,7 +668,7 @@ class TerminalStore:
         """After an update of ``t`` (which held ``before`` bytes): it becomes the most
         recently updated, in the exited or live order as its exit status says, and the
         total limit is applied."""
-        done = t.exit_status is not None
+        done = t.exited
         (self._exited if done else self._live)[terminal_id] = t
         if len(t.output) > 0:
             (self._exited_bytes if done else self._live_bytes)[terminal_id] = t
@@ -681,18 +742,11 @@ class TerminalStore:
                 elif update.output is not MISSING:
                     self._work += len(update.output.data)
                     t._replace_output(update.output.data, limit)
-                if update.command is not MISSING:
-                    t.command = update.command
-                if update.cwd is not MISSING:
-                    t.cwd = update.cwd
-                if update.exit_status is not MISSING:
-                    t.exit_status = update.exit_status
-                if update.size is not MISSING:
-                    t.size = update.size
-                if update.capabilities is not MISSING:
-                    t.capabilities = update.capabilities
-                if update.meta is not MISSING:
-                    t.meta = update.meta
+                # Every member but the output changes as the session state's upsert
+                # changes it (the package's x-state table): the store has no patch rule of
+                # its own.
+                message = parse_json(serialize_session_update(update.model_copy(update={"output": MISSING})))
+                _session_rules().upsert_into("SessionUpdate", message, "terminal", t._kept)
             finally:
                 self._updated(terminal_id, t, before)
         elif isinstance(update, SessionUpdateTerminalOutputChunk):
@@ -735,7 +789,7 @@ class TerminalStore:
             fail(f"{len(self._states)} terminals past the limit")
         total = 0
         for terminal_id, t in self._states.items():
-            done = t.exit_status is not None
+            done = t.exited
             if (self._exited if done else self._live).get(terminal_id) is not t:
                 fail(f"{terminal_id} is not in the eviction order")
             in_bytes = (self._exited_bytes if done else self._live_bytes).get(terminal_id) is t

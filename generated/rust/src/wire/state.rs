@@ -330,33 +330,58 @@ impl SessionState {
     pub fn apply(&mut self, name: &str, text: &str) -> Result<Vec<Warning>, Error> {
         let (canonical, warnings) = (self.decode)(name, text).unwrap_or_else(|| Err(Error::new(super::ErrorKind::UnknownVariant, "", format!("the package has no definition `{name}`"))))?;
         let message = parse_value(&canonical)?;
-        let rules: Vec<Rule> =
-            self.rules.iter().filter(|r| r.message == name && r.tag.as_ref().is_none_or(|(member, tag)| message.get(member).and_then(Json::as_str) == Some(tag.as_str()))).cloned().collect();
+        let rules: Vec<Rule> = self.rules_of(name, &message).cloned().collect();
         for r in &rules {
             self.act(r, &message);
         }
         Ok(warnings)
     }
 
-    fn act(&mut self, r: &Rule, message: &Json) {
+    /// The rules of a message of definition `name` (its union's tag read from `message`).
+    fn rules_of<'a>(&'a self, name: &'a str, message: &'a Json) -> impl Iterator<Item = &'a Rule> + 'a {
+        self.rules.iter().filter(move |r| r.message == name && r.tag.as_ref().is_none_or(|(member, tag)| message.get(member).and_then(Json::as_str) == Some(tag.as_str())))
+    }
+
+    /// What rule `r` takes from `message`: the id (`None` for a singleton), the value and
+    /// the tag member to leave out; `None` when its guards or paths do not hold.
+    fn resolve<'m>(r: &'m Rule, message: &'m Json) -> Option<(Option<String>, &'m Json, Option<&'m str>)> {
         if !r.when.iter().all(|(path, tags)| get(message, path).and_then(Json::as_str).is_some_and(|t| tags.iter().any(|x| x == t))) {
-            return;
+            return None;
         }
         let id = match &r.id {
-            Some(path) => match get(message, path).and_then(Json::as_str) {
-                Some(id) => Some(id.to_owned()),
-                None => return,
-            },
+            Some(path) => Some(get(message, path).and_then(Json::as_str)?.to_owned()),
             None => None,
         };
         let value = match &r.value {
-            Some(path) => match get(message, path) {
-                Some(v) => v,
-                None => return,
-            },
+            Some(path) => get(message, path)?,
             None => message,
         };
         let skip = if r.value.is_none() { r.tag.as_ref().map(|(m, _)| m.as_str()) } else { None };
+        Some((id, value, skip))
+    }
+
+    /// Applies the upserts that `message` (of definition `name`, already decoded by the
+    /// package: its canonical value) makes to a target of kind `target`, to `entity`: one
+    /// such target kept by the caller instead of this state. The terminal store keeps its
+    /// terminals so, beside their bytes: an upsert changes `entity` exactly as it changes
+    /// a target of this state (omitted unchanged, `null` kept as `null`, a value replacing,
+    /// `_meta` key by key). Appends are not applied: the caller keeps what is appended.
+    ///
+    /// Returns the names of the members the upserts set (the tag member left out), empty
+    /// when no upsert of `target` applies.
+    pub fn upsert_into(&self, name: &str, message: &Json, target: &str, entity: &mut Json) -> Vec<String> {
+        let mut touched = Vec::new();
+        for r in self.rules_of(name, message).filter(|r| r.target == target && r.action == "upsert") {
+            if let Some((_, Json::Object(v), skip)) = Self::resolve(r, message) {
+                merge(entity, v, skip);
+                touched.extend(v.keys().filter(|n| Some(n.as_str()) != skip).cloned());
+            }
+        }
+        touched
+    }
+
+    fn act(&mut self, r: &Rule, message: &Json) {
+        let Some((id, value, skip)) = Self::resolve(r, message) else { return };
         if r.action == "remove" {
             if let (Some(id), Some(Json::Object(m))) = (&id, self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None })) {
                 m.remove(id);

@@ -158,14 +158,54 @@ function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null)
   for (const [name, v] of value) {
     if (name === skip) continue;
     if (name === "_meta" && v instanceof Map) {
+      // In place (the stored `_meta` is always a map of its own, made here), so that a
+      // patch costs its own size, not the size of what is kept.
       const old = into.get(name);
-      const meta = old instanceof Map ? new Map(old) : new Map<string, V>();
+      const meta = old instanceof Map ? old : new Map<string, V>();
       for (const [k, x] of v) {
         if (x === null) meta.delete(k);
         else meta.set(k, x);
       }
       into.set(name, meta);
     } else into.set(name, v);
+  }
+}
+
+/**
+ * What rule `r` takes from `message`: the id (`null` for a singleton), the value and the tag
+ * member to leave out; `null` when its guards or paths do not hold.
+ */
+function resolve(r: Rule, message: V): { id: string | null; value: V; skip: string | null } | null {
+  for (const [path, tags] of r.when) {
+    const got = get(message, path);
+    if (typeof got !== "string" || !tags.has(got)) return null;
+  }
+  let id: string | null = null;
+  if (r.id !== null) {
+    const got = get(message, r.id);
+    if (typeof got !== "string") return null;
+    id = got;
+  }
+  const value = r.value === null ? message : get(message, r.value);
+  if (value === undefined) return null;
+  return { id, value, skip: r.value === null && r.tag !== null ? r.tag[0] : null };
+}
+
+/** One target a caller keeps itself, changed by `SessionState.upsertInto`. */
+export class KeptTarget {
+  /** @internal The members, in the state's own form. */
+  readonly members = new Map<string, V>();
+
+  /** The member `name` as JSON; `undefined` when absent (a cleared member is `null`). */
+  member(name: string): Json | undefined {
+    const v = this.members.get(name);
+    return v === undefined ? undefined : toJson(v);
+  }
+
+  /** Whether member `name` holds a value (neither absent nor `null`). */
+  holds(name: string): boolean {
+    const v = this.members.get(name);
+    return v !== undefined && v !== null;
   }
 }
 
@@ -316,28 +356,41 @@ export class SessionState {
     const parsed = codec.parse(text);
     if (!parsed.ok) return parsed;
     const message = toV(parseJson(codec.serialize(parsed.value)));
-    for (const r of this.rules) {
-      if (r.message !== name) continue;
-      if (r.tag !== null && !(message instanceof Map && message.get(r.tag[0]) === r.tag[1])) continue;
-      this.act(r, message);
-    }
+    for (const r of this.rulesOf(name, message)) this.act(r, message);
     return { ok: true, warnings: parsed.warnings };
   }
 
+  /** The rules of a message of definition `name` (its union's tag read from `message`). */
+  private rulesOf(name: string, message: V): Rule[] {
+    return this.rules.filter((r) => r.message === name && (r.tag === null || (message instanceof Map && message.get(r.tag[0]) === r.tag[1])));
+  }
+
+  /**
+   * Applies the upserts that `message` (of definition `name`, already decoded by the package:
+   * its canonical JSON) makes to a target of kind `target`, to `kept`: one such target kept by
+   * the caller instead of this state. The terminal store keeps its terminals so, beside their
+   * bytes: an upsert changes `kept` exactly as it changes a target of this state (omitted
+   * unchanged, `null` kept as `null`, a value replacing, `_meta` key by key). Appends are not
+   * applied: the caller keeps what is appended. The result is the names of the members set
+   * (the tag member left out), empty when no upsert of `target` applies.
+   */
+  upsertInto(name: string, message: Json, target: string, kept: KeptTarget): string[] {
+    const m = toV(message);
+    const touched: string[] = [];
+    for (const r of this.rulesOf(name, m)) {
+      if (r.target !== target || r.action !== "upsert") continue;
+      const got = resolve(r, m);
+      if (got === null || !(got.value instanceof Map)) continue;
+      merge(kept.members, got.value, got.skip);
+      for (const k of got.value.keys()) if (k !== got.skip) touched.push(k);
+    }
+    return touched;
+  }
+
   private act(r: Rule, message: V): void {
-    for (const [path, tags] of r.when) {
-      const got = get(message, path);
-      if (typeof got !== "string" || !tags.has(got)) return;
-    }
-    let id: string | null = null;
-    if (r.id !== null) {
-      const got = get(message, r.id);
-      if (typeof got !== "string") return;
-      id = got;
-    }
-    const value = r.value === null ? message : get(message, r.value);
-    if (value === undefined) return;
-    const skip = r.value === null && r.tag !== null ? r.tag[0] : null;
+    const got = resolve(r, message);
+    if (got === null) return;
+    const { id, value, skip } = got;
     const owner = object(this.state, r.owner);
     if (r.action === "remove") {
       const byId = owner.get(r.target);

@@ -186,14 +186,18 @@ fn the_store_can_be_shared_between_threads() {
 }
 
 #[test]
-fn meta_is_replaced_whole_and_size_is_exposed() {
+fn meta_is_patched_by_key_and_the_other_members_replaced() {
     let mut store = TerminalStore::new();
-    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24}}"#).expect("valid");
-    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3}}"#).expect("valid");
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":1,"b":2},"size":{"cols":80,"rows":24},"cwd":"/a"}"#).expect("valid");
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":null,"c":3},"cwd":null}"#).expect("valid");
     let t = store.terminal("t").expect("terminal");
     let meta: Vec<(&str, String)> = t.meta().expect("meta").iter().map(|(k, v)| (k.as_str(), acp_terminal::wire::to_string(v))).collect();
-    assert_eq!(meta, [("b", "null".to_owned()), ("c", "3".to_owned())], "the RFD replaces _meta whole");
-    assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)));
+    // The session state's rule (upstream's meta-patch rule, docs/WIRE.md): by key, `null` removes.
+    assert_eq!(meta, [("a", "1".to_owned()), ("c", "3".to_owned())]);
+    assert_eq!(t.size().map(|s| (s.cols, s.rows)), Some((80, 24)), "omitted: unchanged");
+    assert_eq!(t.cwd(), None, "null: cleared");
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":null}"#).expect("valid");
+    assert!(store.terminal("t").expect("terminal").meta().is_none(), "null clears the whole _meta");
 }
 
 #[test]

@@ -123,7 +123,9 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
             continue
         old = into.get(name)
         if name == "_meta" and isinstance(v, dict):
-            meta = dict(old) if isinstance(old, dict) else {}
+            # In place (the stored ``_meta`` is always a dict of its own, made here), so that
+            # a patch costs its own size, not the size of what is kept.
+            meta = old if isinstance(old, dict) else {}
             for k, x in v.items():
                 if x is None:
                     meta.pop(k, None)
@@ -132,6 +134,27 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
             into[name] = meta
         else:
             into[name] = v
+
+
+def _resolve(r: _Rule, message: Json) -> tuple[str | None, Any, str | None] | None:
+    """What rule ``r`` takes from ``message``: the id (``None`` for a singleton), the value
+    and the tag member to leave out; ``None`` when its guards or paths do not hold."""
+    for path, tags in r.when:
+        got = _get(message, path)
+        if not isinstance(got, str) or got not in tags:
+            return None
+    ident: str | None = None
+    if r.id is not None:
+        got = _get(message, r.id)
+        if not isinstance(got, str):
+            return None
+        ident = got
+    value: Any = message
+    if r.value is not None:
+        value = _get(message, r.value)
+        if value is _MISSING:
+            return None
+    return ident, value, r.tag[0] if r.value is None and r.tag is not None else None
 
 
 class SessionState:
@@ -227,31 +250,45 @@ class SessionState:
         parse, serialize = codec
         parsed = parse(text)
         message = parse_json(serialize(parsed.value))
-        for r in self._rules:
-            if r.message != name:
-                continue
-            if r.tag is not None and (not isinstance(message, dict) or message.get(r.tag[0]) != r.tag[1]):
-                continue
+        for r in self._rules_of(name, message):
             self._act(r, message)
         return parsed.warnings
 
+    def _rules_of(self, name: str, message: Json) -> list[_Rule]:
+        """The rules of a message of definition ``name`` (its union's tag read from ``message``)."""
+        return [
+            r
+            for r in self._rules
+            if r.message == name
+            and (r.tag is None or (isinstance(message, dict) and message.get(r.tag[0]) == r.tag[1]))
+        ]
+
+    def upsert_into(self, name: str, message: Json, target: str, kept: dict[str, Json]) -> list[str]:
+        """Applies the upserts that ``message`` (of definition ``name``, already decoded by
+        the package: its canonical JSON) makes to a target of kind ``target``, to ``kept``:
+        one such target kept by the caller instead of this state. The terminal store keeps
+        its terminals so, beside their bytes: an upsert changes ``kept`` exactly as it
+        changes a target of this state (omitted unchanged, ``null`` kept as ``None``, a
+        value replacing, ``_meta`` key by key). Appends are not applied: the caller keeps
+        what is appended. Returns the names of the members set (the tag member left out),
+        empty when no upsert of ``target`` applies."""
+        touched: list[str] = []
+        for r in self._rules_of(name, message):
+            if r.target != target or r.action != "upsert":
+                continue
+            got = _resolve(r, message)
+            if got is None or not isinstance(got[1], dict):
+                continue
+            _, value, skip = got
+            _merge(kept, value, skip)
+            touched.extend(k for k in value if k != skip)
+        return touched
+
     def _act(self, r: _Rule, message: Json) -> None:
-        for path, tags in r.when:
-            got = _get(message, path)
-            if not isinstance(got, str) or got not in tags:
-                return
-        ident: str | None = None
-        if r.id is not None:
-            got = _get(message, r.id)
-            if not isinstance(got, str):
-                return
-            ident = got
-        value: Any = message
-        if r.value is not None:
-            value = _get(message, r.value)
-            if value is _MISSING:
-                return
-        skip = r.tag[0] if r.value is None and r.tag is not None else None
+        got = _resolve(r, message)
+        if got is None:
+            return
+        ident, value, skip = got
         owner = self._state.setdefault(r.owner, {})
         assert isinstance(owner, dict)
         if r.action == "remove":
