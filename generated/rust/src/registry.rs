@@ -177,3 +177,32 @@ pub fn state_rules(version: &str) -> Option<&'static str> {
 pub fn session_state(version: &'static str) -> Option<wire::SessionState> {
     state_rules(version).map(|rules| wire::SessionState::new(rules, move |name: &str, text: &str| decode(version, name, text)))
 }
+
+/// Typed reads of schema `v2`'s session state (from [`session_state`]): one per
+/// target that is one definition, giving the target as that definition's type (unknown
+/// members kept, as the type keeps them). `None` when the state has no such target.
+///
+/// # Errors
+/// Each read fails only when what the state holds does not decode as the type: a restored
+/// snapshot that was never this package's.
+pub mod v2_state {
+    use crate::{v2, wire};
+
+    /// The `toolCall` target of id `id`, as a [`v2::ToolCallUpdate`].
+    ///
+    /// # Errors
+    /// What the state holds does not decode as it.
+    #[must_use]
+    pub fn tool_call(state: &wire::SessionState, id: &str) -> Option<Result<wire::Parsed<v2::ToolCallUpdate>, wire::Error>> {
+        state.get_as("toolCall", Some(id))
+    }
+
+    /// The `terminal` target of id `id`, as a [`v2::TerminalUpdate`].
+    ///
+    /// # Errors
+    /// What the state holds does not decode as it.
+    #[must_use]
+    pub fn terminal(state: &wire::SessionState, id: &str) -> Option<Result<wire::Parsed<v2::TerminalUpdate>, wire::Error>> {
+        state.get_as("terminal", Some(id))
+    }
+}

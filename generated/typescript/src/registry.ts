@@ -176,4 +176,22 @@ export function sessionState(version: string, limits: Partial<StateLimits> = {})
   return rules === undefined || codecs === undefined ? undefined : new SessionState(rules, codecs, limits);
 }
 
+
+/**
+ * Typed reads of schema `v2`'s session state (from `sessionState`): one per target that
+ * is one definition, parsing the target with that definition's parser (unknown members kept, as
+ * the type keeps them). `undefined` when the state has no such target; an error result only
+ * when what it holds does not parse (a restored snapshot that was never this package's).
+ */
+export const v2State = {
+  /** The `toolCall` target of id `id`, as a `ToolCallUpdate`. */
+  toolCall: (state: SessionState, id: string): ParseResult<v2.ToolCallUpdate> | undefined => typedTarget(state.get("toolCall", id), v2.parseToolCallUpdate),
+  /** The `terminal` target of id `id`, as a `TerminalUpdate`. */
+  terminal: (state: SessionState, id: string): ParseResult<v2.TerminalUpdate> | undefined => typedTarget(state.get("terminal", id), v2.parseTerminalUpdate),
+} as const;
+
+function typedTarget<T>(value: unknown, parse: (input: unknown) => ParseResult<T>): ParseResult<T> | undefined {
+  return value === undefined ? undefined : parse(value);
+}
+
 export { DEFAULT_STATE_LIMITS, SessionState, type StateCounters, type StateLimits } from "./runtime/state.js";

@@ -298,12 +298,59 @@ struct ModuleView {
     state_js: Option<String>,
     /// Python's: in single quotes, as ruff writes a string full of double quotes.
     state_py: Option<String>,
+    /// The typed reads of the session state: one per target of the `session` owner that
+    /// has a definition (`state::Target::sources` of one).
+    state_targets: Vec<StateTargetLit>,
+    /// `V2State`: the Python class and TypeScript object of those reads (`v2State`).
+    state_class: String,
+    state_object: String,
+}
+
+/// One target of the session state and the definition it is.
+#[derive(Serialize)]
+struct StateTargetLit {
+    /// The target's name, as the table and the state have it (`toolCall`).
+    name: String,
+    lit: String,
+    /// The read's name: `tool_call` (Rust, Python), `toolCall` (TypeScript).
+    snake: String,
+    camel: String,
+    keyed: bool,
+    /// The definition (`ToolCallUpdate`) and its snake case name (`tool_call_update`).
+    ty: String,
+    ty_snake: String,
+}
+
+fn state_target_lits(ir: &ir::Ir) -> Vec<StateTargetLit> {
+    use heck::{ToLowerCamelCase, ToSnakeCase};
+    let Ok(m) = crate::state::model(ir) else { return Vec::new() };
+    m.owners
+        .iter()
+        .filter(|o| o.name == "session")
+        .flat_map(|o| o.targets.iter())
+        .filter_map(|t| match t.sources.as_slice() {
+            [one] => Some(StateTargetLit {
+                name: t.name.clone(),
+                lit: format!("{:?}", t.name),
+                snake: t.name.to_snake_case(),
+                camel: t.name.to_lower_camel_case(),
+                keyed: t.keyed,
+                ty: one.clone(),
+                ty_snake: one.to_snake_case(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 impl ModuleView {
     fn new(module: &str, ir: &ir::Ir) -> Result<Self, String> {
+        use heck::{ToLowerCamelCase, ToUpperCamelCase};
         let state = crate::state::table(ir)?;
         Ok(Self {
+            state_targets: if state.is_some() { state_target_lits(ir) } else { Vec::new() },
+            state_class: format!("{}State", module.to_upper_camel_case()),
+            state_object: format!("{}State", module.to_lower_camel_case()),
             name: module.to_owned(),
             name_lit: format!("{module:?}"),
             names: name_lits(ir),

@@ -21,6 +21,7 @@ __all__ = [
     "SessionState",
     "StateCounters",
     "StateLimits",
+    "V2State",
     "session_state",
 ]
 
@@ -178,3 +179,23 @@ def session_state(version: str, limits: StateLimits | None = None) -> SessionSta
     if version not in STATE_RULES:
         return None
     return SessionState(STATE_RULES[version], CODECS[version], limits)
+
+
+class V2State:
+    """Typed reads of schema ``v2``'s session state (from ``session_state``): one per
+    target that is one definition, parsing the target with that definition's parser (unknown
+    members kept, as the model keeps them). ``None`` when the state has no such target; a
+    ``ParseError`` only when what it holds does not parse (a restored snapshot that was
+    never this package's)."""
+
+    @staticmethod
+    def tool_call(state: SessionState, ident: str) -> Parsed[v2.ToolCallUpdate] | None:
+        """The ``toolCall`` target of id ``ident``, as a ``ToolCallUpdate``."""
+        v = state.get("toolCall", ident)
+        return None if v is None else v2.parse_tool_call_update(v)
+
+    @staticmethod
+    def terminal(state: SessionState, ident: str) -> Parsed[v2.TerminalUpdate] | None:
+        """The ``terminal`` target of id ``ident``, as a ``TerminalUpdate``."""
+        v = state.get("terminal", ident)
+        return None if v is None else v2.parse_terminal_update(v)
