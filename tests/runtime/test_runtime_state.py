@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from runtime.errors import Parsed
-from runtime.state import SessionState, StateLimits
+from runtime.state import SessionState, StateLimits, _same
 from runtime.writer import write_json
 
 # One keyed target `note` with a text member, an array member and a bytes member, each appended.
@@ -104,3 +104,10 @@ def test_a_limit_of_zero_keeps_nothing() -> None:
 def test_a_limit_that_is_not_a_whole_number_is_refused(bad: object) -> None:
     with pytest.raises(ValueError, match="max_items must be a whole number"):
         StateLimits(max_items=bad)  # type: ignore[arg-type]
+
+
+def test_the_invariant_check_tells_true_from_one() -> None:
+    # `check_invariants` compares what a target writes back with what is kept: as JSON,
+    # where `true` is not `1`, although Python's `==` says they are equal.
+    assert not _same(True, 1) and not _same({"a": [False]}, {"a": [0]})
+    assert _same(1, 1.0) and _same({"a": 1, "b": [True]}, {"b": [True], "a": 1})

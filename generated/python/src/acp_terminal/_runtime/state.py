@@ -136,6 +136,18 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
             into[name] = v
 
 
+def _same(a: object, b: object) -> bool:
+    """Whether two values are the same JSON value, member order aside: unlike ``==``, ``true``
+    is not ``1`` (numbers compare by value, as in Rust and TypeScript: ``1`` is ``1.0``)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(x, b[k]) for k, x in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b
+
+
 def _resolve(r: _Rule, message: Json) -> tuple[str | None, Any, str | None] | None:
     """What rule ``r`` takes from ``message``: the id (``None`` for a singleton), the value
     and the tag member to leave out; ``None`` when its guards or paths do not hold."""
@@ -451,7 +463,7 @@ class SessionState:
                     got = self.typed(target, ident)
                 except ParseError as e:
                     raise AssertionError(f"{where} does not decode as {name}: {e}") from None
-                if got is not None and parse_json(self._codecs[name][1](got.value)) != self.get(target, ident):
+                if got is not None and not _same(parse_json(self._codecs[name][1](got.value)), self.get(target, ident)):
                     raise AssertionError(f"{where} does not write back as itself through {name}")
 
     def snapshot(self) -> JsonObject:
