@@ -191,11 +191,11 @@ def ingest_result(c: Result) -> Result:
 def state_result(c: Result) -> Result:
     if "v2" not in STATE_RULES:
         raise Unsupported("the package's v2 schema has no x-state")
-    given = c.get("limits", {})
-    names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
-    if any(k not in names or type(v) is not int or v < 0 for k, v in given.items()):
-        raise Unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers")
-    state = SessionState(STATE_RULES["v2"], CODECS["v2"], StateLimits(**{names[k]: v for k, v in given.items()}))
+    try:
+        limits = StateLimits.from_json(c.get("limits", {}))
+    except ParseError as e:
+        raise Unsupported(f"limits at {e.path!r}: {e}") from None
+    state = SessionState(STATE_RULES["v2"], CODECS["v2"], limits)
     out: Result = {}
     warnings: list[Result] = []
     messages = c.get("messages", [])

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { CODECS, STATE_RULES } from "../../generated/typescript/src/registry.js";
-import { SessionState } from "../../generated/typescript/src/runtime/state.js";
+import { SessionState, stateLimitsFromJson } from "../../generated/typescript/src/runtime/state.js";
 import type { Problem } from "../../generated/typescript/src/runtime/errors.js";
 import { getMember, type Json, type JsonObject, parseJson } from "../../generated/typescript/src/runtime/json.js";
 import { writeJson } from "../../generated/typescript/src/runtime/writer.js";
@@ -159,15 +159,9 @@ function ingestResult(c: JsonObject): Result {
 function stateResult(c: JsonObject): Result {
   const [rules, codecs] = [STATE_RULES.get("v2"), CODECS.get("v2")];
   if (rules === undefined || codecs === undefined) return unsupported("the package's v2 schema has no x-state");
-  const given = get(c, "limits") ?? {};
-  const limits: { [k: string]: number } = {};
-  for (const [k, v] of Object.entries(given)) {
-    if (!["maxTargets", "maxItems", "maxBytes", "maxText"].includes(k) || typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
-      return unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers");
-    }
-    limits[k] = v;
-  }
-  const state = new SessionState(rules, codecs, limits);
+  const limits = stateLimitsFromJson(get(c, "limits") ?? {});
+  if (!limits.ok) return unsupported(`limits at ${JSON.stringify(limits.error.path)}: ${limits.error.message}`);
+  const state = new SessionState(rules, codecs, limits.limits);
   const initial = get(c, "initial");
   let out: Result = {};
   const warnings: Result[] = [];

@@ -22,8 +22,10 @@ def state_result(c: dict[str, Any], package: Any, registry: Any) -> dict[str, An
         return {"unsupported": f"schema {module} has no x-state"}
     runtime = import_module(f"{package.__name__}._runtime.state")
     writer = import_module(f"{package.__name__}._runtime.writer")
-    names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
-    limits = runtime.StateLimits(**{names[k]: v for k, v in c.get("limits", {}).items()})
+    try:
+        limits = runtime.StateLimits.from_json(c.get("limits", {}))
+    except package.ParseError as e:
+        return {"unsupported": f"limits at {e.path!r}: {e}"}
     state = runtime.SessionState(registry.STATE_RULES[module], registry.CODECS[module], limits)
     out: dict[str, Any] = {}
     warnings: list[dict[str, str]] = []

@@ -33,14 +33,12 @@ fn state_result(c: &Value) -> Value {
     let m = c["schema"].as_str().unwrap_or("");
     let Some(version) = package::registry::VERSIONS.iter().find(|v| **v == m) else { return json!({ "unsupported": format!("no schema {m}") }) };
     let Some(state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
-    let limit = |name: &str, default: usize| c["limits"][name].as_u64().map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX));
-    let d = package::wire::StateLimits::default();
-    let mut state = state.with_limits(package::wire::StateLimits {
-        max_targets: limit("maxTargets", d.max_targets),
-        max_items: limit("maxItems", d.max_items),
-        max_bytes: limit("maxBytes", d.max_bytes),
-        max_text: limit("maxText", d.max_text),
-    });
+    let given = if c["limits"].is_null() { "{}".to_owned() } else { c["limits"].to_string() };
+    let limits = match package::wire::parse_value(&given).and_then(|v| package::wire::StateLimits::from_json(&v)) {
+        Ok(l) => l,
+        Err(e) => return json!({ "unsupported": format!("limits at {:?}: {e}", e.path) }),
+    };
+    let mut state = state.with_limits(limits);
     let mut out = json!({});
     let mut warnings = Vec::new();
     let mut messages = c["messages"].as_array().cloned().unwrap_or_default();

@@ -30,7 +30,11 @@ const registryPath = process.argv[2];
 if (registryPath === undefined) throw new Error("usage: vectors.js REGISTRY < cases.json");
 const { CODECS, DEFAULTS, RESULTS, STATE_RULES } = (await import(pathToFileURL(registryPath).href)) as Registry;
 const runtime = new URL("runtime/", pathToFileURL(registryPath));
-const { SessionState } = (await import(new URL("state.js", runtime).href)) as { SessionState: new (rules: string, codecs: Map<string, Codec>, limits?: { [k: string]: number }) => State };
+type LimitsResult = { ok: true; limits: { [k: string]: number } } | { ok: false; error: { path: string; message: string } };
+const { SessionState, stateLimitsFromJson } = (await import(new URL("state.js", runtime).href)) as {
+  SessionState: new (rules: string, codecs: Map<string, Codec>, limits?: { [k: string]: number }) => State;
+  stateLimitsFromJson(v: unknown): LimitsResult;
+};
 const { writeJson } = (await import(new URL("writer.js", runtime).href)) as { writeJson(v: unknown): string };
 const { parseJson } = (await import(new URL("json.js", runtime).href)) as { parseJson(t: string): unknown };
 
@@ -40,7 +44,9 @@ function stateResult(c: Case): Result {
   const rules = STATE_RULES.get(c.schema);
   const codecs = CODECS.get(c.schema);
   if (rules === undefined || codecs === undefined) return { unsupported: `schema ${c.schema} has no x-state` };
-  const state = new SessionState(rules, codecs, c.limits ?? {});
+  const limits = stateLimitsFromJson(c.limits ?? {});
+  if (!limits.ok) return { unsupported: `limits at ${JSON.stringify(limits.error.path)}: ${limits.error.message}` };
+  const state = new SessionState(rules, codecs, limits.limits);
   const out: Result = {};
   const warnings: Issue[] = [];
   const restored = c.initialText === undefined ? { ok: true as const } : state.restore(parseJson(c.initialText));

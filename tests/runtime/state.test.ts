@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { ParseResult } from "../../templates/typescript/runtime/errors.js";
 import { parseJson } from "../../templates/typescript/runtime/json.js";
-import { SessionState, type StateCodec, type StateLimits } from "../../templates/typescript/runtime/state.js";
+import { SessionState, type StateCodec, type StateLimits, stateLimitsFromJson } from "../../templates/typescript/runtime/state.js";
 import { writeJson } from "../../templates/typescript/runtime/writer.js";
 
 // One keyed target `note` with a text member, an array member and a bytes member, each appended.
@@ -70,4 +70,15 @@ describe("session state limits", () => {
   test("a limit that is not a whole number is refused", () => {
     for (const bad of [-1, 1.5, Number.NaN]) assert.throws(() => state({ maxItems: bad }), /maxItems must be a whole number/);
   });
+});
+
+test("limits from JSON take the defaults and name what is wrong", () => {
+  const got = stateLimitsFromJson(parseJson('{"maxBytes":0,"maxItems":7}'));
+  assert.ok(got.ok);
+  assert.deepEqual({ ...got.limits }, { maxTargets: 4096, maxItems: 7, maxBytes: 0, maxText: 1048576 });
+  for (const [text, kind, path] of [["[]", "wrong_type", ""], ['{"maxBites":1}', "forbidden_member", "/maxBites"], ['{"maxText":1.5}', "wrong_type", "/maxText"], ['{"maxTargets":-1}', "out_of_range", "/maxTargets"]] as const) {
+    const r = stateLimitsFromJson(parseJson(text));
+    assert.ok(!r.ok, text);
+    assert.deepEqual([r.error.kind, r.error.path], [kind, path], text);
+  }
 });

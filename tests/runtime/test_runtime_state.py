@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from runtime.errors import Parsed
+from runtime.errors import Parsed, ParseError
 from runtime.state import SessionState, StateLimits, _same
 from runtime.writer import write_json
 
@@ -111,3 +111,18 @@ def test_the_invariant_check_tells_true_from_one() -> None:
     # where `true` is not `1`, although Python's `==` says they are equal.
     assert not _same(True, 1) and not _same({"a": [False]}, {"a": [0]})
     assert _same(1, 1.0) and _same({"a": 1, "b": [True]}, {"b": [True], "a": 1})
+
+
+def test_limits_from_json_take_the_defaults_and_name_what_is_wrong() -> None:
+    assert StateLimits.from_json({"maxBytes": 0, "maxItems": 7}) == StateLimits(max_bytes=0, max_items=7)
+    cases: list[tuple[Any, str, str]] = [
+        ([], "wrong_type", ""),
+        ({"maxBites": 1}, "forbidden_member", "/maxBites"),
+        ({"maxText": 1.5}, "wrong_type", "/maxText"),
+        ({"maxTargets": -1}, "out_of_range", "/maxTargets"),
+        ({"maxText": True}, "wrong_type", "/maxText"),
+    ]
+    for given, kind, path in cases:
+        with pytest.raises(ParseError) as e:
+            StateLimits.from_json(given)
+        assert (e.value.kind, e.value.path) == (kind, path), given

@@ -194,4 +194,4 @@ function typedTarget<T>(value: unknown, parse: (input: unknown) => ParseResult<T
   return value === undefined ? undefined : parse(value);
 }
 
-export { DEFAULT_STATE_LIMITS, SessionState, type StateCounters, type StateLimits } from "./runtime/state.js";
+export { DEFAULT_STATE_LIMITS, SessionState, type StateCounters, type StateLimits, stateLimitsFromJson } from "./runtime/state.js";

@@ -48,6 +48,40 @@ impl Default for StateLimits {
     }
 }
 
+impl StateLimits {
+    /// The limits a JSON object gives (`{"maxTargets": 100, "maxBytes": 0}`, as a `state`
+    /// fixture or a Client's settings write them); a limit it leaves out is the default.
+    ///
+    /// # Errors
+    /// Not an object (`wrong_type`), a member that is no limit (`forbidden_member`), or a
+    /// limit that is not a whole number from 0 (`wrong_type`, `out_of_range`), at its pointer.
+    pub fn from_json(v: &Json) -> Result<Self, Error> {
+        use super::{ErrorKind, push_token};
+        let Some(members) = v.as_object() else { return Err(Error::new(ErrorKind::WrongType, "", "limits are an object of maxTargets, maxItems, maxBytes and maxText")) };
+        let mut out = Self::default();
+        for (name, n) in members.iter() {
+            let mut at = String::new();
+            push_token(&mut at, name);
+            let slot = match name.as_str() {
+                "maxTargets" => &mut out.max_targets,
+                "maxItems" => &mut out.max_items,
+                "maxBytes" => &mut out.max_bytes,
+                "maxText" => &mut out.max_text,
+                _ => return Err(Error::new(ErrorKind::ForbiddenMember, at, "the limits are maxTargets, maxItems, maxBytes and maxText")),
+            };
+            let Some(x) = n.as_f64().filter(|x| x.fract() == 0.0) else { return Err(Error::new(ErrorKind::WrongType, at, "a limit is a whole number")) };
+            if x < 0.0 {
+                return Err(Error::new(ErrorKind::OutOfRange, at, "a limit is 0 or more"));
+            }
+            // Past usize: no limit this machine could reach.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "checked whole and not negative; saturates")]
+            let n = x as usize;
+            *slot = n;
+        }
+        Ok(out)
+    }
+}
+
 /// What a session state dropped because a [`StateLimits`] limit was hit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StateCounters {
@@ -698,6 +732,21 @@ mod tests {
         }
         assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","data":"AwQFBgc="}"#);
         assert_eq!(s.counters().bytes_dropped, 2);
+    }
+
+    #[test]
+    fn limits_from_json_take_defaults_and_name_what_is_wrong() {
+        let l = StateLimits::from_json(&super::parse_value(r#"{"maxBytes":0,"maxItems":7}"#).expect("JSON")).expect("limits");
+        assert_eq!(l, StateLimits { max_bytes: 0, max_items: 7, ..StateLimits::default() });
+        for (text, kind, path) in [
+            ("[]", "wrong_type", ""),
+            (r#"{"maxBites":1}"#, "forbidden_member", "/maxBites"),
+            (r#"{"maxText":1.5}"#, "wrong_type", "/maxText"),
+            (r#"{"maxTargets":-1}"#, "out_of_range", "/maxTargets"),
+        ] {
+            let e = StateLimits::from_json(&super::parse_value(text).expect("JSON")).expect_err(text);
+            assert_eq!((e.kind.as_str(), e.path.as_str()), (kind, path), "{text}");
+        }
     }
 
     #[test]

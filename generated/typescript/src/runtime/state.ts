@@ -12,7 +12,7 @@
 // `StateCounters`.
 
 import { decodeBase64, encodeBase64 } from "./base64.js";
-import { type ParseResult, type Problem, pushToken } from "./errors.js";
+import { type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
 import { writeJson } from "./writer.js";
 import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
@@ -36,6 +36,28 @@ export const DEFAULT_STATE_LIMITS: StateLimits = Object.freeze({
   maxBytes: DEFAULT_MAX_STATE_BYTES,
   maxText: DEFAULT_MAX_STATE_TEXT,
 });
+
+/**
+ * The limits a JSON object gives (`{"maxTargets": 100, "maxBytes": 0}`, as a `state` fixture or a
+ * Client's settings write them); a limit it leaves out is the default. An error result for a
+ * value that is not an object (`wrong_type`), a member that is no limit (`forbidden_member`), or a
+ * limit that is not a whole number from 0 (`wrong_type`, `out_of_range`), at its pointer.
+ */
+export function stateLimitsFromJson(v: Json): { ok: true; limits: StateLimits } | { ok: false; error: Problem } {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return { ok: false, error: { kind: "wrong_type", path: "", message: "limits are an object of maxTargets, maxItems, maxBytes and maxText" } };
+  const out: { -readonly [K in keyof StateLimits]: number } = { ...DEFAULT_STATE_LIMITS };
+  for (const name of keysOf(v)) {
+    const n = getMember(v, name);
+    const path = pointer([name]);
+    if (name !== "maxTargets" && name !== "maxItems" && name !== "maxBytes" && name !== "maxText") {
+      return { ok: false, error: { kind: "forbidden_member", path, message: "the limits are maxTargets, maxItems, maxBytes and maxText" } };
+    }
+    if (typeof n !== "number" || !Number.isInteger(n)) return { ok: false, error: { kind: "wrong_type", path, message: "a limit is a whole number" } };
+    if (n < 0) return { ok: false, error: { kind: "out_of_range", path, message: "a limit is 0 or more" } };
+    out[name] = n;
+  }
+  return { ok: true, limits: out };
+}
 
 /** What a session state dropped because a limit was hit (the JSON `state` fixtures compare). */
 export interface StateCounters {

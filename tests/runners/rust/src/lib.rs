@@ -243,18 +243,11 @@ pub fn ingest_result(case: &Value) -> Value {
 #[must_use]
 pub fn state_result(case: &Value) -> Value {
     let Some(state) = acp_terminal::registry::session_state("v2") else { return unsupported("the crate's v2 schema has no x-state") };
-    let mut limits = acp_terminal::wire::StateLimits::default();
-    for (name, v) in case.get("limits").and_then(Value::as_object).into_iter().flatten() {
-        let slot = match name.as_str() {
-            "maxTargets" => &mut limits.max_targets,
-            "maxItems" => &mut limits.max_items,
-            "maxBytes" => &mut limits.max_bytes,
-            "maxText" => &mut limits.max_text,
-            _ => return unsupported("the limits of a state case are maxTargets, maxItems, maxBytes and maxText, whole numbers"),
-        };
-        let Some(n) = v.as_u64().and_then(|n| usize::try_from(n).ok()) else { return unsupported("the limits of a state case are whole numbers") };
-        *slot = n;
-    }
+    let given = case.get("limits").map_or_else(|| "{}".to_owned(), Value::to_string);
+    let limits = match acp_terminal::wire::parse_value(&given).and_then(|v| acp_terminal::wire::StateLimits::from_json(&v)) {
+        Ok(l) => l,
+        Err(e) => return unsupported(format!("limits at {:?}: {e}", e.path)),
+    };
     let mut state = state.with_limits(limits);
     let mut out = json!({});
     let mut warnings = Vec::new();

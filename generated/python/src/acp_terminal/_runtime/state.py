@@ -52,6 +52,34 @@ class StateLimits:
     def __post_init__(self) -> None:
         check_limits(self)
 
+    @classmethod
+    def from_json(cls, v: Json) -> StateLimits:
+        """The limits a JSON object gives (``{"maxTargets": 100, "maxBytes": 0}``, as a
+        ``state`` fixture or a Client's settings write them); a limit it leaves out is the
+        default. Raises ``ParseError`` for a value that is not an object (``wrong_type``), a
+        member that is no limit (``forbidden_member``), or a limit that is not a whole number
+        from 0 (``wrong_type``, ``out_of_range``), at its pointer."""
+        if not isinstance(v, dict):
+            raise ParseError(
+                Problem("wrong_type", "", "limits are an object of maxTargets, maxItems, maxBytes and maxText")
+            )
+        names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
+        given: dict[str, int] = {}
+        for name, n in v.items():
+            at = pointer((name,))
+            if name not in names:
+                raise ParseError(
+                    Problem("forbidden_member", at, "the limits are maxTargets, maxItems, maxBytes and maxText")
+                )
+            if isinstance(n, float) and n.is_integer():
+                n = int(n)
+            if type(n) is not int:
+                raise ParseError(Problem("wrong_type", at, "a limit is a whole number"))
+            if n < 0:
+                raise ParseError(Problem("out_of_range", at, "a limit is 0 or more"))
+            given[names[name]] = n
+        return cls(**given)
+
 
 @dataclass
 class StateCounters:
