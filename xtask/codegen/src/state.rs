@@ -218,36 +218,91 @@ fn members<'a>(ir: &'a Ir, name: &str, depth: usize, out: &mut Vec<&'a Field>) {
     }
 }
 
-/// The guard a path step through `at` needs to name `seg`: when `at` is a tagged union
-/// (or tagged object) whose member `seg` only some variants have, and no tagless one,
-/// the tag's path (`prefix` then the tag member) and those variants' tags.
-fn guard(ir: &Ir, at: &str, prefix: &[String], seg: &str) -> Option<Guard> {
-    let (tag, common, variants, tagless) = match def(ir, at)? {
-        Def::TaggedUnion { tag, variants, tagless, .. } => (tag, &[][..], variants, tagless.as_ref().map(|t| t.payload.as_str())),
-        Def::TaggedStruct { tag, common, variants, tagless, .. } => (tag, common.as_slice(), variants, tagless.as_ref().map(|t| t.payload.as_str())),
-        _ => return None,
-    };
+/// `name` with its aliases followed (an alias of an alias ... of a definition).
+fn unaliased<'a>(ir: &'a Ir, name: &'a str) -> &'a str {
+    let mut at = name;
+    for _ in 0..8 {
+        match def(ir, at) {
+            Some(Def::Alias { ty: Ty::Ref { name }, .. }) => at = name,
+            _ => break,
+        }
+    }
+    at
+}
+
+/// Whether every value of definition `name` has member `seg` (in every variant or shape it
+/// may be), so that a path through it needs no guard below.
+fn all_have(ir: &Ir, name: &str, seg: &str, depth: usize) -> bool {
+    if depth > 4 {
+        return false;
+    }
+    let every = |payloads: Vec<Option<&str>>| payloads.into_iter().all(|p| p.is_some_and(|p| all_have(ir, p, seg, depth + 1)));
+    match def(ir, unaliased(ir, name)) {
+        Some(Def::Struct { fields, .. } | Def::Envelope { fields, .. }) => fields.iter().any(|f| f.wire == seg),
+        Some(Def::TaggedStruct { common, variants, tagless, .. }) => {
+            common.iter().any(|f| f.wire == seg) || every(variants.iter().map(|v| v.payload.as_deref()).chain(tagless.as_ref().map(|t| Some(t.payload.as_str()))).collect())
+        }
+        Some(Def::TaggedUnion { variants, tagless, .. }) => every(variants.iter().map(|v| v.payload.as_deref()).chain(tagless.as_ref().map(|t| Some(t.payload.as_str()))).collect()),
+        Some(Def::ShapeUnion { alternatives, .. }) => alternatives.iter().all(|a| all_have(ir, &a.name, seg, depth + 1)),
+        _ => false,
+    }
+}
+
+/// The guard a path step through `at` needs to name `seg`: when `at` (its aliases followed)
+/// is a tagged union (or tagged object) whose member `seg` only some variants have, and no
+/// tagless one, the tag's path (`prefix` then the tag member) and those variants' tags.
+///
+/// # Errors
+/// When the reducer could not tell, from one tag, whether a value has `seg`: a shape union
+/// (no tag) only some of whose shapes have it, or a variant that is itself a union only some
+/// of whose variants have it. A guard the table cannot state must stop the generation,
+/// never let an unchecked value through.
+fn guard(ir: &Ir, at: &str, prefix: &[String], seg: &str) -> Result<Option<Guard>, String> {
+    let at = unaliased(ir, at);
     let has = |payload: &str| {
         let mut all = Vec::new();
         members(ir, payload, 1, &mut all);
         all.iter().any(|f| f.wire == seg)
     };
-    if common.iter().any(|f| f.wire == seg) || tagless.is_some_and(has) {
-        return None;
+    let (tag, common, variants, tagless) = match def(ir, at) {
+        Some(Def::TaggedUnion { tag, variants, tagless, .. }) => (tag, &[][..], variants, tagless.as_ref().map(|t| t.payload.as_str())),
+        Some(Def::TaggedStruct { tag, common, variants, tagless, .. }) => (tag, common.as_slice(), variants, tagless.as_ref().map(|t| t.payload.as_str())),
+        Some(Def::ShapeUnion { .. }) if has(at) && !all_have(ir, at, seg, 0) => {
+            return Err(format!("`{seg}` is a member of only some shapes of `{at}`, which has no tag: the reducer cannot tell when it applies"));
+        }
+        _ => return Ok(None),
+    };
+    if common.iter().any(|f| f.wire == seg) {
+        return Ok(None);
     }
-    let is: Vec<String> = variants.iter().filter(|v| v.payload.as_deref().is_some_and(has)).map(|v| v.wire.clone()).collect();
+    let mut is = Vec::new();
+    for v in variants {
+        if let Some(p) = v.payload.as_deref().filter(|p| has(p)) {
+            if !all_have(ir, p, seg, 0) {
+                return Err(format!("`{seg}` is a member of only some values of `{p}` (variant `{}` of `{at}`): the reducer cannot tell from the tag when it applies", v.wire));
+            }
+            is.push(v.wire.clone());
+        }
+    }
+    if let Some(t) = tagless.filter(|t| has(t)) {
+        if !all_have(ir, t, seg, 0) {
+            return Err(format!("`{seg}` is a member of only some values of `{t}` (the tagless branch of `{at}`): the reducer cannot tell when it applies"));
+        }
+        return Ok(None);
+    }
     let mut path = prefix.to_vec();
     path.push(tag.clone());
-    Some(Guard { path, is })
+    Ok(Some(Guard { path, is }))
 }
 
 /// Resolves the dotted `path` from a value of definition `root`.
 fn resolve<'a>(ir: &'a Ir, root: &str, path: &[String]) -> Result<Member<'a>, String> {
-    resolve_guarded(ir, root, path, &mut Vec::new())
+    resolve_guarded(ir, root, path, &mut Vec::new(), false)
 }
 
-/// As [`resolve`], also giving the guards the path needs ([`guard`]).
-fn resolve_guarded<'a>(ir: &'a Ir, root: &str, path: &[String], guards: &mut Vec<Guard>) -> Result<Member<'a>, String> {
+/// As [`resolve`], also giving the guards the path needs ([`guard`]); with `strict` (a value
+/// path), a step no guard can state is an error.
+fn resolve_guarded<'a>(ir: &'a Ir, root: &str, path: &[String], guards: &mut Vec<Guard>, strict: bool) -> Result<Member<'a>, String> {
     let mut at = root.to_owned();
     let mut found: Option<&Field> = None;
     for (i, seg) in path.iter().enumerate() {
@@ -258,7 +313,11 @@ fn resolve_guarded<'a>(ir: &'a Ir, root: &str, path: &[String], guards: &mut Vec
                 None => unreachable!("a member was found before"),
             }
         }
-        guards.extend(guard(ir, &at, &path[..i], seg));
+        match guard(ir, &at, &path[..i], seg) {
+            Ok(g) => guards.extend(g),
+            Err(e) if strict => return Err(e),
+            Err(_) => {}
+        }
         let mut all = Vec::new();
         members(ir, &at, 0, &mut all);
         found = Some(all.into_iter().find(|f| f.wire == *seg).ok_or_else(|| {
@@ -417,7 +476,8 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
         let Some(p) = p else { return Ok(None) };
         let segs = split(p);
         let mut found = Vec::new();
-        let resolved = resolve_guarded(ir, message, &segs, &mut found).map(|m| Some((segs, m.field))).map_err(|e| fail(key, format!("{key} path `{p}` of the `{message}` message: {e}")));
+        let resolved =
+            resolve_guarded(ir, message, &segs, &mut found, key == "value").map(|m| Some((segs, m.field))).map_err(|e| fail(key, format!("{key} path `{p}` of the `{message}` message: {e}")));
         if key == "value" {
             guards.borrow_mut().extend(found);
         }
@@ -588,6 +648,43 @@ mod tests {
         assert!(e[0].contains("field `itemz` of target `a` (A): `itemz` names no member of `A`"), "{e:?}");
         let e = with_state(r#"{"session":[{"action":"merge","target":"a"}]}"#);
         assert_eq!(e, ["$defs/U at /oneOf/0/x-state/session/0/action: unknown `x-state` action `merge` (known: upsert, append, replace, remove)"]);
+    }
+
+    /// The model of a message `M` whose member `sub` is of definition `S` (given), its
+    /// `sub.box` upserted by the id `sub.box.bId` (`X1` has a box, `X2` none).
+    fn through(defs: &str) -> Result<Vec<Guard>, Vec<String>> {
+        let schema = format!(
+            r##"{{"$defs":{{
+              "U":{{"oneOf":[
+                {{"$ref":"#/$defs/M","type":"object","properties":{{"k":{{"const":"m","type":"string"}}}},"required":["k"],"x-state":{{"session":[{{"action":"upsert","target":"x","id":"sub.box.bId","value":"sub.box"}}]}}}}
+              ]}},
+              "M":{{"type":"object","properties":{{"sub":{{"$ref":"#/$defs/S"}}}},"required":["sub"]}},
+              "X1":{{"type":"object","properties":{{"box":{{"$ref":"#/$defs/B"}}}},"required":["box"]}},
+              "B":{{"type":"object","properties":{{"bId":{{"type":"string"}}}},"required":["bId"]}},
+              "X2":{{"type":"object","properties":{{"n":{{"type":"integer","format":"int64"}}}},"required":["n"]}},
+              {defs}
+            }}}}"##
+        );
+        let ir = crate::ir::build(&serde_json::from_str(&schema).expect("JSON")).expect("builds");
+        match model(&ir) {
+            Ok(m) => Ok(m.owners.iter().flat_map(|o| o.rules.iter()).flat_map(|r| r.when.clone()).collect()),
+            Err(e) => Err(e.iter().map(ToString::to_string).collect()),
+        }
+    }
+
+    #[test]
+    fn a_path_through_a_union_the_tag_cannot_guard_stops_the_generation() {
+        let tagged = r##""T":{"oneOf":[
+                {"$ref":"#/$defs/X1","type":"object","properties":{"t":{"const":"one","type":"string"}},"required":["t"]},
+                {"$ref":"#/$defs/X2","type":"object","properties":{"t":{"const":"two","type":"string"}},"required":["t"]}
+              ]}"##;
+        // Through a tagged union: guarded by the tag.
+        let guards = through(&tagged.replacen("\"T\"", "\"S\"", 1)).expect("resolves");
+        assert_eq!(guards, [Guard { path: vec!["sub".into(), "t".into()], is: vec!["one".into()] }]);
+        // A union of shapes without a tag: no guard can say which values have a box.
+        let e = through(r##""S":{"anyOf":[{"$ref":"#/$defs/X1"},{"$ref":"#/$defs/X2"}]}"##).expect_err("no tag to guard by");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("value path `sub.box` of the `M` message: `box` is a member of only some shapes of `S`, which has no tag"), "{e:?}");
     }
 
     #[test]
