@@ -400,18 +400,12 @@ impl SessionState {
     /// terminals so, beside their bytes: an upsert changes `entity` exactly as it changes
     /// a target of this state (omitted unchanged, `null` kept as `null`, a value replacing,
     /// `_meta` key by key). Appends are not applied: the caller keeps what is appended.
-    ///
-    /// Returns the names of the members the upserts set (the tag member left out), empty
-    /// when no upsert of `target` applies.
-    pub fn upsert_into(&self, name: &str, message: &Json, target: &str, entity: &mut Json) -> Vec<String> {
-        let mut touched = Vec::new();
+    pub fn upsert_into(&self, name: &str, message: &Json, target: &str, entity: &mut Json) {
         for r in self.rules_of(name, message).filter(|r| r.target == target && r.action == "upsert") {
             if let Some((_, Json::Object(v), skip)) = Self::resolve(r, message) {
                 merge(entity, v, skip);
-                touched.extend(v.keys().filter(|n| Some(n.as_str()) != skip).cloned());
             }
         }
-        touched
     }
 
     fn act(&mut self, r: &Rule, message: &Json) {

@@ -393,20 +393,15 @@ export class SessionState {
    * the caller instead of this state. The terminal store keeps its terminals so, beside their
    * bytes: an upsert changes `kept` exactly as it changes a target of this state (omitted
    * unchanged, `null` kept as `null`, a value replacing, `_meta` key by key). Appends are not
-   * applied: the caller keeps what is appended. The result is the names of the members set
-   * (the tag member left out), empty when no upsert of `target` applies.
+   * applied: the caller keeps what is appended.
    */
-  upsertInto(name: string, message: Json, target: string, kept: KeptTarget): string[] {
+  upsertInto(name: string, message: Json, target: string, kept: KeptTarget): void {
     const m = toV(message);
-    const touched: string[] = [];
     for (const r of this.rulesOf(name, m)) {
       if (r.target !== target || r.action !== "upsert") continue;
       const got = resolve(r, m);
-      if (got === null || !(got.value instanceof Map)) continue;
-      merge(kept.members, got.value, got.skip);
-      for (const k of got.value.keys()) if (k !== got.skip) touched.push(k);
+      if (got !== null && got.value instanceof Map) merge(kept.members, got.value, got.skip);
     }
-    return touched;
   }
 
   private act(r: Rule, message: V): void {

@@ -303,16 +303,14 @@ class SessionState:
             and (r.tag is None or (isinstance(message, dict) and message.get(r.tag[0]) == r.tag[1]))
         ]
 
-    def upsert_into(self, name: str, message: Json, target: str, kept: dict[str, Json]) -> list[str]:
+    def upsert_into(self, name: str, message: Json, target: str, kept: dict[str, Json]) -> None:
         """Applies the upserts that ``message`` (of definition ``name``, already decoded by
         the package: its canonical JSON) makes to a target of kind ``target``, to ``kept``:
         one such target kept by the caller instead of this state. The terminal store keeps
         its terminals so, beside their bytes: an upsert changes ``kept`` exactly as it
         changes a target of this state (omitted unchanged, ``null`` kept as ``None``, a
         value replacing, ``_meta`` key by key). Appends are not applied: the caller keeps
-        what is appended. Returns the names of the members set (the tag member left out),
-        empty when no upsert of ``target`` applies."""
-        touched: list[str] = []
+        what is appended."""
         for r in self._rules_of(name, message):
             if r.target != target or r.action != "upsert":
                 continue
@@ -321,8 +319,6 @@ class SessionState:
                 continue
             _, value, skip = got
             _merge(kept, value, skip)
-            touched.extend(k for k in value if k != skip)
-        return touched
 
     def _act(self, r: _Rule, message: Json) -> None:
         got = _resolve(r, message)
