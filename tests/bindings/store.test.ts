@@ -196,6 +196,17 @@ test("_meta is patched by key (the session state's rule), the other members repl
   assert.equal(store.terminal("t")?.meta, null, "null clears the whole _meta");
 });
 
+test("an Agent cannot grow a terminal with new members or _meta keys past maxMembers", () => {
+  const store = new TerminalStore({ maxMembers: 8 });
+  for (let i = 0; i < 2000; i++) store.applyText(`{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"k${i}":${i}},"x${i}":${i}}`);
+  store.applyText('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"k0":null,"late":1}}');
+  const meta: unknown = store.terminal("t")?.meta;
+  const keys = meta instanceof Map ? [...meta.keys()] : Object.keys(meta ?? {});
+  assert.deepEqual(keys, ["k1", "k2", "k3", "k4", "k5", "k6", "k7", "late"], "the first keys stay; a key cleared frees its place");
+  // Eight unknown members, then nothing new.
+  assert.equal(store.counters.membersDropped, (2000 - 8) * 2);
+});
+
 // --- the fast path of a plain terminal_output_chunk ---------------------------------------
 //
 // `applyNotificationText` and `applyText` read a `terminal_output_chunk` written as senders

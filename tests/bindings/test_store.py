@@ -191,6 +191,31 @@ def test_meta_is_patched_by_key_and_the_other_members_replaced() -> None:
     assert t.meta is None, "null clears the whole _meta"
 
 
+def test_meta_read_is_a_copy_that_later_updates_and_edits_leave_alone() -> None:
+    store = TerminalStore()
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"a":{"x":1}}}')
+    t = store.terminal("t")
+    assert t is not None
+    held = t.meta
+    assert held == {"a": {"x": 1}}
+    store.apply_text('{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"b":2}}')
+    assert held == {"a": {"x": 1}}, "a read is not changed by a later patch"
+    inner = held["a"]
+    assert isinstance(inner, dict)
+    inner["x"] = 9
+    held["c"] = 3
+    assert t.meta == {"a": {"x": 1}, "b": 2}, "an edit of a read does not change the store"
+
+
+def test_meta_keys_past_max_members_are_counted_not_kept() -> None:
+    store = TerminalStore(Limits(max_members=3))
+    for i in range(10):
+        store.apply_text(f'{{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{{"k{i}":{i}}}}}')
+    t = store.terminal("t")
+    assert t is not None and t.meta == {"k0": 0, "k1": 1, "k2": 2}
+    assert store.counters.members_dropped == 7
+
+
 # --- the fast path of a plain terminal_output_chunk -----------------------------------
 #
 # `apply_notification_text` and `apply_text` read a `terminal_output_chunk` written as
@@ -410,6 +435,7 @@ def test_a_plain_chunk_skips_the_generic_decoder(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ParseError):
         store.apply_text('{"sessionUpdate":"terminal_output_chunk","terminalId":"term_0","data":"IR=="}')
     assert len(calls) == 2
+
 
 class _Reader:
     """Reads what is new in a terminal (finished lines, then the current line), as a display

@@ -85,6 +85,8 @@ def transcript_result(c: Result) -> Result:
 def replay_limits(c: dict[str, Any]) -> Limits:
     """The limits of a replay case (``limits``, members optional)."""
     given = c.get("limits", {})
+    if not isinstance(given, dict):
+        raise Unsupported("limits is not an object")
     names = {
         "maxTerminals": "max_terminals",
         "maxRetainedBytes": "max_retained_bytes",
@@ -92,6 +94,7 @@ def replay_limits(c: dict[str, Any]) -> Limits:
         "maxWarnings": "max_warnings",
         "maxLineLength": "max_line_length",
         "maxTextLength": "max_text_length",
+        "maxMembers": "max_members",
     }
     values: dict[str, int] = {}
     for wire, name in names.items():

@@ -67,8 +67,9 @@ function transcriptResult(c: JsonObject): Result {
 
 function replayLimits(c: JsonObject): Partial<Limits> | string {
   const l = get(c, "limits");
+  if (l !== undefined && (l === null || typeof l !== "object" || Array.isArray(l))) return "limits is not an object";
   const out: { -readonly [K in keyof Limits]?: number } = {};
-  for (const name of ["maxTerminals", "maxRetainedBytes", "maxTotalBytes", "maxWarnings", "maxLineLength", "maxTextLength"] as const) {
+  for (const name of ["maxTerminals", "maxRetainedBytes", "maxTotalBytes", "maxWarnings", "maxLineLength", "maxTextLength", "maxMembers"] as const) {
     const v = get(l, name);
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return `limits.${name} is not a whole number`;
@@ -159,7 +160,9 @@ function ingestResult(c: JsonObject): Result {
 function stateResult(c: JsonObject): Result {
   const [rules, codecs] = [STATE_RULES.get("v2"), CODECS.get("v2")];
   if (rules === undefined || codecs === undefined) return unsupported("the package's v2 schema has no x-state");
-  const limits = stateLimitsFromJson(get(c, "limits") ?? {});
+  // Only a case without `limits` takes the defaults (`"limits": null` is bad limits).
+  const given = get(c, "limits");
+  const limits = stateLimitsFromJson(given === undefined ? {} : given);
   if (!limits.ok) return unsupported(`limits at ${JSON.stringify(limits.error.path)}: ${limits.error.message}`);
   const state = new SessionState(rules, codecs, limits.limits);
   const initial = get(c, "initial");

@@ -33,7 +33,8 @@ fn state_result(c: &Value) -> Value {
     let m = c["schema"].as_str().unwrap_or("");
     let Some(version) = package::registry::VERSIONS.iter().find(|v| **v == m) else { return json!({ "unsupported": format!("no schema {m}") }) };
     let Some(state) = package::registry::session_state(version) else { return json!({ "unsupported": format!("schema {m} has no x-state") }) };
-    let given = if c["limits"].is_null() { "{}".to_owned() } else { c["limits"].to_string() };
+    // Only a case without `limits` takes the defaults (`"limits": null` is bad limits).
+    let given = c.get("limits").map_or_else(|| "{}".to_owned(), Value::to_string);
     let limits = match package::wire::parse_value(&given).and_then(|v| package::wire::StateLimits::from_json(&v)) {
         Ok(l) => l,
         Err(e) => return json!({ "unsupported": format!("limits at {:?}: {e}", e.path) }),

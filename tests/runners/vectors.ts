@@ -16,7 +16,7 @@ type Registry = {
   DEFAULTS: Map<string, Map<string, (value: unknown) => unknown>>;
   RESULTS: Map<string, Map<string, Results>>;
 };
-type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; limits?: { [k: string]: number }; messages?: { type: string; inputText: string }[] };
+type Case = { kind?: string; schema: string; type: string; inputText: string; method?: string; initialText?: string; limits?: unknown; messages?: { type: string; inputText: string }[] };
 type State = {
   restore(snapshot: unknown): { ok: true } | { ok: false; error: Issue };
   counters(): { [k: string]: number };
@@ -44,7 +44,8 @@ function stateResult(c: Case): Result {
   const rules = STATE_RULES.get(c.schema);
   const codecs = CODECS.get(c.schema);
   if (rules === undefined || codecs === undefined) return { unsupported: `schema ${c.schema} has no x-state` };
-  const limits = stateLimitsFromJson(c.limits ?? {});
+  // Only a case without `limits` takes the defaults (`"limits": null` is bad limits).
+  const limits = stateLimitsFromJson(c.limits === undefined ? {} : c.limits);
   if (!limits.ok) return { unsupported: `limits at ${JSON.stringify(limits.error.path)}: ${limits.error.message}` };
   const state = new SessionState(rules, codecs, limits.limits);
   const out: Result = {};

@@ -40,7 +40,7 @@ describe("session state limits", () => {
     const s = state({ maxText: 4 });
     for (const part of ["ab", "cd\u00e9", "f\u{1f600}g"]) apply(s, "Text", { id: "n1", text: part });
     assert.deepEqual(s.get("note", "n1"), { id: "n1", text: "\u00e9f\u{1f600}g" });
-    assert.deepEqual(s.counters(), { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 4 });
+    assert.deepEqual(s.counters(), { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 4, membersDropped: 0 });
   });
 
   test("items, bytes and targets keep the last", () => {
@@ -50,7 +50,7 @@ describe("session state limits", () => {
     assert.deepEqual(s.get("note", "n1"), { id: "n1", items: [1, 2], data: "AgME" });
     for (const n of ["n2", "n3"]) apply(s, "Item", { id: n, item: n });
     assert.deepEqual(s.snapshot(), { session: { note: { n2: { id: "n2", items: ["n2"] }, n3: { id: "n3", items: ["n3"] } } } });
-    assert.deepEqual(s.counters(), { targetsDropped: 1, itemsDropped: 1, bytesDropped: 1, textDropped: 0 });
+    assert.deepEqual(s.counters(), { targetsDropped: 1, itemsDropped: 1, bytesDropped: 1, textDropped: 0, membersDropped: 0 });
   });
 
   test("bytes dropped across many chunks keep the last ones", () => {
@@ -75,8 +75,16 @@ describe("session state limits", () => {
 test("limits from JSON take the defaults and name what is wrong", () => {
   const got = stateLimitsFromJson(parseJson('{"maxBytes":0,"maxItems":7}'));
   assert.ok(got.ok);
-  assert.deepEqual({ ...got.limits }, { maxTargets: 4096, maxItems: 7, maxBytes: 0, maxText: 1048576 });
-  for (const [text, kind, path] of [["[]", "wrong_type", ""], ['{"maxBites":1}', "forbidden_member", "/maxBites"], ['{"maxText":1.5}', "wrong_type", "/maxText"], ['{"maxTargets":-1}', "out_of_range", "/maxTargets"]] as const) {
+  assert.deepEqual({ ...got.limits }, { maxTargets: 4096, maxItems: 7, maxBytes: 0, maxText: 1048576, maxMembers: 256 });
+  const top = stateLimitsFromJson(parseJson('{"maxMembers":9007199254740991}'));
+  assert.ok(top.ok && top.limits.maxMembers === Number.MAX_SAFE_INTEGER);
+  for (const [text, kind, path] of [
+    ["[]", "wrong_type", ""],
+    ['{"maxBites":1}', "forbidden_member", "/maxBites"], ['{"maxText":1.5}', "wrong_type", "/maxText"], ['{"maxTargets":-1}', "out_of_range", "/maxTargets"],
+    // Past 2^53 - 1 in all three languages: the SessionState constructor would refuse it.
+    ['{"maxMembers":9007199254740992}', "out_of_range", "/maxMembers"],
+    ['{"maxMembers":1e20}', "out_of_range", "/maxMembers"],
+  ] as const) {
     const r = stateLimitsFromJson(parseJson(text));
     assert.ok(!r.ok, text);
     assert.deepEqual([r.error.kind, r.error.path], [kind, path], text);

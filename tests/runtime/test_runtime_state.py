@@ -68,7 +68,13 @@ def test_text_keeps_the_last_code_points() -> None:
     for part in ("ab", "cd\u00e9", "f\U0001f600g"):
         apply(state, "Text", {"id": "n1", "text": part})
     assert state.get("note", "n1") == {"id": "n1", "text": "\u00e9f\U0001f600g"}
-    assert state.counters.to_json() == {"targetsDropped": 0, "itemsDropped": 0, "bytesDropped": 0, "textDropped": 4}
+    assert state.counters.to_json() == {
+        "targetsDropped": 0,
+        "itemsDropped": 0,
+        "bytesDropped": 0,
+        "textDropped": 4,
+        "membersDropped": 0,
+    }
 
 
 def test_items_bytes_and_targets_keep_the_last() -> None:
@@ -82,7 +88,13 @@ def test_items_bytes_and_targets_keep_the_last() -> None:
     assert state.snapshot() == {
         "session": {"note": {"n2": {"id": "n2", "items": ["n2"]}, "n3": {"id": "n3", "items": ["n3"]}}}
     }
-    assert state.counters.to_json() == {"targetsDropped": 1, "itemsDropped": 1, "bytesDropped": 1, "textDropped": 0}
+    assert state.counters.to_json() == {
+        "targetsDropped": 1,
+        "itemsDropped": 1,
+        "bytesDropped": 1,
+        "textDropped": 0,
+        "membersDropped": 0,
+    }
 
 
 def test_bytes_dropped_across_many_chunks_keep_the_last_ones() -> None:
@@ -115,12 +127,16 @@ def test_the_invariant_check_tells_true_from_one() -> None:
 
 def test_limits_from_json_take_the_defaults_and_name_what_is_wrong() -> None:
     assert StateLimits.from_json({"maxBytes": 0, "maxItems": 7}) == StateLimits(max_bytes=0, max_items=7)
+    assert StateLimits.from_json({"maxMembers": 2**53 - 1}).max_members == 2**53 - 1
     cases: list[tuple[Any, str, str]] = [
         ([], "wrong_type", ""),
         ({"maxBites": 1}, "forbidden_member", "/maxBites"),
         ({"maxText": 1.5}, "wrong_type", "/maxText"),
         ({"maxTargets": -1}, "out_of_range", "/maxTargets"),
         ({"maxText": True}, "wrong_type", "/maxText"),
+        # Past 2^53 - 1 in all three languages, where TypeScript's numbers stop being exact.
+        ({"maxMembers": 2**53}, "out_of_range", "/maxMembers"),
+        ({"maxMembers": 1e20}, "out_of_range", "/maxMembers"),
     ]
     for given, kind, path in cases:
         with pytest.raises(ParseError) as e:

@@ -56,11 +56,17 @@ pub struct Limits {
     /// store creates ([`Transcript::with_limits`]): past it the oldest lines are left
     /// out, counted in [`Transcript::dropped_lines`] and [`Transcript::dropped_chars`].
     pub max_text_length: usize,
+    /// At most this many members per terminal beyond those `TerminalUpdate` names (which
+    /// are always kept), and keys in its `_meta`: what a `terminal_update` sets is kept as
+    /// the session state keeps it (unknown members and `_meta` merged key by key), so
+    /// without a bound an Agent could grow a terminal with every update. A member or key new to the terminal past it is not kept,
+    /// counted in [`Counters::members_dropped`]; one it has is still replaced or cleared.
+    pub max_members: usize,
 }
 
 impl Limits {
     /// The default limits: 1024 terminals, 1 MiB per terminal, 256 MiB in all, 64
-    /// warnings per message, and the transcript's own defaults ([`MAX_LINE_LENGTH`]
+    /// warnings per message, 256 unknown members and `_meta` keys per terminal, and the transcript's own defaults ([`MAX_LINE_LENGTH`]
     /// cells per line, [`MAX_TEXT_LENGTH`] code points of finished lines).
     pub const DEFAULT: Self = Self {
         max_terminals: DEFAULT_MAX_TERMINALS,
@@ -69,6 +75,7 @@ impl Limits {
         max_warnings: wire::DEFAULT_MAX_WARNINGS,
         max_line_length: MAX_LINE_LENGTH,
         max_text_length: MAX_TEXT_LENGTH,
+        max_members: wire::DEFAULT_MAX_STATE_MEMBERS,
     };
 }
 
@@ -93,6 +100,9 @@ pub struct Counters {
     /// ([`Limits::max_terminals`], at least 64) before [`TerminalStore::take_events`]
     /// took them: the oldest go first.
     pub events_dropped: u64,
+    /// Members and `_meta` keys of `terminal_update`s not kept, past
+    /// [`Limits::max_members`].
+    pub members_dropped: u64,
 }
 
 /// What the store did on its own that a display may want to show
@@ -141,7 +151,7 @@ impl StoreEvent {
 impl Counters {
     /// The counters as JSON, as `replay` vectors compare them: `None` when all are zero;
     /// else `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`,
-    /// `bytesEvicted` and `eventsDropped` above zero.
+    /// `bytesEvicted`, `eventsDropped` and `membersDropped` above zero.
     #[must_use]
     #[allow(clippy::cast_precision_loss, reason = "counts stay far below 2^53")]
     pub fn to_json(&self) -> Option<wire::Json> {
@@ -151,7 +161,7 @@ impl Counters {
         let mut m = Members::new();
         m.insert("terminalsRefused", self.terminals_refused as f64);
         m.insert("warningsDropped", self.warnings_dropped as f64);
-        for (name, n) in [("terminalsEvicted", self.terminals_evicted), ("bytesEvicted", self.bytes_evicted), ("eventsDropped", self.events_dropped)] {
+        for (name, n) in [("terminalsEvicted", self.terminals_evicted), ("bytesEvicted", self.bytes_evicted), ("eventsDropped", self.events_dropped), ("membersDropped", self.members_dropped)] {
             if n > 0 {
                 m.insert(name, n as f64);
             }
@@ -889,14 +899,17 @@ impl TerminalStore {
                 // changes it (the package's x-state table): the store has no patch rule
                 // of its own. Our own canonical text always parses.
                 let message = wire::parse_value(&wire::to_string(&SessionUpdate::TerminalUpdate(u))).unwrap_or_default();
+                let cap = self.limits.max_members;
+                let mut dropped = 0;
                 self.update(h, |t| {
-                    session_rules().upsert_into("SessionUpdate", &message, "terminal", &mut t.members);
+                    dropped = session_rules().upsert_into("SessionUpdate", &message, "terminal", &mut t.members, cap);
                     match output {
                         Patch::Keep => {}
                         Patch::Clear => t.replace_output(Vec::new(), limit),
                         Patch::Set(o) => t.replace_output(o.data.0, limit),
                     }
                 });
+                self.counters.members_dropped += dropped;
             }
             SessionUpdate::TerminalOutputChunk(c) => {
                 if let Some(h) = self.entry(&c.terminal_id) {

@@ -15,6 +15,7 @@
 import { decodeBase64, encodeBase64 } from "./runtime/base64.js";
 import { DEFAULT_MAX_WARNINGS, type ParseOptions, type Problem } from "./runtime/errors.js";
 import { DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES } from "./limits.js";
+import { DEFAULT_MAX_STATE_MEMBERS } from "./runtime/limits.js";
 import { type Json, type JsonObject, objectOf, parseJson } from "./runtime/json.js";
 import { isUnknownVariant } from "./runtime/model.js";
 import { KeptTarget, type SessionState } from "./runtime/state.js";
@@ -110,11 +111,20 @@ export interface Limits {
    * creates: past it the oldest lines are left out, counted in `droppedLines` and `droppedChars`.
    */
   readonly maxTextLength: number;
+  /**
+   * At most this many members per terminal beyond those `TerminalUpdate` names (which are
+   * always kept), and keys in its `_meta`: what a `terminal_update` sets is kept as the session
+   * state keeps it (unknown members and `_meta` merged key by key), so without a bound an Agent
+   * could grow a terminal with every update. A member or key new
+   * to the terminal past it is not kept, counted in `counters.membersDropped`; one it has is
+   * still replaced or cleared.
+   */
+  readonly maxMembers: number;
 }
 
 /**
  * The default limits: 1024 terminals, 1 MiB per terminal, 256 MiB in all, 64 warnings per
- * message, and the transcript's own defaults (`MAX_LINE_LENGTH` cells per line,
+ * message, 256 unknown members and `_meta` keys per terminal, and the transcript's own defaults (`MAX_LINE_LENGTH` cells per line,
  * `MAX_TEXT_LENGTH` code points).
  */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -124,6 +134,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxWarnings: DEFAULT_MAX_WARNINGS,
   maxLineLength: MAX_LINE_LENGTH,
   maxTextLength: MAX_TEXT_LENGTH,
+  maxMembers: DEFAULT_MAX_STATE_MEMBERS,
 });
 
 /** What the store dropped because a limit was hit. */
@@ -141,6 +152,8 @@ export interface Counters {
    * 64) before `takeEvents()` took them: the oldest go first.
    */
   eventsDropped: number;
+  /** Members and `_meta` keys of `terminal_update`s not kept, past `maxMembers`. */
+  membersDropped: number;
 }
 
 /**
@@ -391,7 +404,8 @@ export class TerminalState {
   /** Whether the terminal currently offers `terminal/cancel`, so a display may show a cancel control. The store never sends one. */
   get canCancel(): boolean {
     const c = this.kept.member("capabilities");
-    return c !== null && typeof c === "object" && !Array.isArray(c) && Object.hasOwn(c, "cancel");
+    // Offered when present and not `null`, as in Rust and Python.
+    return c !== null && typeof c === "object" && !Array.isArray(c) && Object.hasOwn(c, "cancel") && c["cancel"] !== null;
   }
   /** The tool calls whose current content references this terminal. */
   readonly toolCalls = new Set<ToolCallId>();
@@ -563,7 +577,7 @@ export class TerminalStore {
   /** The limits in force. */
   readonly limits: Limits;
   /** What the limits made the store drop so far. */
-  readonly counters: Counters = { terminalsRefused: 0, warningsDropped: 0, terminalsEvicted: 0, bytesEvicted: 0, eventsDropped: 0 };
+  readonly counters: Counters = { terminalsRefused: 0, warningsDropped: 0, terminalsEvicted: 0, bytesEvicted: 0, eventsDropped: 0, membersDropped: 0 };
   /** Every terminal, in first-seen order (a terminal started again after an eviction counts as new). */
   private readonly states = new Map<TerminalId, TerminalState>();
   /** The exited and the live terminals, least recently updated first (the eviction order). */
@@ -624,13 +638,13 @@ export class TerminalStore {
   /**
    * The counters as JSON, as `replay` vectors compare them: `null` when all are zero; else
    * `terminalsRefused` and `warningsDropped`, and each of `terminalsEvicted`, `bytesEvicted`
-   * and `eventsDropped` above zero.
+   * `eventsDropped` and `membersDropped` above zero.
    */
   countersSnapshot(): JsonObject | null {
     const c = this.counters;
     if (Object.values(c).every((n) => n === 0)) return null;
     const out: [string, Json][] = [["terminalsRefused", c.terminalsRefused], ["warningsDropped", c.warningsDropped]];
-    for (const k of ["terminalsEvicted", "bytesEvicted", "eventsDropped"] as const) if (c[k] > 0) out.push([k, c[k]]);
+    for (const k of ["terminalsEvicted", "bytesEvicted", "eventsDropped", "membersDropped"] as const) if (c[k] > 0) out.push([k, c[k]]);
     return objectOf(out);
   }
 
@@ -819,7 +833,7 @@ export class TerminalStore {
           // leaves the other members unchanged too.
           if (output === null) t.replaceOutput(new Uint8Array(0), limit);
           else if (output !== undefined) t.replaceOutput(output.data, limit);
-          sessionRules().upsertInto("SessionUpdate", message, "terminal", t.kept);
+          this.counters.membersDropped += sessionRules().upsertInto("SessionUpdate", message, "terminal", t.kept, this.limits.maxMembers);
         });
         break;
       }

@@ -23,7 +23,7 @@
 //! oldest go first (the first-seen target of its kind, the first items, bytes or code
 //! points of an appended member), and [`StateCounters`] counts what went.
 
-use super::limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT};
+use super::limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_MEMBERS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT};
 use super::{Error, Json, Members, Warning, decode_base64, encode_base64, parse_value};
 use std::collections::HashMap;
 
@@ -40,11 +40,22 @@ pub struct StateLimits {
     pub max_bytes: usize,
     /// Code points an appended text member keeps: past it the first go.
     pub max_text: usize,
+    /// Members an upsert lets a target have beyond those its definitions name (which are
+    /// always kept), and keys its top-level `_meta`: a member (or key) new to the target
+    /// past it is not kept (counted in [`StateCounters::members_dropped`]); one the target
+    /// has is still replaced or cleared.
+    pub max_members: usize,
 }
 
 impl Default for StateLimits {
     fn default() -> Self {
-        Self { max_targets: DEFAULT_MAX_STATE_TARGETS, max_items: DEFAULT_MAX_STATE_ITEMS, max_bytes: DEFAULT_MAX_STATE_BYTES, max_text: DEFAULT_MAX_STATE_TEXT }
+        Self {
+            max_targets: DEFAULT_MAX_STATE_TARGETS,
+            max_items: DEFAULT_MAX_STATE_ITEMS,
+            max_bytes: DEFAULT_MAX_STATE_BYTES,
+            max_text: DEFAULT_MAX_STATE_TEXT,
+            max_members: DEFAULT_MAX_STATE_MEMBERS,
+        }
     }
 }
 
@@ -57,7 +68,7 @@ impl StateLimits {
     /// limit that is not a whole number from 0 (`wrong_type`, `out_of_range`), at its pointer.
     pub fn from_json(v: &Json) -> Result<Self, Error> {
         use super::{ErrorKind, push_token};
-        let Some(members) = v.as_object() else { return Err(Error::new(ErrorKind::WrongType, "", "limits are an object of maxTargets, maxItems, maxBytes and maxText")) };
+        let Some(members) = v.as_object() else { return Err(Error::new(ErrorKind::WrongType, "", "limits are an object of maxTargets, maxItems, maxBytes, maxText and maxMembers")) };
         let mut out = Self::default();
         for (name, n) in members.iter() {
             let mut at = String::new();
@@ -67,14 +78,15 @@ impl StateLimits {
                 "maxItems" => &mut out.max_items,
                 "maxBytes" => &mut out.max_bytes,
                 "maxText" => &mut out.max_text,
-                _ => return Err(Error::new(ErrorKind::ForbiddenMember, at, "the limits are maxTargets, maxItems, maxBytes and maxText")),
+                "maxMembers" => &mut out.max_members,
+                _ => return Err(Error::new(ErrorKind::ForbiddenMember, at, "the limits are maxTargets, maxItems, maxBytes, maxText and maxMembers")),
             };
             let Some(x) = n.as_f64().filter(|x| x.fract() == 0.0) else { return Err(Error::new(ErrorKind::WrongType, at, "a limit is a whole number")) };
-            if x < 0.0 {
-                return Err(Error::new(ErrorKind::OutOfRange, at, "a limit is 0 or more"));
+            // The same range in the three languages: what a JSON number holds exactly.
+            if !(0.0..=MAX_SAFE_INTEGER).contains(&x) {
+                return Err(Error::new(ErrorKind::OutOfRange, at, "a limit is a whole number from 0 to 9007199254740991 (2^53 - 1)"));
             }
-            // Past usize: no limit this machine could reach.
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "checked whole and not negative; saturates")]
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "checked whole, from 0 to 2^53 - 1; saturates on a 32-bit machine")]
             let n = x as usize;
             *slot = n;
         }
@@ -93,21 +105,32 @@ pub struct StateCounters {
     pub bytes_dropped: u64,
     /// Code points dropped from the front of appended text members.
     pub text_dropped: u64,
+    /// Members (and `_meta` keys) an upsert did not keep, past [`StateLimits::max_members`].
+    pub members_dropped: u64,
 }
 
 impl StateCounters {
     /// The counters as JSON (`targetsDropped`, `itemsDropped`, `bytesDropped`,
-    /// `textDropped`), as `state` fixtures compare them.
+    /// `textDropped`, `membersDropped`), as `state` fixtures compare them.
     #[must_use]
     #[allow(clippy::cast_precision_loss, reason = "counts stay far below 2^53")]
     pub fn to_json(&self) -> Json {
         let mut m = Members::new();
-        for (name, n) in [("targetsDropped", self.targets_dropped), ("itemsDropped", self.items_dropped), ("bytesDropped", self.bytes_dropped), ("textDropped", self.text_dropped)] {
+        for (name, n) in [
+            ("targetsDropped", self.targets_dropped),
+            ("itemsDropped", self.items_dropped),
+            ("bytesDropped", self.bytes_dropped),
+            ("textDropped", self.text_dropped),
+            ("membersDropped", self.members_dropped),
+        ] {
             m.insert(name, n as f64);
         }
         Json::Object(m)
     }
 }
+
+/// The largest whole number a JSON number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 fn count(n: usize) -> u64 {
     u64::try_from(n).unwrap_or(u64::MAX)
@@ -130,6 +153,9 @@ struct Rule {
     field: Option<Vec<String>>,
     value: Option<Vec<String>>,
     appends: Option<String>,
+    /// The members the target's definitions name, sorted: always kept, where
+    /// [`StateLimits::max_members`] bounds the others.
+    known: Vec<String>,
     /// Tag members the message must have one of the given tags at (a value taken from a
     /// variant the package does not know changes nothing).
     when: Vec<(Vec<String>, Vec<String>)>,
@@ -188,26 +214,47 @@ fn slot<'a>(v: &'a mut Json, path: &[String]) -> &'a mut Json {
 }
 
 /// Upsert: merges the members of `value` into `into` (module docs).
-fn merge(into: &mut Json, value: &Members, skip: Option<&str>) {
+/// Merges an upsert's `value` into `into`. A member of `known` (sorted) is always kept;
+/// of the others, and of the keys of `_meta`, at most `cap` (a new one past it is not
+/// kept). Returns how many it did not keep.
+fn merge(into: &mut Json, value: &Members, skip: Option<&str>, cap: usize, known: &[String]) -> u64 {
     if !into.is_object() {
         *into = Json::Object(Members::new());
     }
-    let Json::Object(to) = into else { return };
+    let Json::Object(to) = into else { return 0 };
+    let is_known = |name: &str| known.binary_search_by(|k| k.as_str().cmp(name)).is_ok();
+    // The members kept that the definitions do not name, counted when first needed.
+    let mut others: Option<usize> = None;
+    let mut dropped = 0;
     for (name, v) in value.iter().filter(|(n, _)| Some(n.as_str()) != skip) {
+        if to.get(name).is_none() && !is_known(name) {
+            let n = others.get_or_insert_with(|| to.iter().filter(|(k, _)| !is_known(k)).count());
+            if *n >= cap {
+                dropped += 1;
+                continue;
+            }
+            *n += 1;
+        }
         match (name.as_str(), v, to.get_mut(name)) {
             ("_meta", Json::Object(patch), Some(Json::Object(meta))) => {
                 for (k, x) in patch.iter() {
                     if x.is_null() {
                         meta.remove(k);
-                    } else {
+                    } else if meta.len() < cap || meta.get(k).is_some() {
                         meta.insert(k.clone(), x.clone());
+                    } else {
+                        dropped += 1;
                     }
                 }
             }
             ("_meta", Json::Object(patch), _) => {
                 let mut fresh = Members::new();
                 for (k, x) in patch.iter().filter(|(_, x)| !x.is_null()) {
-                    fresh.insert(k.clone(), x.clone());
+                    if fresh.len() < cap {
+                        fresh.insert(k.clone(), x.clone());
+                    } else {
+                        dropped += 1;
+                    }
                 }
                 to.insert(name.clone(), fresh);
             }
@@ -216,6 +263,7 @@ fn merge(into: &mut Json, value: &Members, skip: Option<&str>) {
             }
         }
     }
+    dropped
 }
 
 impl SessionState {
@@ -229,8 +277,12 @@ impl SessionState {
         let table = parse_value(rules).expect("a session-state table written by cargo xtask gen");
         let mut out = Vec::new();
         for (owner, o) in table.as_object().map(Members::iter).into_iter().flatten() {
-            let keyed = |t: &str| {
-                o.get("targets").and_then(Json::as_array).into_iter().flatten().any(|x| x.get("name").and_then(Json::as_str) == Some(t) && x.get("keyed").and_then(Json::as_bool) == Some(true))
+            let of = |t: &str| o.get("targets").and_then(Json::as_array).into_iter().flatten().find(|x| x.get("name").and_then(Json::as_str) == Some(t));
+            let keyed = |t: &str| of(t).and_then(|x| x.get("keyed")).and_then(Json::as_bool) == Some(true);
+            let known = |t: &str| {
+                let mut names = of(t).and_then(|x| strings(x.get("members"))).unwrap_or_default();
+                names.sort_unstable();
+                names
             };
             for r in o.get("rules").and_then(Json::as_array).into_iter().flatten() {
                 let s = |k: &str| r.get(k).and_then(Json::as_str).map(str::to_owned);
@@ -242,6 +294,7 @@ impl SessionState {
                     tag: tag.zip(member).map(|(t, m)| (m, t)),
                     action: s("action").unwrap_or_default(),
                     keyed: keyed(&target),
+                    known: known(&target),
                     target,
                     id: strings(r.get("id")),
                     field: strings(r.get("field")),
@@ -399,13 +452,17 @@ impl SessionState {
     /// such target kept by the caller instead of this state. The terminal store keeps its
     /// terminals so, beside their bytes: an upsert changes `entity` exactly as it changes
     /// a target of this state (omitted unchanged, `null` kept as `null`, a value replacing,
-    /// `_meta` key by key). Appends are not applied: the caller keeps what is appended.
-    pub fn upsert_into(&self, name: &str, message: &Json, target: &str, entity: &mut Json) {
+    /// `_meta` key by key, at most `max_members` members and `_meta` keys as
+    /// [`StateLimits::max_members`] says). Appends are not applied: the caller keeps what
+    /// is appended. Returns how many members and keys it did not keep.
+    pub fn upsert_into(&self, name: &str, message: &Json, target: &str, entity: &mut Json, max_members: usize) -> u64 {
+        let mut dropped = 0;
         for r in self.rules_of(name, message).filter(|r| r.target == target && r.action == "upsert") {
             if let Some((_, Json::Object(v), skip)) = Self::resolve(r, message) {
-                merge(entity, v, skip);
+                dropped += merge(entity, v, skip, max_members, &r.known);
             }
         }
+        dropped
     }
 
     fn act(&mut self, r: &Rule, message: &Json) {
@@ -453,7 +510,7 @@ impl SessionState {
         match r.action.as_str() {
             "upsert" => {
                 if let Json::Object(v) = value {
-                    merge(entity, v, skip);
+                    self.counters.members_dropped += merge(entity, v, skip, limits.max_members, &r.known);
                     let touched: Vec<String> = v.keys().cloned().collect();
                     for name in touched {
                         self.drop_bytes(r, id.map(String::as_str), std::slice::from_ref(&name));
@@ -715,7 +772,7 @@ mod tests {
             s.apply("Item", &format!(r#"{{"id":"{n}","item":"{n}"}}"#)).expect("applies");
         }
         assert_eq!(to_string(&s.snapshot()), r#"{"session":{"note":{"n2":{"id":"n2","items":["n2"]},"n3":{"id":"n3","items":["n3"]}}}}"#);
-        assert_eq!(s.counters(), StateCounters { targets_dropped: 1, items_dropped: 1, bytes_dropped: 1, text_dropped: 0 });
+        assert_eq!(s.counters(), StateCounters { targets_dropped: 1, items_dropped: 1, bytes_dropped: 1, ..StateCounters::default() });
     }
 
     #[test]
@@ -732,11 +789,16 @@ mod tests {
     fn limits_from_json_take_defaults_and_name_what_is_wrong() {
         let l = StateLimits::from_json(&super::parse_value(r#"{"maxBytes":0,"maxItems":7}"#).expect("JSON")).expect("limits");
         assert_eq!(l, StateLimits { max_bytes: 0, max_items: 7, ..StateLimits::default() });
+        let l = StateLimits::from_json(&super::parse_value(r#"{"maxMembers":9007199254740991}"#).expect("JSON")).expect("limits");
+        assert_eq!(l.max_members, 9_007_199_254_740_991);
         for (text, kind, path) in [
             ("[]", "wrong_type", ""),
             (r#"{"maxBites":1}"#, "forbidden_member", "/maxBites"),
             (r#"{"maxText":1.5}"#, "wrong_type", "/maxText"),
             (r#"{"maxTargets":-1}"#, "out_of_range", "/maxTargets"),
+            // Past 2^53 - 1 in all three languages, where TypeScript's numbers stop being exact.
+            (r#"{"maxMembers":9007199254740992}"#, "out_of_range", "/maxMembers"),
+            (r#"{"maxMembers":1e20}"#, "out_of_range", "/maxMembers"),
         ] {
             let e = StateLimits::from_json(&super::parse_value(text).expect("JSON")).expect_err(text);
             assert_eq!((e.kind.as_str(), e.path.as_str()), (kind, path), "{text}");

@@ -14,7 +14,7 @@ import { decodeBase64, encodeBase64 } from "./base64.js";
 import { type ParseResult, type Problem, pointer, pushToken } from "./errors.js";
 import { getMember, type Json, type JsonObject, keysOf, objectOf, parseJson } from "./json.js";
 import { writeJson } from "./writer.js";
-import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
+import { DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_MEMBERS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT } from "./limits.js";
 
 /** What a session state keeps at most; the same in the three languages. */
 export interface StateLimits {
@@ -26,6 +26,12 @@ export interface StateLimits {
   readonly maxBytes: number;
   /** Code points an appended text member keeps: past it the first go. */
   readonly maxText: number;
+  /**
+   * Members an upsert lets a target have beyond those its definitions name (which are always
+   * kept), and keys its top-level `_meta`: a member (or key) new to the target past it is not
+   * kept (counted); one it has is still replaced or cleared.
+   */
+  readonly maxMembers: number;
 }
 
 /** The default limits (`templates/rules/limits.txt`), safe for an interactive Client. */
@@ -34,25 +40,28 @@ export const DEFAULT_STATE_LIMITS: StateLimits = Object.freeze({
   maxItems: DEFAULT_MAX_STATE_ITEMS,
   maxBytes: DEFAULT_MAX_STATE_BYTES,
   maxText: DEFAULT_MAX_STATE_TEXT,
+  maxMembers: DEFAULT_MAX_STATE_MEMBERS,
 });
 
 /**
  * The limits a JSON object gives (`{"maxTargets": 100, "maxBytes": 0}`, as a `state` fixture or a
  * Client's settings write them); a limit it leaves out is the default. An error result for a
  * value that is not an object (`wrong_type`), a member that is no limit (`forbidden_member`), or a
- * limit that is not a whole number from 0 (`wrong_type`, `out_of_range`), at its pointer.
+ * limit that is not a whole number from 0 to 2^53 - 1 (`wrong_type`, `out_of_range`), at its
+ * pointer.
  */
 export function stateLimitsFromJson(v: Json): { ok: true; limits: StateLimits } | { ok: false; error: Problem } {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return { ok: false, error: { kind: "wrong_type", path: "", message: "limits are an object of maxTargets, maxItems, maxBytes and maxText" } };
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return { ok: false, error: { kind: "wrong_type", path: "", message: "limits are an object of maxTargets, maxItems, maxBytes, maxText and maxMembers" } };
   const out: { -readonly [K in keyof StateLimits]: number } = { ...DEFAULT_STATE_LIMITS };
   for (const name of keysOf(v)) {
     const n = getMember(v, name);
     const path = pointer([name]);
-    if (name !== "maxTargets" && name !== "maxItems" && name !== "maxBytes" && name !== "maxText") {
-      return { ok: false, error: { kind: "forbidden_member", path, message: "the limits are maxTargets, maxItems, maxBytes and maxText" } };
+    if (name !== "maxTargets" && name !== "maxItems" && name !== "maxBytes" && name !== "maxText" && name !== "maxMembers") {
+      return { ok: false, error: { kind: "forbidden_member", path, message: "the limits are maxTargets, maxItems, maxBytes, maxText and maxMembers" } };
     }
     if (typeof n !== "number" || !Number.isInteger(n)) return { ok: false, error: { kind: "wrong_type", path, message: "a limit is a whole number" } };
-    if (n < 0) return { ok: false, error: { kind: "out_of_range", path, message: "a limit is 0 or more" } };
+    // The same range in the three languages: what a JSON number holds exactly.
+    if (n < 0 || n > Number.MAX_SAFE_INTEGER) return { ok: false, error: { kind: "out_of_range", path, message: "a limit is a whole number from 0 to 9007199254740991 (2^53 - 1)" } };
     out[name] = n;
   }
   return { ok: true, limits: out };
@@ -65,6 +74,8 @@ export interface StateCounters {
   bytesDropped: number;
   /** In code points. */
   textDropped: number;
+  /** Members and `_meta` keys an upsert did not keep (`StateLimits.maxMembers`). */
+  membersDropped: number;
 }
 
 /** The number of code points of `s` (a lone surrogate counts as one). */
@@ -130,6 +141,8 @@ interface Rule {
   readonly field: readonly string[] | null;
   readonly value: readonly string[] | null;
   readonly appends: string | null;
+  /** The members the target's definitions name: always kept, where `maxMembers` bounds the others. */
+  readonly known: ReadonlySet<string>;
   /** Tag members the message must have one of the given tags at (a value taken from a variant the package does not know changes nothing). */
   readonly when: readonly (readonly [readonly string[], ReadonlySet<string>])[];
 }
@@ -175,9 +188,28 @@ function object(holder: Map<string, V>, key: string): Map<string, V> {
   return o;
 }
 
-function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null): void {
+/**
+ * Merges an upsert's `value` into `into`. A member of `known` is always kept; of the others, and
+ * of the keys of `_meta`, at most `cap` (a new one past it is not kept). Returns how many it did
+ * not keep.
+ */
+function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null, cap: number, known: ReadonlySet<string>): number {
+  let dropped = 0;
+  // The members kept that the definitions do not name, counted when first needed.
+  let others = -1;
   for (const [name, v] of value) {
     if (name === skip) continue;
+    if (!into.has(name) && !known.has(name)) {
+      if (others < 0) {
+        others = 0;
+        for (const k of into.keys()) if (!known.has(k)) others++;
+      }
+      if (others >= cap) {
+        dropped++;
+        continue;
+      }
+      others++;
+    }
     if (name === "_meta" && v instanceof Map) {
       // In place (the stored `_meta` is always a map of its own, made here), so that a
       // patch costs its own size, not the size of what is kept.
@@ -185,11 +217,13 @@ function merge(into: Map<string, V>, value: Map<string, V>, skip: string | null)
       const meta = old instanceof Map ? old : new Map<string, V>();
       for (const [k, x] of v) {
         if (x === null) meta.delete(k);
-        else meta.set(k, x);
+        else if (meta.size < cap || meta.has(k)) meta.set(k, x);
+        else dropped++;
       }
       into.set(name, meta);
     } else into.set(name, v);
   }
+  return dropped;
 }
 
 /**
@@ -257,7 +291,7 @@ export class SessionState {
   /** The decoded bytes of bytes members, by target (owner, target, id) and member path. */
   private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
   private readonly limits: StateLimits;
-  private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0 };
+  private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0, membersDropped: 0 };
 
   /**
    * An empty state with the table `rules` (`STATE_RULES.get(version)`), decoding each message
@@ -280,6 +314,7 @@ export class SessionState {
       const o = getMember(table, owner) as JsonObject;
       const all = getMember(o, "targets") as JsonObject[];
       const targets = all.filter((t) => getMember(t, "keyed") === true).map((t) => getMember(t, "name"));
+      const known = new Map(all.map((t) => [getMember(t, "name"), new Set(strings(getMember(t, "members")) ?? [])] as const));
       if (owner === "session") {
         for (const t of all) {
           const [name, type] = [str(getMember(t, "name")), str(getMember(t, "type"))];
@@ -297,6 +332,7 @@ export class SessionState {
           action: str(getMember(r, "action")) ?? "",
           target,
           keyed: targets.includes(target),
+          known: known.get(target) ?? new Set(),
           id: strings(getMember(r, "id")),
           field: strings(getMember(r, "field")),
           value: strings(getMember(r, "value")),
@@ -391,16 +427,19 @@ export class SessionState {
    * its canonical JSON) makes to a target of kind `target`, to `kept`: one such target kept by
    * the caller instead of this state. The terminal store keeps its terminals so, beside their
    * bytes: an upsert changes `kept` exactly as it changes a target of this state (omitted
-   * unchanged, `null` kept as `null`, a value replacing, `_meta` key by key). Appends are not
-   * applied: the caller keeps what is appended.
+   * unchanged, `null` kept as `null`, a value replacing, `_meta` key by key, at most `maxMembers`
+   * members and `_meta` keys as `StateLimits.maxMembers` says). Appends are not applied: the
+   * caller keeps what is appended. Returns how many members and keys it did not keep.
    */
-  upsertInto(name: string, message: Json, target: string, kept: KeptTarget): void {
+  upsertInto(name: string, message: Json, target: string, kept: KeptTarget, maxMembers: number): number {
     const m = toV(message);
+    let dropped = 0;
     for (const r of this.rulesOf(name, m)) {
       if (r.target !== target || r.action !== "upsert") continue;
       const got = resolve(r, m);
-      if (got !== null && got.value instanceof Map) merge(kept.members, got.value, got.skip);
+      if (got !== null && got.value instanceof Map) dropped += merge(kept.members, got.value, got.skip, maxMembers, r.known);
     }
+    return dropped;
   }
 
   private act(r: Rule, message: V): void {
@@ -439,7 +478,7 @@ export class SessionState {
   private change(r: Rule, id: string | null, value: V, skip: string | null, holder: Map<string, V>, key: string): void {
     if (r.action === "upsert") {
       if (value instanceof Map) {
-        merge(object(holder, key), value, skip);
+        this.dropped.membersDropped += merge(object(holder, key), value, skip, this.limits.maxMembers, r.known);
         for (const name of value.keys()) this.dropBytes(r, id, [name]);
       }
     } else if (r.action === "replace") {

@@ -543,7 +543,8 @@ fn rule(ir: &Ir, site: &Site<'_>, a: &StateAction, at: &str, fail: &dyn Fn(&str,
 
 /// The state model as the data every runtime's session-state reducer reads
 /// (`templates/*/runtime/state.*`): compact JSON, `None` for a schema without `x-state`.
-/// Per owner, its targets (`name`, `keyed`, and the `type` its upserts and replaces merge when there is one) and its rules, each with what the reducer
+/// Per owner, its targets (`name`, `keyed`, the `members` its definitions name, and the
+/// `type` its upserts and replaces merge when there is one) and its rules, each with what the reducer
 /// needs to find and apply it: the message (`union` and `tag`, with the union's
 /// `tagMember`, or the definition `message`), the `action`, the `target`, and the member
 /// paths `id`, `field` and `value` (arrays of member names), and for an append what it
@@ -578,12 +579,25 @@ pub fn table(ir: &Ir) -> Result<Option<String>, String> {
             .collect();
         // A target's `type`: the one definition its upserts and replaces merge (a list
         // replaced whole, such as the available commands, has none).
+        // Its `members`: the names its definitions give (`StateLimits::max_members` bounds
+        // only the others, so that no upsert can leave a target without a member its
+        // definition names).
         let targets: Vec<serde_json::Value> = o
             .targets
             .iter()
-            .map(|t| match t.sources.as_slice() {
-                [one] => serde_json::json!({ "name": t.name, "keyed": t.keyed, "type": one }),
-                _ => serde_json::json!({ "name": t.name, "keyed": t.keyed }),
+            .map(|t| {
+                let mut fields = Vec::new();
+                for s in &t.sources {
+                    members(ir, s, 0, &mut fields);
+                }
+                let mut names: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+                names.sort_unstable();
+                names.dedup();
+                let mut v = serde_json::json!({ "name": t.name, "keyed": t.keyed, "members": names });
+                if let ([one], Some(obj)) = (t.sources.as_slice(), v.as_object_mut()) {
+                    obj.insert("type".into(), one.clone().into());
+                }
+                v
             })
             .collect();
         owners.insert(o.name.clone(), serde_json::json!({ "targets": targets, "rules": rules }));

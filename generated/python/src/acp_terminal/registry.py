@@ -168,7 +168,7 @@ RESULTS: dict[str, dict[str, ResultCodec]] = {
 
 # The session-state table of each schema version that has ``x-state`` annotations (what each message does to the state), for ``SessionState`` (``_runtime.state``).
 STATE_RULES: dict[str, str] = {
-    "v2": '{"session":{"targets":[{"name":"toolCall","keyed":true,"type":"ToolCallUpdate"},{"name":"terminal","keyed":true,"type":"TerminalUpdate"}],"rules":[{"message":"RequestPermissionRequest","action":"upsert","target":"toolCall","id":["subject","toolCall","toolCallId"],"value":["subject","toolCall"],"when":[{"path":["subject","type"],"in":["tool_call"]}]},{"message":"ToolCallContentChunk","union":"SessionUpdate","tag":"tool_call_content_chunk","action":"append","target":"toolCall","id":["toolCallId"],"field":["content"],"value":["content"],"tagMember":"sessionUpdate","appends":"item"},{"message":"ToolCallUpdate","union":"SessionUpdate","tag":"tool_call_update","action":"upsert","target":"toolCall","id":["toolCallId"],"tagMember":"sessionUpdate"},{"message":"TerminalUpdate","union":"SessionUpdate","tag":"terminal_update","action":"upsert","target":"terminal","id":["terminalId"],"tagMember":"sessionUpdate"},{"message":"TerminalOutputChunk","union":"SessionUpdate","tag":"terminal_output_chunk","action":"append","target":"terminal","id":["terminalId"],"field":["output","data"],"value":["data"],"appends":"bytes","tagMember":"sessionUpdate"}]}}',
+    "v2": '{"session":{"targets":[{"name":"toolCall","keyed":true,"members":["_meta","capabilities","content","kind","locations","name","rawInput","rawOutput","status","title","toolCallId"],"type":"ToolCallUpdate"},{"name":"terminal","keyed":true,"members":["_meta","capabilities","command","cwd","exitStatus","output","size","terminalId"],"type":"TerminalUpdate"}],"rules":[{"message":"RequestPermissionRequest","action":"upsert","target":"toolCall","id":["subject","toolCall","toolCallId"],"value":["subject","toolCall"],"when":[{"path":["subject","type"],"in":["tool_call"]}]},{"message":"ToolCallContentChunk","union":"SessionUpdate","tag":"tool_call_content_chunk","action":"append","target":"toolCall","id":["toolCallId"],"field":["content"],"value":["content"],"tagMember":"sessionUpdate","appends":"item"},{"message":"ToolCallUpdate","union":"SessionUpdate","tag":"tool_call_update","action":"upsert","target":"toolCall","id":["toolCallId"],"tagMember":"sessionUpdate"},{"message":"TerminalUpdate","union":"SessionUpdate","tag":"terminal_update","action":"upsert","target":"terminal","id":["terminalId"],"tagMember":"sessionUpdate"},{"message":"TerminalOutputChunk","union":"SessionUpdate","tag":"terminal_output_chunk","action":"append","target":"terminal","id":["terminalId"],"field":["output","data"],"value":["data"],"appends":"bytes","tagMember":"sessionUpdate"}]}}',
 }
 
 
@@ -191,11 +191,15 @@ class V2State:
     @staticmethod
     def tool_call(state: SessionState, ident: str) -> Parsed[v2.ToolCallUpdate] | None:
         """The ``toolCall`` target of id ``ident``, as a ``ToolCallUpdate``."""
+        if not state.has("toolCall", ident):
+            return None
         v = state.get("toolCall", ident)
-        return None if v is None else v2.parse_tool_call_update(v)
+        return v2.parse_tool_call_update(v)
 
     @staticmethod
     def terminal(state: SessionState, ident: str) -> Parsed[v2.TerminalUpdate] | None:
         """The ``terminal`` target of id ``ident``, as a ``TerminalUpdate``."""
+        if not state.has("terminal", ident):
+            return None
         v = state.get("terminal", ident)
-        return None if v is None else v2.parse_terminal_update(v)
+        return v2.parse_terminal_update(v)

@@ -15,6 +15,7 @@ recently updated exited terminals first."""
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -26,7 +27,7 @@ from pydantic import JsonValue
 from ._runtime.base64 import Base64Error, decode_base64, encode_base64
 from ._runtime.errors import ParseError, Problem
 from ._runtime.json import Json, parse_json
-from ._runtime.limits import DEFAULT_MAX_WARNINGS, check_limits
+from ._runtime.limits import DEFAULT_MAX_STATE_MEMBERS, DEFAULT_MAX_WARNINGS, check_limits
 from ._runtime.model import MISSING, UnknownVariant
 from ._runtime.state import SessionState
 from .limits import DEFAULT_MAX_RETAINED_BYTES, DEFAULT_MAX_TERMINALS, DEFAULT_MAX_TOTAL_BYTES
@@ -122,6 +123,12 @@ class Limits:
     """The text length limit, in code points of finished lines, of every transcript the
     store creates: past it the oldest lines are left out, counted in ``dropped_lines``
     and ``dropped_chars``."""
+    max_members: int = DEFAULT_MAX_STATE_MEMBERS
+    """At most this many members per terminal beyond those ``TerminalUpdate`` names (which
+    are always kept), and keys in its ``_meta``: what a ``terminal_update`` sets is kept as
+    the session state keeps it (unknown members and ``_meta`` merged key by key), so
+    without a bound an Agent could grow a terminal with every update. A member or key new to the terminal past it is not kept, counted in
+    ``Counters.members_dropped``; one it has is still replaced or cleared."""
 
     def __post_init__(self) -> None:
         check_limits(self)
@@ -143,6 +150,9 @@ class Counters:
     """Events not kept because more were waiting than the store keeps
     (``Limits.max_terminals``, at least 64) before ``take_events()`` took them: the oldest
     go first."""
+    members_dropped: int = 0
+    """Members and ``_meta`` keys a ``terminal_update`` set that were not kept, past
+    ``Limits.max_members``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,9 +387,10 @@ class TerminalState:
     @property
     def meta(self) -> dict[str, JsonValue] | None:
         """Terminal-scoped extension data, patched key by key as the session state does
-        (upstream's meta-patch rule, docs/WIRE.md): a key set to ``null`` is removed."""
+        (upstream's meta-patch rule, docs/WIRE.md): a key set to ``null`` is removed. A copy:
+        the store patches its own in place, and an edit of the copy changes nothing kept."""
         v = self._kept.get("_meta")
-        return v if isinstance(v, dict) else None
+        return copy.deepcopy(v) if isinstance(v, dict) else None
 
     @property
     def can_cancel(self) -> bool:
@@ -570,7 +581,8 @@ class TerminalStore:
     def counters_snapshot(self) -> dict[str, JsonValue] | None:
         """The counters as JSON, as ``replay`` vectors compare them: ``None`` when all are
         zero; else ``terminalsRefused`` and ``warningsDropped``, and each of
-        ``terminalsEvicted``, ``bytesEvicted`` and ``eventsDropped`` above zero."""
+        ``terminalsEvicted``, ``bytesEvicted``, ``eventsDropped`` and ``membersDropped``
+        above zero."""
         c = self.counters
         if c == Counters():
             return None
@@ -578,6 +590,7 @@ class TerminalStore:
             ("terminalsEvicted", c.terminals_evicted),
             ("bytesEvicted", c.bytes_evicted),
             ("eventsDropped", c.events_dropped),
+            ("membersDropped", c.members_dropped),
         )
         return {
             "terminalsRefused": c.terminals_refused,
@@ -746,7 +759,9 @@ class TerminalStore:
                 # changes it (the package's x-state table): the store has no patch rule of
                 # its own.
                 message = parse_json(serialize_session_update(update.model_copy(update={"output": MISSING})))
-                _session_rules().upsert_into("SessionUpdate", message, "terminal", t._kept)
+                self.counters.members_dropped += _session_rules().upsert_into(
+                    "SessionUpdate", message, "terminal", t._kept, self.limits.max_members
+                )
             finally:
                 self._updated(terminal_id, t, before)
         elif isinstance(update, SessionUpdateTerminalOutputChunk):

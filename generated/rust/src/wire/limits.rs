@@ -16,3 +16,7 @@ pub const DEFAULT_MAX_STATE_BYTES: usize = 1_048_576;
 /// How many code points an appended text member of a session state keeps by default; past it
 /// the oldest are dropped, counted.
 pub const DEFAULT_MAX_STATE_TEXT: usize = 1_048_576;
+/// How many members an upsert lets one target of a session state have by default beyond those
+/// its definitions name, and keys its top-level `_meta`; a new one past it is not kept,
+/// counted.
+pub const DEFAULT_MAX_STATE_MEMBERS: usize = 256;

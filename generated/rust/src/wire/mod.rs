@@ -32,7 +32,7 @@ pub use error::{Error, ErrorKind, Warning};
 #[doc(hidden)]
 pub use json::NameSet;
 pub use json::{Json, Members, Writer, push_token};
-pub use limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT, DEFAULT_MAX_WARNINGS};
+pub use limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_MEMBERS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT, DEFAULT_MAX_WARNINGS};
 pub use map::Map;
 pub use patch::Patch;
 pub use path::{is_absolute_path, why_not_absolute};

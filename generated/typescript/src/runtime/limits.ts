@@ -31,3 +31,10 @@ export const DEFAULT_MAX_STATE_BYTES = 1048576;
  * the oldest are dropped, counted.
  */
 export const DEFAULT_MAX_STATE_TEXT = 1048576;
+
+/**
+ * How many members an upsert lets one target of a session state have by default beyond those
+ * its definitions name, and keys its top-level `_meta`; a new one past it is not kept,
+ * counted.
+ */
+export const DEFAULT_MAX_STATE_MEMBERS = 256;

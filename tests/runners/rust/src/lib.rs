@@ -113,6 +113,9 @@ pub fn transcript_result(case: &Value) -> Value {
 pub fn replay_limits(case: &Value) -> Result<acp_terminal::store::Limits, String> {
     let mut limits = acp_terminal::store::Limits::default();
     let Some(l) = case.get("limits") else { return Ok(limits) };
+    if !l.is_object() {
+        return Err("limits is not an object".to_owned());
+    }
     for (name, slot) in [
         ("maxTerminals", &mut limits.max_terminals),
         ("maxRetainedBytes", &mut limits.max_retained_bytes),
@@ -120,6 +123,7 @@ pub fn replay_limits(case: &Value) -> Result<acp_terminal::store::Limits, String
         ("maxWarnings", &mut limits.max_warnings),
         ("maxLineLength", &mut limits.max_line_length),
         ("maxTextLength", &mut limits.max_text_length),
+        ("maxMembers", &mut limits.max_members),
     ] {
         if let Some(v) = l.get(name) {
             *slot = v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| format!("limits.{name} is not a whole number"))?;

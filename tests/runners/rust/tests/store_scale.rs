@@ -201,6 +201,22 @@ fn meta_is_patched_by_key_and_the_other_members_replaced() {
 }
 
 #[test]
+fn an_agent_cannot_grow_a_terminal_with_new_members_or_meta_keys() {
+    // Each update adds a member or a `_meta` key the terminal does not have: the store keeps
+    // them as the session state does, so only `max_members` bounds what one terminal holds.
+    let mut store = TerminalStore::with_limits(Limits { max_members: 8, ..Limits::default() });
+    for i in 0..2_000 {
+        store.apply_text(&format!(r#"{{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{{"k{i}":{i}}},"x{i}":{i}}}"#)).expect("valid");
+    }
+    store.apply_text(r#"{"sessionUpdate":"terminal_update","terminalId":"t","_meta":{"k0":null,"late":1}}"#).expect("valid");
+    let t = store.terminal("t").expect("terminal");
+    let keys: Vec<&str> = t.meta().expect("meta").iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["k1", "k2", "k3", "k4", "k5", "k6", "k7", "late"], "the first keys stay; a key cleared frees its place");
+    // Eight unknown members, then nothing new.
+    assert_eq!(store.counters().members_dropped, (2_000 - 8) * 2);
+}
+
+#[test]
 fn a_terminal_state_is_small_until_its_text_is_asked_for() {
     let size = std::mem::size_of::<acp_terminal::store::TerminalState>();
     // Its members are inline (exit status, size, extension data); the transcript and

@@ -7,6 +7,7 @@ from typing import Any, Final
 __all__ = [
     "DEFAULT_MAX_STATE_BYTES",
     "DEFAULT_MAX_STATE_ITEMS",
+    "DEFAULT_MAX_STATE_MEMBERS",
     "DEFAULT_MAX_STATE_TARGETS",
     "DEFAULT_MAX_STATE_TEXT",
     "DEFAULT_MAX_WARNINGS",
@@ -32,6 +33,11 @@ the oldest are dropped, counted."""
 DEFAULT_MAX_STATE_TEXT: Final = 1048576
 """How many code points an appended text member of a session state keeps by default; past it
 the oldest are dropped, counted."""
+
+DEFAULT_MAX_STATE_MEMBERS: Final = 256
+"""How many members an upsert lets one target of a session state have by default beyond those
+its definitions name, and keys its top-level ``_meta``; a new one past it is not kept,
+counted."""
 
 
 def check_limits(limits: Any) -> None:

@@ -27,6 +27,7 @@ from .json import Json, JsonObject, parse_json
 from .limits import (
     DEFAULT_MAX_STATE_BYTES,
     DEFAULT_MAX_STATE_ITEMS,
+    DEFAULT_MAX_STATE_MEMBERS,
     DEFAULT_MAX_STATE_TARGETS,
     DEFAULT_MAX_STATE_TEXT,
     check_limits,
@@ -48,6 +49,10 @@ class StateLimits:
     """Decoded bytes an appended bytes member keeps: past it the first go."""
     max_text: int = DEFAULT_MAX_STATE_TEXT
     """Code points an appended text member keeps: past it the first go."""
+    max_members: int = DEFAULT_MAX_STATE_MEMBERS
+    """Members an upsert lets a target have beyond those its definitions name (which are always
+    kept), and keys its top-level ``_meta``: a member (or key) new to the target past it is not
+    kept (counted); one it has is still replaced or cleared."""
 
     def __post_init__(self) -> None:
         check_limits(self)
@@ -58,25 +63,38 @@ class StateLimits:
         ``state`` fixture or a Client's settings write them); a limit it leaves out is the
         default. Raises ``ParseError`` for a value that is not an object (``wrong_type``), a
         member that is no limit (``forbidden_member``), or a limit that is not a whole number
-        from 0 (``wrong_type``, ``out_of_range``), at its pointer."""
+        from 0 to 2^53 - 1 (``wrong_type``, ``out_of_range``), at its pointer."""
         if not isinstance(v, dict):
             raise ParseError(
-                Problem("wrong_type", "", "limits are an object of maxTargets, maxItems, maxBytes and maxText")
+                Problem(
+                    "wrong_type", "", "limits are an object of maxTargets, maxItems, maxBytes, maxText and maxMembers"
+                )
             )
-        names = {"maxTargets": "max_targets", "maxItems": "max_items", "maxBytes": "max_bytes", "maxText": "max_text"}
+        names = {
+            "maxTargets": "max_targets",
+            "maxItems": "max_items",
+            "maxBytes": "max_bytes",
+            "maxText": "max_text",
+            "maxMembers": "max_members",
+        }
         given: dict[str, int] = {}
         for name, n in v.items():
             at = pointer((name,))
             if name not in names:
                 raise ParseError(
-                    Problem("forbidden_member", at, "the limits are maxTargets, maxItems, maxBytes and maxText")
+                    Problem(
+                        "forbidden_member", at, "the limits are maxTargets, maxItems, maxBytes, maxText and maxMembers"
+                    )
                 )
             if isinstance(n, float) and n.is_integer():
                 n = int(n)
             if type(n) is not int:
                 raise ParseError(Problem("wrong_type", at, "a limit is a whole number"))
-            if n < 0:
-                raise ParseError(Problem("out_of_range", at, "a limit is 0 or more"))
+            # The same range in the three languages: what a JSON number holds exactly.
+            if not 0 <= n <= _MAX_SAFE_INTEGER:
+                raise ParseError(
+                    Problem("out_of_range", at, "a limit is a whole number from 0 to 9007199254740991 (2^53 - 1)")
+                )
             given[names[name]] = n
         return cls(**given)
 
@@ -90,6 +108,8 @@ class StateCounters:
     bytes_dropped: int = 0
     text_dropped: int = 0
     """In code points."""
+    members_dropped: int = 0
+    """Members and ``_meta`` keys an upsert did not keep (``StateLimits.max_members``)."""
 
     def to_json(self) -> JsonObject:
         """The counters as JSON, as ``state`` fixtures compare them."""
@@ -98,6 +118,7 @@ class StateCounters:
             "itemsDropped": self.items_dropped,
             "bytesDropped": self.bytes_dropped,
             "textDropped": self.text_dropped,
+            "membersDropped": self.members_dropped,
         }
 
 
@@ -116,12 +137,15 @@ class _Rule:
     field: tuple[str, ...] | None
     value: tuple[str, ...] | None
     appends: str | None
+    known: frozenset[str]
+    """The members the target's definitions name: always kept, where ``max_members`` bounds the others."""
     when: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = ()
     """Tag members the message must have one of the given tags at (a value taken from a
     variant the package does not know changes nothing)."""
 
 
 _MISSING = object()
+_MAX_SAFE_INTEGER = 2**53 - 1
 
 
 def _get(v: object, path: tuple[str, ...]) -> object:
@@ -145,10 +169,23 @@ def _slot(parent: dict[str, Json], path: tuple[str, ...]) -> tuple[dict[str, Jso
     return parent, path[-1]
 
 
-def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
+def _merge(into: dict[str, Json], value: JsonObject, skip: str | None, cap: int, known: frozenset[str]) -> int:
+    """Merges an upsert's ``value`` into ``into``. A member of ``known`` is always kept; of the
+    others, and of the keys of ``_meta``, at most ``cap`` (a new one past it is not kept).
+    Returns how many it did not keep."""
+    dropped = 0
+    # The members kept that the definitions do not name, counted when first needed.
+    others = -1
     for name, v in value.items():
         if name == skip:
             continue
+        if name not in into and name not in known:
+            if others < 0:
+                others = sum(1 for k in into if k not in known)
+            if others >= cap:
+                dropped += 1
+                continue
+            others += 1
         old = into.get(name)
         if name == "_meta" and isinstance(v, dict):
             # In place (the stored ``_meta`` is always a dict of its own, made here), so that
@@ -157,11 +194,14 @@ def _merge(into: dict[str, Json], value: JsonObject, skip: str | None) -> None:
             for k, x in v.items():
                 if x is None:
                     meta.pop(k, None)
-                else:
+                elif len(meta) < cap or k in meta:
                     meta[k] = x
+                else:
+                    dropped += 1
             into[name] = meta
         else:
             into[name] = v
+    return dropped
 
 
 def _same(a: object, b: object) -> bool:
@@ -216,6 +256,7 @@ class SessionState:
         self._keyed = {t["name"] for t in session_targets if t["keyed"]}
         for owner, o in table.items():
             keyed = {t["name"] for t in o["targets"] if t["keyed"]}
+            known = {t["name"]: frozenset(t.get("members", ())) for t in o["targets"]}
             for r in o["rules"]:
                 tag = (
                     (r["tagMember"], r["tag"]) if r.get("tag") is not None and r.get("tagMember") is not None else None
@@ -226,7 +267,18 @@ class SessionState:
                 when = tuple((tuple(g["path"]), frozenset(g["in"])) for g in r.get("when", ()))
                 self._rules.append(
                     _Rule(
-                        owner, message, tag, r["action"], r["target"], keyed_, id_, field, value, r.get("appends"), when
+                        owner,
+                        message,
+                        tag,
+                        r["action"],
+                        r["target"],
+                        keyed_,
+                        id_,
+                        field,
+                        value,
+                        r.get("appends"),
+                        known.get(r["target"], frozenset()),
+                        when,
                     )
                 )
         # Every owner is there from the start, empty (``{"session": {}}``).
@@ -303,14 +355,16 @@ class SessionState:
             and (r.tag is None or (isinstance(message, dict) and message.get(r.tag[0]) == r.tag[1]))
         ]
 
-    def upsert_into(self, name: str, message: Json, target: str, kept: dict[str, Json]) -> None:
+    def upsert_into(self, name: str, message: Json, target: str, kept: dict[str, Json], max_members: int) -> int:
         """Applies the upserts that ``message`` (of definition ``name``, already decoded by
         the package: its canonical JSON) makes to a target of kind ``target``, to ``kept``:
         one such target kept by the caller instead of this state. The terminal store keeps
         its terminals so, beside their bytes: an upsert changes ``kept`` exactly as it
         changes a target of this state (omitted unchanged, ``null`` kept as ``None``, a
-        value replacing, ``_meta`` key by key). Appends are not applied: the caller keeps
-        what is appended."""
+        value replacing, ``_meta`` key by key, at most ``max_members`` members and ``_meta``
+        keys as ``StateLimits.max_members`` says). Appends are not applied: the caller keeps
+        what is appended. Returns how many members and keys it did not keep."""
+        dropped = 0
         for r in self._rules_of(name, message):
             if r.target != target or r.action != "upsert":
                 continue
@@ -318,7 +372,8 @@ class SessionState:
             if got is None or not isinstance(got[1], dict):
                 continue
             _, value, skip = got
-            _merge(kept, value, skip)
+            dropped += _merge(kept, value, skip, max_members, r.known)
+        return dropped
 
     def _act(self, r: _Rule, message: Json) -> None:
         got = _resolve(r, message)
@@ -364,7 +419,7 @@ class SessionState:
                 if not isinstance(entity, dict):
                     entity = {}
                     holder[key] = entity
-                _merge(entity, value, skip)
+                self.counters.members_dropped += _merge(entity, value, skip, self.limits.max_members, r.known)
                 for name in value:
                     self._drop_bytes(r, ident, (name,))
         elif r.action == "replace":
@@ -450,6 +505,15 @@ class SessionState:
         if ident is not None:
             at = at.get(ident) if isinstance(at, dict) else None
         return None if at is None else self._with_bytes(("session", target, ident), at)
+
+    def has(self, target: str, ident: str | None = None) -> bool:
+        """Whether the ``session`` state has the singleton ``target`` (no ``ident``), or the
+        one of id ``ident``: unlike ``get``, ``True`` for one held as ``null``."""
+        session = self._state.get("session")
+        at = session.get(target, _MISSING) if isinstance(session, dict) else _MISSING
+        if ident is not None:
+            at = at.get(ident, _MISSING) if isinstance(at, dict) else _MISSING
+        return at is not _MISSING
 
     def type_of(self, target: str) -> str | None:
         """The definition a target of the ``session`` state is: the one its upserts and
