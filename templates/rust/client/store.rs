@@ -56,18 +56,20 @@ pub struct Limits {
     /// store creates ([`Transcript::with_limits`]): past it the oldest lines are left
     /// out, counted in [`Transcript::dropped_lines`] and [`Transcript::dropped_chars`].
     pub max_text_length: usize,
-    /// At most this many members per terminal beyond those `TerminalUpdate` names (which
-    /// are always kept), and keys in its `_meta`: what a `terminal_update` sets is kept as
-    /// the session state keeps it (unknown members and `_meta` merged key by key), so
-    /// without a bound an Agent could grow a terminal with every update. A member or key new to the terminal past it is not kept,
-    /// counted in [`Counters::members_dropped`]; one it has is still replaced or cleared.
+    /// At most this many members per terminal beyond those `TerminalUpdate` names (which are
+    /// always kept), and keys in its `_meta`: what a `terminal_update` sets is kept as the
+    /// session state keeps it (unknown members and `_meta` merged key by key), so without a
+    /// bound an Agent could grow a terminal with every update. A member or key new to the
+    /// terminal past it is not kept, counted in [`Counters::members_dropped`]; one it has is
+    /// still replaced or cleared.
     pub max_members: usize,
 }
 
 impl Limits {
     /// The default limits: 1024 terminals, 1 MiB per terminal, 256 MiB in all, 64
-    /// warnings per message, 256 unknown members and `_meta` keys per terminal, and the transcript's own defaults ([`MAX_LINE_LENGTH`]
-    /// cells per line, [`MAX_TEXT_LENGTH`] code points of finished lines).
+    /// warnings per message, 256 unknown members and `_meta` keys per terminal, and the
+    /// transcript's own defaults ([`MAX_LINE_LENGTH`] cells per line, [`MAX_TEXT_LENGTH`]
+    /// code points of finished lines).
     pub const DEFAULT: Self = Self {
         max_terminals: DEFAULT_MAX_TERMINALS,
         max_retained_bytes: DEFAULT_MAX_RETAINED_BYTES,

@@ -213,10 +213,9 @@ fn slot<'a>(v: &'a mut Json, path: &[String]) -> &'a mut Json {
     at
 }
 
-/// Upsert: merges the members of `value` into `into` (module docs).
-/// Merges an upsert's `value` into `into`. A member of `known` (sorted) is always kept;
-/// of the others, and of the keys of `_meta`, at most `cap` (a new one past it is not
-/// kept). Returns how many it did not keep.
+/// Upsert: merges the members of `value` into `into` (module docs). A member of `known`
+/// (sorted) is always kept; of the others, and of the keys of `_meta`, at most `cap` (a
+/// new one past it is not kept). Returns how many it did not keep.
 fn merge(into: &mut Json, value: &Members, skip: Option<&str>, cap: usize, known: &[String]) -> u64 {
     if !into.is_object() {
         *into = Json::Object(Members::new());
