@@ -82,6 +82,20 @@ function codePoints(s: string, from: number, to: number): number {
 
 /** The table's entry for "print it, stay in the ground state". */
 const PLAIN_ENTRY = (table.PRINT << 4) | GROUND;
+/** Whether a character from U+00A0 up (not a bidi control) prints as one cell in the ground state. */
+const TEXT_PRINTS = TABLE[GROUND * CLASSES + CLASS_TEXT] === PLAIN_ENTRY;
+/**
+ * The longest range of ASCII bytes from the space up that the ground state prints (the table's
+ * `20-7E`): one comparison tells most bytes of a run; every other byte is looked up.
+ */
+const PLAIN_LO = 0x20;
+const PLAIN_SPAN = plainSpan(PLAIN_LO);
+
+function plainSpan(lo: number): number {
+  let hi = lo;
+  while (hi < 0x80 && TABLE[GROUND * CLASSES + hi] === PLAIN_ENTRY) hi++;
+  return hi - lo - 1;
+}
 /** The range the bidi controls of the table lie in: a unit outside it is none. */
 const BIDI_LO = Math.min(...table.BIDI.map(([lo]) => lo));
 const BIDI_HI = Math.max(...table.BIDI.map(([, hi]) => hi));
@@ -645,17 +659,43 @@ export class Transcript {
         if (this.#cells === null && this.#col === this.#n && this.#col < this.#maxLine) {
           // The usual case, the cursor at the end of the line: copy while scanning, up to the
           // line length limit (a printable byte there goes through the table, and wraps).
+          // A byte makes at most one UTF-16 unit (four make two), and a cell takes a byte or
+          // more, so stopping at `stop` bytes never passes the limit.
           const buf = this.#reserve(n - i);
           const stop = Math.min(n, i + (this.#maxLine - this.#col));
           let len = this.#len;
           const start = len;
-          while (b < 0x80 && TABLE[b] === PLAIN_ENTRY) {
-            buf[len++] = b;
-            if (++i === stop) break;
+          let astral = 0; // cells of two units
+          for (;;) {
+            if (b - PLAIN_LO >>> 0 <= PLAIN_SPAN) {
+              buf[len++] = b;
+              if (++i === stop) break;
+            } else if (b < 0x80) {
+              if (TABLE[b] !== PLAIN_ENTRY) break;
+              buf[len++] = b;
+              if (++i === stop) break;
+            } else {
+              // A whole character that prints as one cell (the table's `text` input in the
+              // ground state) is decoded in place; anything else (C1, bidi, invalid, cut off
+              // at `stop`) goes through the table below.
+              const d = TEXT_PRINTS && b >= 0xc2 ? decode(bytes, i, stop) : -1;
+              if (d <= 0) break;
+              const cp = d & 0x1fffff;
+              if (inputOf(cp) !== CLASS_TEXT) break;
+              if (cp < 0x10000) {
+                buf[len++] = cp;
+              } else {
+                buf[len++] = 0xd800 + ((cp - 0x10000) >> 10);
+                buf[len++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+                astral++;
+              }
+              i += d >>> 21;
+              if (i === stop) break;
+            }
             b = bytes[i] as number;
           }
           this.#len = len;
-          this.#n = this.#col = this.#n + (len - start);
+          this.#n = this.#col = this.#n + (len - start - astral);
           if (i === n) break;
           b = bytes[i] as number;
           if (i === stop && b < 0x80 && TABLE[b] === PLAIN_ENTRY) {
