@@ -60,6 +60,31 @@ describe("session state limits", () => {
     assert.equal(s.counters().bytesDropped, 2);
   });
 
+  test("an append at the bytes limit costs its chunk, not the limit (counted, not timed)", () => {
+    // 20,000 appends of 3 bytes past a limit of 4,096: dropping the first bytes never moves
+    // what is kept on every append (that would be 4,096 bytes each, 82 MB here).
+    const s = state({ maxBytes: 4096 });
+    const all: number[] = [];
+    for (let i = 0; i < 20000; i++) {
+      const chunk = [i % 251, i % 241, i % 239];
+      all.push(...chunk);
+      apply(s, "Bytes", { id: "n1", data: Buffer.from(chunk).toString("base64") });
+    }
+    assert.ok(s.work <= 4 * all.length, `work ${s.work} for ${all.length} bytes appended`);
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", data: Buffer.from(all.slice(-4096)).toString("base64") });
+    assert.equal(s.counters().bytesDropped, all.length - 4096);
+  });
+
+  test("a chunk longer than the bytes limit keeps its last bytes", () => {
+    const s = state({ maxBytes: 2 });
+    apply(s, "Bytes", { id: "n1", data: "AQ==" }); // 01
+    apply(s, "Bytes", { id: "n1", data: "AgMEBQ==" }); // 02 03 04 05
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", data: "BAU=" }); // 04 05
+    assert.equal(s.counters().bytesDropped, 3);
+    apply(s, "Bytes", { id: "n1", data: "Bg==" }); // 06
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", data: "BQY=" }); // 05 06
+  });
+
   test("a limit of zero keeps nothing", () => {
     const s = state({ maxTargets: 0 });
     apply(s, "Text", { id: "n1", text: "a" });

@@ -4,6 +4,7 @@ table written here: upstream's schema has no text append, so the fixtures cannot
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -103,6 +104,31 @@ def test_bytes_dropped_across_many_chunks_keep_the_last_ones() -> None:
         apply(state, "Bytes", {"id": "n1", "data": data})
     assert state.get("note", "n1") == {"id": "n1", "data": "AwQFBgc="}  # 03 04 05 06 07
     assert state.counters.bytes_dropped == 2
+
+
+def test_many_appends_at_the_bytes_limit_keep_the_last_bytes() -> None:
+    # 20,000 appends of 3 bytes past a limit of 4,096. The work counts each chunk once: a
+    # bytearray deleted from the front moves only its start (the Rust and TypeScript tests
+    # check the same bound, where the runtimes do it by hand).
+    state = SessionState(RULES, CODECS, StateLimits(max_bytes=4096))
+    everything = bytearray()
+    for i in range(20_000):
+        chunk = bytes((i % 251, i % 241, i % 239))
+        everything += chunk
+        apply(state, "Bytes", {"id": "n1", "data": base64.b64encode(chunk).decode()})
+    assert state.work <= 4 * len(everything)
+    assert state.get("note", "n1") == {"id": "n1", "data": base64.b64encode(everything[-4096:]).decode()}
+    assert state.counters.bytes_dropped == len(everything) - 4096
+
+
+def test_a_chunk_longer_than_the_bytes_limit_keeps_its_last_bytes() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_bytes=2))
+    apply(state, "Bytes", {"id": "n1", "data": "AQ=="})  # 01
+    apply(state, "Bytes", {"id": "n1", "data": "AgMEBQ=="})  # 02 03 04 05
+    assert state.get("note", "n1") == {"id": "n1", "data": "BAU="}  # 04 05
+    assert state.counters.bytes_dropped == 3
+    apply(state, "Bytes", {"id": "n1", "data": "Bg=="})  # 06
+    assert state.get("note", "n1") == {"id": "n1", "data": "BQY="}  # 05 06
 
 
 def test_a_limit_of_zero_keeps_nothing() -> None:

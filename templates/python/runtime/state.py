@@ -247,6 +247,10 @@ class SessionState:
         self.limits = limits or StateLimits()
         self.counters = StateCounters()
         """What the limits dropped so far."""
+        self.work = 0
+        """The bytes appends have copied so far: each decoded chunk (dropping the first bytes past
+        ``max_bytes`` moves nothing: a ``bytearray`` deleted from the front only moves its start,
+        as the Rust and TypeScript runtimes do by hand). The work counter tests read."""
         self._rules: list[_Rule] = []
         table = json.loads(rules)
         # The definition each target of the ``session`` owner is (``type_of``).
@@ -451,6 +455,7 @@ class SessionState:
                     held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
                     members[field] = held
                 held += chunk
+                self.work += len(chunk)
                 cut = len(held) - self.limits.max_bytes
                 if cut > 0:
                     del held[:cut]

@@ -165,7 +165,47 @@ struct Rule {
 type EntityKey = (String, String, Option<String>);
 
 /// The decoded bytes of one target's bytes members, by member path.
-type HeldBytes = Vec<(Vec<String>, Vec<u8>)>;
+type HeldBytes = Vec<(Vec<String>, Tail)>;
+
+/// The decoded bytes of one appended member: `buf[start..]`. The first bytes past
+/// [`StateLimits::max_bytes`] are dropped by moving `start`, and the buffer is compacted
+/// once what it has dropped is as long as what it keeps, so an append costs its chunk
+/// (amortised), not the limit, and the buffer holds at most twice the limit.
+#[derive(Default)]
+struct Tail {
+    buf: Vec<u8>,
+    start: usize,
+}
+
+impl Tail {
+    fn bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
+    /// Appends `chunk` and keeps the last `max` bytes. Returns how many it dropped and the
+    /// bytes it copied (the chunk, and what a compaction moved).
+    fn push(&mut self, chunk: &[u8], max: usize) -> (usize, usize) {
+        if chunk.len() >= max {
+            // The chunk alone fills the limit: its last bytes are all that is kept (in a
+            // buffer of their own, so that a larger one held before is freed).
+            let dropped = self.buf.len() - self.start + chunk.len() - max;
+            self.buf = chunk[chunk.len() - max..].to_vec();
+            self.start = 0;
+            return (dropped, max);
+        }
+        self.buf.extend_from_slice(chunk);
+        let mut copied = chunk.len();
+        let held = self.buf.len() - self.start;
+        let dropped = held.saturating_sub(max);
+        self.start += dropped;
+        if self.start > 0 && self.start >= self.buf.len() - self.start {
+            copied += self.buf.len() - self.start;
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        (dropped, copied)
+    }
+}
 
 /// The state of one session, as the schema's `x-state` annotations define it.
 pub struct SessionState {
@@ -178,6 +218,8 @@ pub struct SessionState {
     bytes: HashMap<EntityKey, HeldBytes>,
     limits: StateLimits,
     counters: StateCounters,
+    /// Bytes copied into and within the held bytes members ([`SessionState::work`]).
+    work: u64,
     /// The definition each target of the `session` owner is ([`SessionState::type_of`]),
     /// and whether it is kept by id.
     types: Vec<(String, String, bool)>,
@@ -316,7 +358,7 @@ impl SessionState {
         for (owner, _) in table.as_object().map(Members::iter).into_iter().flatten() {
             state.insert(owner.clone(), Json::Object(Members::new()));
         }
-        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default(), types }
+        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default(), work: 0, types }
     }
 
     /// The same state, keeping at most `limits` from now on.
@@ -336,6 +378,14 @@ impl SessionState {
     #[must_use]
     pub fn counters(&self) -> StateCounters {
         self.counters
+    }
+
+    /// The bytes appends have copied so far: each decoded chunk, and what dropping the
+    /// first bytes past [`StateLimits::max_bytes`] moved. The work counter tests read to
+    /// check, without a clock, that an append costs its chunk and not the limit.
+    #[must_use]
+    pub const fn work(&self) -> u64 {
+        self.work
     }
 
     /// Replaces the whole state with `snapshot` (what [`SessionState::snapshot`] gave,
@@ -547,16 +597,13 @@ impl SessionState {
                         let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
                         let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
                         let i = members.iter().position(|(p, _)| *p == field).unwrap_or_else(|| {
-                            members.push((field, at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default()));
+                            let buf = at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
+                            members.push((field, Tail { buf, start: 0 }));
                             members.len() - 1
                         });
-                        let held = &mut members[i].1;
-                        held.extend_from_slice(&chunk);
-                        if held.len() > limits.max_bytes {
-                            let cut = held.len() - limits.max_bytes;
-                            held.drain(..cut);
-                            self.counters.bytes_dropped += count(cut);
-                        }
+                        let (dropped, copied) = members[i].1.push(&chunk, limits.max_bytes);
+                        self.counters.bytes_dropped += count(dropped);
+                        self.work += count(copied);
                         *at = Json::String(String::new());
                     }
                     // In place: appending never copies what the member already holds.
@@ -615,7 +662,7 @@ impl SessionState {
     /// `entity` (a copy of the target `key`) with its bytes members written as base64.
     fn with_bytes(&self, key: &EntityKey, mut entity: Json) -> Json {
         for (path, bytes) in self.bytes.get(key).into_iter().flatten() {
-            *slot(&mut entity, path) = Json::String(encode_base64(bytes));
+            *slot(&mut entity, path) = Json::String(encode_base64(bytes.bytes()));
         }
         entity
     }
@@ -732,7 +779,7 @@ mod tests {
     //! The limits on what appends and new ids add, with a table written here: upstream's
     //! schema has no text append, so the fixtures cannot pin `max_text`. The same cases are
     //! in tests/runtime (state.test.ts, test_runtime_state.py).
-    use super::super::{Json, to_string};
+    use super::super::{Json, encode_base64, to_string};
     use super::{SessionState, StateCounters, StateLimits};
 
     /// One keyed target `note` with a text member, an array member and a bytes member, each appended.
@@ -782,6 +829,34 @@ mod tests {
         }
         assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","data":"AwQFBgc="}"#);
         assert_eq!(s.counters().bytes_dropped, 2);
+    }
+
+    #[test]
+    fn an_append_at_the_bytes_limit_costs_its_chunk_not_the_limit() {
+        // 20,000 appends of 3 bytes past a limit of 4,096: dropping the first bytes never
+        // moves what is kept on every append (that would be 4,096 bytes each, 82 MB here).
+        let mut s = state(StateLimits { max_bytes: 4096, ..StateLimits::default() });
+        let mut all = Vec::new();
+        for i in 0..20_000_u32 {
+            let chunk = [(i % 251) as u8, (i % 241) as u8, (i % 239) as u8];
+            all.extend_from_slice(&chunk);
+            s.apply("Bytes", &format!(r#"{{"id":"n1","data":"{}"}}"#, encode_base64(&chunk))).expect("applies");
+        }
+        assert!(s.work() <= 4 * all.len() as u64, "work {} for {} bytes appended", s.work(), all.len());
+        let kept = encode_base64(&all[all.len() - 4096..]);
+        assert_eq!(text(s.get("note", Some("n1"))), format!(r#"{{"id":"n1","data":"{kept}"}}"#));
+        assert_eq!(s.counters().bytes_dropped, all.len() as u64 - 4096);
+    }
+
+    #[test]
+    fn a_chunk_longer_than_the_bytes_limit_keeps_its_last_bytes() {
+        let mut s = state(StateLimits { max_bytes: 2, ..StateLimits::default() });
+        s.apply("Bytes", r#"{"id":"n1","data":"AQ=="}"#).expect("applies"); // 01
+        s.apply("Bytes", r#"{"id":"n1","data":"AgMEBQ=="}"#).expect("applies"); // 02 03 04 05
+        assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","data":"BAU="}"#); // 04 05
+        assert_eq!(s.counters().bytes_dropped, 3);
+        s.apply("Bytes", r#"{"id":"n1","data":"Bg=="}"#).expect("applies"); // 06
+        assert_eq!(text(s.get("note", Some("n1"))), r#"{"id":"n1","data":"BQY="}"#); // 05 06
     }
 
     #[test]

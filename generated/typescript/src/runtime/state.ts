@@ -102,24 +102,48 @@ function dropCodePoints(s: string, k: number): string {
   return s.slice(i);
 }
 
-/** The bytes `held` holds, in one array. */
-function joined(held: Held): Uint8Array {
-  const all = new Uint8Array(held.length);
-  let i = 0;
-  for (let k = held.head; k < held.data.length; k++) {
-    const c = held.data[k] ?? new Uint8Array();
-    all.set(c, i);
-    i += c.length;
-  }
-  return all;
-}
-
-/** Decoded bytes of one member, as the chunks came (from `head` on) and their total. */
+/**
+ * Decoded bytes of one appended member: `buf[start..end)`. The first bytes past `maxBytes` are
+ * dropped by moving `start`, and the buffer is compacted once what it has dropped is as long as
+ * what it keeps, so an append costs its chunk (amortised), not the limit.
+ */
 interface Held {
   readonly path: readonly string[];
-  data: Uint8Array[];
-  head: number;
-  length: number;
+  buf: Uint8Array;
+  start: number;
+  end: number;
+}
+
+/** Appends `chunk` to `held`, keeping its last `max` bytes: how many it dropped, and the bytes it copied. */
+function pushHeld(held: Held, chunk: Uint8Array, max: number): { dropped: number; copied: number } {
+  const kept = held.end - held.start;
+  if (chunk.length >= max) {
+    // The chunk alone fills the limit: its last bytes are all that is kept.
+    held.buf = chunk.slice(chunk.length - max);
+    held.start = 0;
+    held.end = max;
+    return { dropped: kept + chunk.length - max, copied: max };
+  }
+  let copied = chunk.length;
+  if (held.end + chunk.length > held.buf.length) {
+    const bigger = new Uint8Array(Math.max(2 * (kept + chunk.length), 256));
+    bigger.set(held.buf.subarray(held.start, held.end));
+    copied += kept;
+    held.buf = bigger;
+    held.start = 0;
+    held.end = kept;
+  }
+  held.buf.set(chunk, held.end);
+  held.end += chunk.length;
+  const dropped = Math.max(0, held.end - held.start - max);
+  held.start += dropped;
+  if (held.start > 0 && held.start >= held.end - held.start) {
+    held.buf.copyWithin(0, held.start, held.end);
+    copied += held.end - held.start;
+    held.end -= held.start;
+    held.start = 0;
+  }
+  return { dropped, copied };
 }
 
 /** How the reducer decodes a message of a definition (the registry's codecs). */
@@ -293,6 +317,8 @@ export class SessionState {
   private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
   private readonly limits: StateLimits;
   private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0, membersDropped: 0 };
+  /** Bytes copied into and within the held bytes members (`work`). */
+  private copied = 0;
 
   /**
    * An empty state with the table `rules` (`STATE_RULES.get(version)`), decoding each message
@@ -347,6 +373,15 @@ export class SessionState {
   /** The limits in force. */
   get stateLimits(): StateLimits {
     return this.limits;
+  }
+
+  /**
+   * The bytes appends have copied so far: each decoded chunk, and what dropping the first bytes
+   * past `maxBytes` moved. The work counter tests read to check, without a clock, that an append
+   * costs its chunk and not the limit.
+   */
+  get work(): number {
+    return this.copied;
   }
 
   /** What the limits dropped so far. */
@@ -515,20 +550,12 @@ export class SessionState {
         let held = entry.members.get(JSON.stringify(field));
         if (held === undefined) {
           const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
-          held = { path: field, data: [first], head: 0, length: first.length };
+          held = { path: field, buf: first, start: 0, end: first.length };
           entry.members.set(JSON.stringify(field), held);
         }
-        // Empty chunks add nothing; many small ones are joined now and then, so that what
-        // is held stays close to its bytes.
-        if (chunk.length > 0) {
-          held.data.push(chunk);
-          held.length += chunk.length;
-          this.trimBytes(held);
-          if (held.data.length - held.head > 64) {
-            held.data = [joined(held)];
-            held.head = 0;
-          }
-        }
+        const { dropped, copied } = pushHeld(held, chunk, this.limits.maxBytes);
+        this.dropped.bytesDropped += dropped;
+        this.copied += copied;
         parent.set(name, "");
       } else if (r.appends === "text") {
         let text = (typeof at === "string" ? at : "") + (typeof value === "string" ? value : "");
@@ -552,29 +579,6 @@ export class SessionState {
     }
   }
 
-  /** Drops the first bytes of `held` past `maxBytes`. */
-  private trimBytes(held: Held): void {
-    let cut = held.length - this.limits.maxBytes;
-    if (cut <= 0) return;
-    this.dropped.bytesDropped += cut;
-    held.length -= cut;
-    while (cut > 0) {
-      const first = held.data[held.head] ?? new Uint8Array();
-      if (first.length <= cut) {
-        cut -= first.length;
-        held.head++;
-      } else {
-        held.data[held.head] = first.slice(cut); // a copy: the dropped bytes are freed
-        cut = 0;
-      }
-    }
-    // The slots before `head` still hold their chunks: drop them now and then.
-    if (held.head > 64 && held.head * 2 > held.data.length) {
-      held.data = held.data.slice(held.head);
-      held.head = 0;
-    }
-  }
-
   private dropBytes(r: Rule, id: string | null, prefix: readonly string[]): void {
     const k = JSON.stringify([r.owner, r.target, id]);
     const entry = this.bytes.get(k);
@@ -589,7 +593,7 @@ export class SessionState {
     for (const held of this.bytes.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
-      parent.set(name, encodeBase64(joined(held)));
+      parent.set(name, encodeBase64(held.buf.subarray(held.start, held.end)));
     }
     return out;
   }
