@@ -75,6 +75,22 @@ describe("session state limits", () => {
     assert.equal(s.counters().bytesDropped, all.length - 4096);
   });
 
+  test("an append at the text limit costs its chunk, not the limit (counted, not timed)", () => {
+    // 20,000 appends of 2 or 3 code points past a limit of 4,096: counting the whole text on
+    // every append would go over about 82 million units here.
+    const s = state({ maxText: 4096 });
+    let all = "";
+    for (let i = 0; i < 20000; i++) {
+      const part = i % 7 === 0 ? "\u00e9\u{1f600}c" : "ab";
+      all += part;
+      apply(s, "Text", { id: "n1", text: part });
+    }
+    assert.ok(s.work <= 32 * all.length, `work ${s.work} for ${all.length} units appended`);
+    const points = [...all];
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", text: points.slice(-4096).join("") });
+    assert.equal(s.counters().textDropped, points.length - 4096);
+  });
+
   test("a chunk longer than the bytes limit keeps its last bytes", () => {
     const s = state({ maxBytes: 2 });
     apply(s, "Bytes", { id: "n1", data: "AQ==" }); // 01

@@ -121,6 +121,27 @@ def test_many_appends_at_the_bytes_limit_keep_the_last_bytes() -> None:
     assert state.counters.bytes_dropped == len(everything) - 4096
 
 
+def test_an_append_at_the_text_limit_costs_its_chunk_not_the_limit() -> None:
+    # 20,000 appends of 2 or 3 code points past a limit of 4,096: keeping the text as one string
+    # copied all of it on every append (about 82 million code points here).
+    state = SessionState(RULES, CODECS, StateLimits(max_text=4096))
+    everything = []
+    for i in range(20_000):
+        part = "ab" if i % 7 else "é\U0001f600c"
+        everything.append(part)
+        apply(state, "Text", {"id": "n1", "text": part})
+    text = "".join(everything)
+    assert state.work <= 32 * len(text), f"work {state.work} for {len(text)} code points appended"
+    assert state.get("note", "n1") == {"id": "n1", "text": text[-4096:]}
+    assert state.counters.text_dropped == len(text) - 4096
+    # An upsert-free restore of what it shows, then more text: the same as never restored.
+    again = SessionState(RULES, CODECS, StateLimits(max_text=4096))
+    again.restore(state.snapshot())
+    apply(again, "Text", {"id": "n1", "text": "xyz"})
+    apply(state, "Text", {"id": "n1", "text": "xyz"})
+    assert again.get("note", "n1") == state.get("note", "n1")
+
+
 def test_a_chunk_longer_than_the_bytes_limit_keeps_its_last_bytes() -> None:
     state = SessionState(RULES, CODECS, StateLimits(max_bytes=2))
     apply(state, "Bytes", {"id": "n1", "data": "AQ=="})  # 01

@@ -144,6 +144,61 @@ class _Rule:
 
 
 _MISSING = object()
+
+
+class _Text:
+    """The text of one appended text member, kept in parts: ``parts[head]`` from code point
+    ``off``, then the parts after it, ``points`` code points in all. A part is merged into the
+    one before it once it is at least half as long, so there are few parts and each code point
+    is copied a logarithmic number of times; the first code points past the limit are dropped by
+    moving ``head`` and ``off``. So an append costs its chunk (amortised), not the limit, where
+    ``text + chunk`` copied the whole text on every append."""
+
+    __slots__ = ("head", "off", "parts", "points")
+
+    def __init__(self, first: str) -> None:
+        self.parts = [first] if first else []
+        self.head = 0
+        self.off = 0
+        self.points = len(first)
+
+    def push(self, chunk: str, limit: int) -> tuple[int, int]:
+        """Appends ``chunk`` and keeps the last ``limit`` code points: how many it dropped, and
+        the code points it copied (the chunk, and each merge)."""
+        parts = self.parts
+        copied = len(chunk)
+        if chunk:
+            parts.append(chunk)
+            self.points += len(chunk)
+            while len(parts) - self.head >= 2 and 2 * len(parts[-1]) >= len(parts[-2]):
+                last = parts.pop()
+                parts[-1] += last
+                copied += len(parts[-1])
+        cut = self.points - limit
+        dropped = max(cut, 0)
+        while cut > 0:
+            rest = len(parts[self.head]) - self.off
+            if rest <= cut:
+                cut -= rest
+                self.head += 1
+                self.off = 0
+            else:
+                self.off += cut
+                cut = 0
+        self.points -= dropped
+        if self.head > 16 and 2 * self.head > len(parts):
+            copied += len(parts) - self.head
+            del parts[: self.head]
+            self.head = 0
+        return dropped, copied
+
+    def text(self) -> str:
+        parts = self.parts
+        if self.head >= len(parts):
+            return ""
+        return parts[self.head][self.off :] + "".join(parts[self.head + 1 :])
+
+
 _MAX_SAFE_INTEGER = 2**53 - 1
 
 
@@ -248,9 +303,10 @@ class SessionState:
         self.counters = StateCounters()
         """What the limits dropped so far."""
         self.work = 0
-        """The bytes appends have copied so far: each decoded chunk (dropping the first bytes past
-        ``max_bytes`` moves nothing: a ``bytearray`` deleted from the front only moves its start,
-        as the Rust and TypeScript runtimes do by hand). The work counter tests read."""
+        """What appends to bytes and text members have copied so far: each decoded chunk (dropping
+        the first bytes past ``max_bytes`` moves nothing: a ``bytearray`` deleted from the front
+        only moves its start, as the Rust and TypeScript runtimes do by hand), each text chunk and
+        what merging the parts of a text copied. The work counter tests read."""
         self._rules: list[_Rule] = []
         table = json.loads(rules)
         # The definition each target of the ``session`` owner is (``type_of``).
@@ -286,8 +342,9 @@ class SessionState:
                 )
         # Every owner is there from the start, empty (``{"session": {}}``).
         self._state: dict[str, Json] = {owner: {} for owner in table}
-        # The decoded bytes of bytes members, by target (owner, target, id) and member path.
-        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray]] = {}
+        # The decoded bytes of bytes members, and the text of text members, by target (owner,
+        # target, id) and member path (the state holds "" there).
+        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray | _Text]] = {}
 
     def restore(self, snapshot: Json) -> None:
         """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave, kept
@@ -451,7 +508,7 @@ class SessionState:
                 chunk = decode_base64(value) if isinstance(value, str) else b""
                 members = self._bytes.setdefault((r.owner, r.target, ident), {})
                 held = members.get(field)
-                if held is None:
+                if not isinstance(held, bytearray):
                     held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
                     members[field] = held
                 held += chunk
@@ -462,12 +519,15 @@ class SessionState:
                     self.counters.bytes_dropped += cut
                 parent[name] = ""
             elif r.appends == "text":
-                text = (at if isinstance(at, str) else "") + (value if isinstance(value, str) else "")
-                cut = len(text) - self.limits.max_text
-                if cut > 0:
-                    text = text[cut:]
-                    self.counters.text_dropped += cut
-                parent[name] = text
+                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                text = members.get(field)
+                if not isinstance(text, _Text):
+                    text = _Text(at if isinstance(at, str) else "")
+                    members[field] = text
+                dropped, copied = text.push(value if isinstance(value, str) else "", self.limits.max_text)
+                self.counters.text_dropped += dropped
+                self.work += copied
+                parent[name] = ""
             else:
                 # In place: appending never copies what the member already holds.
                 items = at if isinstance(at, list) else []
@@ -497,7 +557,7 @@ class SessionState:
             if not isinstance(entity, dict):
                 entity = {}
             parent, name = _slot(entity, path)
-            parent[name] = encode_base64(bytes(held))
+            parent[name] = held.text() if isinstance(held, _Text) else encode_base64(bytes(held))
         return entity
 
     def get(self, target: str, ident: str | None = None) -> Json | None:

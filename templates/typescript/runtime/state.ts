@@ -91,30 +91,95 @@ function codePoints(s: string): number {
   return n;
 }
 
-/** `s` without its first `k` code points. */
-function dropCodePoints(s: string, k: number): string {
-  let i = 0;
-  for (let n = 0; n < k && i < s.length; n++) {
-    const c = s.charCodeAt(i);
-    i += c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) < 0xe000 ? 2 : 1;
-  }
-  return s.slice(i);
-}
-
 /**
  * Decoded bytes of one appended member: `buf[start..end)`. The first bytes past `maxBytes` are
  * dropped by moving `start`, and the buffer is compacted once what it has dropped is as long as
  * what it keeps, so an append costs its chunk (amortised), not the limit.
  */
-interface Held {
+interface HeldBytes {
+  readonly kind: "bytes";
   readonly path: readonly string[];
   buf: Uint8Array;
   start: number;
   end: number;
 }
 
+/**
+ * The text of one appended text member, kept in parts: `parts[head]` from UTF-16 unit `off`, then
+ * the parts after it, `points` code points in all. A part is merged into the one before it once
+ * it is at least half as long, so there are few parts; the first code points past `maxText` are
+ * dropped by moving `head` and `off`. So an append costs its chunk (amortised), not the limit
+ * (where counting the whole text did).
+ */
+interface HeldText {
+  readonly kind: "text";
+  readonly path: readonly string[];
+  parts: string[];
+  head: number;
+  off: number;
+  points: number;
+}
+
+/** What an appended member holds beside the state (which holds "" there). */
+type Held = HeldBytes | HeldText;
+
+function isHigh(u: number): boolean {
+  return u >= 0xd800 && u < 0xdc00;
+}
+
+function isLow(u: number): boolean {
+  return u >= 0xdc00 && u < 0xe000;
+}
+
+/** Appends `chunk` to `held`, keeping its last `max` code points: how many it dropped, and the units it copied. */
+function pushText(held: HeldText, chunk: string, max: number): { dropped: number; copied: number } {
+  const parts = held.parts;
+  let copied = chunk.length;
+  if (chunk.length > 0) {
+    // Whole code points: the JSON parser refuses a lone surrogate, so no pair is split.
+    parts.push(chunk);
+    held.points += codePoints(chunk);
+    while (parts.length - held.head >= 2 && 2 * (parts[parts.length - 1] as string).length >= (parts[parts.length - 2] as string).length) {
+      const tail = parts.pop() as string;
+      parts[parts.length - 1] += tail;
+      copied += (parts[parts.length - 1] as string).length;
+    }
+  }
+  let cut = held.points - max;
+  const dropped = Math.max(cut, 0);
+  while (cut > 0) {
+    const first = parts[held.head] as string;
+    // Past whole code points of the first part, as far as `cut` goes.
+    let i = held.off;
+    while (cut > 0 && i < first.length) {
+      i += isHigh(first.charCodeAt(i)) && isLow(first.charCodeAt(i + 1)) ? 2 : 1;
+      cut--;
+    }
+    copied += i - held.off;
+    if (i >= first.length) {
+      held.head++;
+      held.off = 0;
+    } else {
+      held.off = i;
+    }
+  }
+  held.points -= dropped;
+  if (held.head > 16 && 2 * held.head > parts.length) {
+    copied += parts.length - held.head;
+    held.parts = parts.slice(held.head);
+    held.head = 0;
+  }
+  return { dropped, copied };
+}
+
+function heldText(held: HeldText): string {
+  const parts = held.parts;
+  if (held.head >= parts.length) return "";
+  return (parts[held.head] as string).slice(held.off) + parts.slice(held.head + 1).join("");
+}
+
 /** Appends `chunk` to `held`, keeping its last `max` bytes: how many it dropped, and the bytes it copied. */
-function pushHeld(held: Held, chunk: Uint8Array, max: number): { dropped: number; copied: number } {
+function pushHeld(held: HeldBytes, chunk: Uint8Array, max: number): { dropped: number; copied: number } {
   const kept = held.end - held.start;
   if (chunk.length >= max) {
     // The chunk alone fills the limit: its last bytes are all that is kept.
@@ -316,7 +381,7 @@ export class SessionState {
   private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
   private readonly limits: StateLimits;
   private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0, membersDropped: 0 };
-  /** Bytes copied into and within the held bytes members (`work`). */
+  /** What appends to the held bytes and text members copied (`work`). */
   private copied = 0;
 
   /**
@@ -375,9 +440,10 @@ export class SessionState {
   }
 
   /**
-   * The bytes appends have copied so far: each decoded chunk, and what dropping the first bytes
-   * past `maxBytes` moved. The work counter tests read to check, without a clock, that an append
-   * costs its chunk and not the limit.
+   * What appends to bytes and text members have copied so far (bytes, UTF-16 units): each
+   * chunk, and what dropping the first bytes or code points past `maxBytes` and `maxText`, and
+   * merging the parts of a text, moved. The work counter tests read to check, without a clock,
+   * that an append costs its chunk and not the limit.
    */
   get work(): number {
     return this.copied;
@@ -538,8 +604,8 @@ export class SessionState {
       }
       const [parent, name] = slot(entity, field);
       const at = parent.get(name) ?? null;
-      if (r.appends === "bytes") {
-        const chunk = typeof value === "string" ? decodeBase64(value) : new Uint8Array();
+      if (r.appends === "bytes" || r.appends === "text") {
+        // Beside the state (which holds "" there): an append costs its chunk.
         const k = JSON.stringify([r.owner, r.target, id]);
         let entry = this.bytes.get(k);
         if (entry === undefined) {
@@ -547,26 +613,26 @@ export class SessionState {
           this.bytes.set(k, entry);
         }
         let held = entry.members.get(JSON.stringify(field));
-        if (held === undefined) {
-          const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
-          held = { path: field, buf: first, start: 0, end: first.length };
+        if (held === undefined || held.kind !== r.appends) {
+          if (r.appends === "bytes") {
+            const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
+            held = { kind: "bytes", path: field, buf: first, start: 0, end: first.length };
+          } else {
+            const first = typeof at === "string" ? at : "";
+            held = { kind: "text", path: field, parts: first === "" ? [] : [first], head: 0, off: 0, points: codePoints(first) };
+          }
           entry.members.set(JSON.stringify(field), held);
         }
-        const { dropped, copied } = pushHeld(held, chunk, this.limits.maxBytes);
-        this.dropped.bytesDropped += dropped;
-        this.copied += copied;
-        parent.set(name, "");
-      } else if (r.appends === "text") {
-        let text = (typeof at === "string" ? at : "") + (typeof value === "string" ? value : "");
-        // A string holds at least as many UTF-16 units as code points.
-        if (text.length > this.limits.maxText) {
-          const cut = codePoints(text) - this.limits.maxText;
-          if (cut > 0) {
-            text = dropCodePoints(text, cut);
-            this.dropped.textDropped += cut;
-          }
+        if (held.kind === "bytes") {
+          const { dropped, copied } = pushHeld(held, typeof value === "string" ? decodeBase64(value) : new Uint8Array(), this.limits.maxBytes);
+          this.dropped.bytesDropped += dropped;
+          this.copied += copied;
+        } else {
+          const { dropped, copied } = pushText(held, typeof value === "string" ? value : "", this.limits.maxText);
+          this.dropped.textDropped += dropped;
+          this.copied += copied;
         }
-        parent.set(name, text);
+        parent.set(name, "");
       } else {
         // In place: appending never copies what the member already holds.
         const items = Array.isArray(at) ? at : [];
@@ -592,7 +658,7 @@ export class SessionState {
     for (const held of this.bytes.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
-      parent.set(name, encodeBase64(held.buf.subarray(held.start, held.end)));
+      parent.set(name, held.kind === "bytes" ? encodeBase64(held.buf.subarray(held.start, held.end)) : heldText(held));
     }
     return out;
   }

@@ -164,8 +164,62 @@ struct Rule {
 /// One target: (owner, target, id).
 type EntityKey = (String, String, Option<String>);
 
-/// The decoded bytes of one target's bytes members, by member path.
-type HeldBytes = Vec<(Vec<String>, Tail)>;
+/// The decoded bytes of one target's bytes members, and the text of its text members, by
+/// member path (the state holds `""` there).
+type HeldBytes = Vec<(Vec<String>, Held)>;
+
+/// What an appended member holds beside the state.
+enum Held {
+    Bytes(Tail),
+    Text(TextTail),
+}
+
+/// The text of one appended text member: `buf[start..]`, `points` code points. As [`Tail`]:
+/// the first code points past [`StateLimits::max_text`] are dropped by moving `start`, and the
+/// buffer is compacted once what it dropped is as long as what it keeps, so an append costs
+/// its chunk (amortised), not the limit (where counting and cutting the whole string did).
+#[derive(Default)]
+struct TextTail {
+    buf: String,
+    start: usize,
+    points: usize,
+}
+
+impl TextTail {
+    fn text(&self) -> &str {
+        &self.buf[self.start..]
+    }
+
+    /// Appends `chunk` and keeps the last `max` code points. Returns how many it dropped
+    /// and the bytes it copied.
+    fn push(&mut self, chunk: &str, max: usize) -> (usize, usize) {
+        let more = chunk.chars().count();
+        if more >= max {
+            // The chunk alone fills the limit: its last code points are all that is kept.
+            let dropped = self.points + more - max;
+            let at = chunk.char_indices().nth(more - max).map_or(chunk.len(), |(i, _)| i);
+            self.buf = chunk[at..].to_owned();
+            self.start = 0;
+            self.points = max;
+            return (dropped, self.buf.len());
+        }
+        self.buf.push_str(chunk);
+        self.points += more;
+        let mut copied = chunk.len();
+        let dropped = self.points.saturating_sub(max);
+        if dropped > 0 {
+            let rest = &self.buf[self.start..];
+            self.start += rest.char_indices().nth(dropped).map_or(rest.len(), |(i, _)| i);
+            self.points = max;
+        }
+        if self.start > 0 && self.start >= self.buf.len() - self.start {
+            copied += self.buf.len() - self.start;
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        (dropped, copied)
+    }
+}
 
 /// The decoded bytes of one appended member: `buf[start..]`. The first bytes past
 /// [`StateLimits::max_bytes`] are dropped by moving `start`, and the buffer is compacted
@@ -218,7 +272,7 @@ pub struct SessionState {
     bytes: HashMap<EntityKey, HeldBytes>,
     limits: StateLimits,
     counters: StateCounters,
-    /// Bytes copied into and within the held bytes members ([`SessionState::work`]).
+    /// Bytes copied into and within the held bytes and text members ([`SessionState::work`]).
     work: u64,
     /// The definition each target of the `session` owner is ([`SessionState::type_of`]),
     /// and whether it is kept by id.
@@ -380,9 +434,10 @@ impl SessionState {
         self.counters
     }
 
-    /// The bytes appends have copied so far: each decoded chunk, and what dropping the
-    /// first bytes past [`StateLimits::max_bytes`] moved. The work counter tests read to
-    /// check, without a clock, that an append costs its chunk and not the limit.
+    /// The bytes appends to bytes and text members have copied so far: each chunk, and what
+    /// dropping the first bytes or code points past [`StateLimits::max_bytes`] and
+    /// [`StateLimits::max_text`] moved. The work counter tests read to check, without a clock,
+    /// that an append costs its chunk and not the limit.
     #[must_use]
     pub const fn work(&self) -> u64 {
         self.work
@@ -593,37 +648,38 @@ impl SessionState {
                 }
                 let at = slot(entity, &field);
                 match r.appends.as_deref() {
-                    Some("bytes") => {
-                        let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
+                    // Beside the state (which holds "" there): an append costs its chunk.
+                    Some(kind @ ("bytes" | "text")) => {
+                        let bytes = kind == "bytes";
                         let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
-                        let i = members.iter().position(|(p, _)| *p == field).unwrap_or_else(|| {
-                            let buf = at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
-                            members.push((field, Tail { buf, start: 0 }));
-                            members.len() - 1
-                        });
-                        let (dropped, copied) = members[i].1.push(&chunk, limits.max_bytes);
-                        self.counters.bytes_dropped += count(dropped);
-                        self.work += count(copied);
-                        *at = Json::String(String::new());
-                    }
-                    // In place: appending never copies what the member already holds.
-                    Some("text") => {
-                        if !matches!(at, Json::String(_)) {
-                            *at = Json::String(String::new());
-                        }
-                        if let Json::String(s) = at {
-                            s.push_str(value.as_str().unwrap_or_default());
-                            // A string holds at least as many bytes as code points.
-                            if s.len() > limits.max_text {
-                                let points = s.chars().count();
-                                if points > limits.max_text {
-                                    let cut = points - limits.max_text;
-                                    let at = s.char_indices().nth(cut).map_or(s.len(), |(i, _)| i);
-                                    s.drain(..at);
-                                    self.counters.text_dropped += count(cut);
-                                }
+                        let i = match members.iter().position(|(p, held)| *p == field && matches!(held, Held::Bytes(_)) == bytes) {
+                            Some(i) => i,
+                            None => {
+                                members.retain(|(p, _)| *p != field);
+                                let held = if bytes {
+                                    Held::Bytes(Tail { buf: at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default(), start: 0 })
+                                } else {
+                                    let first = at.as_str().unwrap_or_default().to_owned();
+                                    Held::Text(TextTail { points: first.chars().count(), buf: first, start: 0 })
+                                };
+                                members.push((field, held));
+                                members.len() - 1
+                            }
+                        };
+                        match &mut members[i].1 {
+                            Held::Bytes(tail) => {
+                                let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
+                                let (dropped, copied) = tail.push(&chunk, limits.max_bytes);
+                                self.counters.bytes_dropped += count(dropped);
+                                self.work += count(copied);
+                            }
+                            Held::Text(tail) => {
+                                let (dropped, copied) = tail.push(value.as_str().unwrap_or_default(), limits.max_text);
+                                self.counters.text_dropped += count(dropped);
+                                self.work += count(copied);
                             }
                         }
+                        *at = Json::String(String::new());
                     }
                     kind => {
                         if !matches!(at, Json::Array(_)) {
@@ -662,7 +718,10 @@ impl SessionState {
     /// `entity` (a copy of the target `key`) with its bytes members written as base64.
     fn with_bytes(&self, key: &EntityKey, mut entity: Json) -> Json {
         for (path, bytes) in self.bytes.get(key).into_iter().flatten() {
-            *slot(&mut entity, path) = Json::String(encode_base64(bytes.bytes()));
+            *slot(&mut entity, path) = Json::String(match bytes {
+                Held::Bytes(tail) => encode_base64(tail.bytes()),
+                Held::Text(tail) => tail.text().to_owned(),
+            });
         }
         entity
     }
@@ -846,6 +905,31 @@ mod tests {
         let kept = encode_base64(&all[all.len() - 4096..]);
         assert_eq!(text(s.get("note", Some("n1"))), format!(r#"{{"id":"n1","data":"{kept}"}}"#));
         assert_eq!(s.counters().bytes_dropped, all.len() as u64 - 4096);
+    }
+
+    #[test]
+    fn an_append_at_the_text_limit_costs_its_chunk_not_the_limit() {
+        // 20,000 appends of 2 or 3 code points past a limit of 4,096: counting and cutting
+        // the whole text on every append would copy about 82 MB here.
+        let mut s = state(StateLimits { max_text: 4096, ..StateLimits::default() });
+        let mut all = String::new();
+        for i in 0..20_000 {
+            let part = if i % 7 == 0 { "\u{e9}\u{1f600}c" } else { "ab" };
+            all.push_str(part);
+            s.apply("Text", &format!(r#"{{"id":"n1","text":"{part}"}}"#)).expect("applies");
+        }
+        assert!(s.work() <= 4 * all.len() as u64, "work {} for {} bytes appended", s.work(), all.len());
+        let points = all.chars().count();
+        let kept: String = all.chars().skip(points - 4096).collect();
+        assert_eq!(s.get("note", Some("n1")), Some(Json::Object([("id", Json::from("n1")), ("text", Json::from(kept.as_str()))].into_iter().collect())));
+        assert_eq!(s.counters().text_dropped, points as u64 - 4096);
+        // A restore of what it shows, then more text: the same as never restored.
+        let mut again = state(StateLimits { max_text: 4096, ..StateLimits::default() });
+        again.restore(&s.snapshot()).expect("restores");
+        for x in [&mut s, &mut again] {
+            x.apply("Text", r#"{"id":"n1","text":"xyz"}"#).expect("applies");
+        }
+        assert_eq!(text(s.get("note", Some("n1"))), text(again.get("note", Some("n1"))));
     }
 
     #[test]
