@@ -140,12 +140,14 @@ def test_a_bad_character_deep_inside_a_long_text_is_found_with_its_offset() -> N
 
 
 def test_what_the_standard_library_accepts_is_rejected_here() -> None:
-    # b64decode without validate drops bad characters; strict_mode lets non-zero trailing bits through.
-    for text in ["YW Jj\n", "YW-Jj", "aGVsbG9=", "YR==", "YWJj===="]:
+    # b64decode without validate drops bad characters; strict_mode lets non-zero trailing bits
+    # and padding past the end ("YWJj====", "AKv5=", "MACA==") through.
+    for text in ["YW Jj\n", "YW-Jj", "aGVsbG9=", "YR==", "YWJj====", "AKv5=", "MACA=="]:
         stdbase64.b64decode(text)
         with pytest.raises(Base64Error):
             decode_base64(text)
     assert binascii.a2b_base64("YR==", strict_mode=True) == b"a"
+    assert binascii.a2b_base64("AKv5=", strict_mode=True) == b"\x00\xab\xf9"
 
 
 def lenient_canonical(text: str) -> bytes | None:
