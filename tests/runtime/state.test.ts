@@ -91,6 +91,19 @@ describe("session state limits", () => {
     assert.equal(s.counters().textDropped, points.length - 4096);
   });
 
+  test("many item appends at the limit keep the last items, and a restore goes on the same", () => {
+    const s = state({ maxItems: 64 });
+    for (let i = 0; i < 20000; i++) apply(s, "Item", { id: "n1", item: i });
+    const kept = Array.from({ length: 64 }, (_, k) => 20000 - 64 + k);
+    assert.deepEqual(s.get("note", "n1"), { id: "n1", items: kept });
+    assert.equal(s.counters().itemsDropped, 20000 - 64);
+    assert.ok(s.work <= 4 * 20000, `work ${s.work} for 20000 items appended`);
+    const again = state({ maxItems: 64 });
+    assert.deepEqual(again.restore(s.snapshot()), { ok: true });
+    for (const x of [s, again]) apply(x, "Item", { id: "n1", item: "last" });
+    assert.deepEqual(again.get("note", "n1"), s.get("note", "n1"));
+  });
+
   test("a chunk longer than the bytes limit keeps its last bytes", () => {
     const s = state({ maxBytes: 2 });
     apply(s, "Bytes", { id: "n1", data: "AQ==" }); // 01

@@ -142,6 +142,22 @@ def test_an_append_at_the_text_limit_costs_its_chunk_not_the_limit() -> None:
     assert again.get("note", "n1") == state.get("note", "n1")
 
 
+def test_many_item_appends_at_the_limit_keep_the_last_items() -> None:
+    state = SessionState(RULES, CODECS, StateLimits(max_items=64))
+    for i in range(20_000):
+        apply(state, "Item", {"id": "n1", "item": i})
+    assert state.get("note", "n1") == {"id": "n1", "items": list(range(20_000 - 64, 20_000))}
+    assert state.counters.items_dropped == 20_000 - 64
+    got = state.get("note", "n1")
+    assert isinstance(got, dict) and isinstance(got["items"], list)
+    got["items"].clear()  # a copy: the state keeps its items
+    again = SessionState(RULES, CODECS, StateLimits(max_items=64))
+    again.restore(state.snapshot())
+    for s in (state, again):
+        apply(s, "Item", {"id": "n1", "item": "last"})
+    assert again.get("note", "n1") == state.get("note", "n1")
+
+
 def test_a_chunk_longer_than_the_bytes_limit_keeps_its_last_bytes() -> None:
     state = SessionState(RULES, CODECS, StateLimits(max_bytes=2))
     apply(state, "Bytes", {"id": "n1", "data": "AQ=="})  # 01

@@ -25,7 +25,7 @@
 
 use super::limits::{DEFAULT_MAX_STATE_BYTES, DEFAULT_MAX_STATE_ITEMS, DEFAULT_MAX_STATE_MEMBERS, DEFAULT_MAX_STATE_TARGETS, DEFAULT_MAX_STATE_TEXT};
 use super::{Error, Json, Members, Warning, decode_base64, encode_base64, parse_value};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// What a session state keeps at most; the same in the three languages. The defaults
 /// (`templates/rules/limits.txt`) are safe for an interactive Client.
@@ -164,14 +164,34 @@ struct Rule {
 /// One target: (owner, target, id).
 type EntityKey = (String, String, Option<String>);
 
-/// The decoded bytes of one target's bytes members, and the text of its text members, by
-/// member path (the state holds `""` there).
+/// What one target's appended members hold (decoded bytes, text, items), by member path
+/// (the state holds `""` or `[]` there).
 type HeldBytes = Vec<(Vec<String>, Held)>;
 
 /// What an appended member holds beside the state.
 enum Held {
     Bytes(Tail),
     Text(TextTail),
+    /// The items of an appended array member: the first past [`StateLimits::max_items`]
+    /// leave the front in O(1) each.
+    Items(VecDeque<Json>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bytes,
+    Text,
+    Items,
+}
+
+impl Held {
+    const fn kind(&self) -> Kind {
+        match self {
+            Self::Bytes(_) => Kind::Bytes,
+            Self::Text(_) => Kind::Text,
+            Self::Items(_) => Kind::Items,
+        }
+    }
 }
 
 /// The text of one appended text member: `buf[start..]`, `points` code points. As [`Tail`]:
@@ -267,12 +287,12 @@ pub struct SessionState {
     decode: Box<StateDecoder>,
     /// Owner -> target -> the target (singleton) or id -> target (keyed).
     state: Members,
-    /// The bytes appended to bytes members, kept decoded (written as base64 by `snapshot`),
-    /// by target and member path.
+    /// What appends added to appended members (bytes kept decoded, written as base64 by
+    /// `get` and `snapshot`; text; items), by target and member path.
     bytes: HashMap<EntityKey, HeldBytes>,
     limits: StateLimits,
     counters: StateCounters,
-    /// Bytes copied into and within the held bytes and text members ([`SessionState::work`]).
+    /// What appends copied ([`SessionState::work`]).
     work: u64,
     /// The definition each target of the `session` owner is ([`SessionState::type_of`]),
     /// and whether it is kept by id.
@@ -434,8 +454,8 @@ impl SessionState {
         self.counters
     }
 
-    /// The bytes appends to bytes and text members have copied so far: each chunk, and what
-    /// dropping the first bytes or code points past [`StateLimits::max_bytes`] and
+    /// What appends have copied so far: the bytes of each bytes or text chunk and each item,
+    /// and what dropping the first bytes or code points past [`StateLimits::max_bytes`] and
     /// [`StateLimits::max_text`] moved. The work counter tests read to check, without a clock,
     /// that an append costs its chunk and not the limit.
     #[must_use]
@@ -647,55 +667,58 @@ impl SessionState {
                     *entity = Json::Object(m);
                 }
                 let at = slot(entity, &field);
-                match r.appends.as_deref() {
-                    // Beside the state (which holds "" there): an append costs its chunk.
-                    Some(kind @ ("bytes" | "text")) => {
-                        let bytes = kind == "bytes";
-                        let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
-                        let i = match members.iter().position(|(p, held)| *p == field && matches!(held, Held::Bytes(_)) == bytes) {
-                            Some(i) => i,
-                            None => {
-                                members.retain(|(p, _)| *p != field);
-                                let held = if bytes {
-                                    Held::Bytes(Tail { buf: at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default(), start: 0 })
-                                } else {
-                                    let first = at.as_str().unwrap_or_default().to_owned();
-                                    Held::Text(TextTail { points: first.chars().count(), buf: first, start: 0 })
-                                };
-                                members.push((field, held));
-                                members.len() - 1
+                // Beside the state (which holds "", or [] for items, there): an append costs
+                // its chunk, not what the member holds.
+                let kind = match r.appends.as_deref() {
+                    Some("bytes") => Kind::Bytes,
+                    Some("text") => Kind::Text,
+                    _ => Kind::Items,
+                };
+                let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
+                let i = match members.iter().position(|(p, held)| *p == field && held.kind() == kind) {
+                    Some(i) => i,
+                    None => {
+                        members.retain(|(p, _)| *p != field);
+                        let held = match kind {
+                            Kind::Bytes => Held::Bytes(Tail { buf: at.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default(), start: 0 }),
+                            Kind::Text => {
+                                let first = at.as_str().unwrap_or_default().to_owned();
+                                Held::Text(TextTail { points: first.chars().count(), buf: first, start: 0 })
                             }
+                            Kind::Items => Held::Items(match std::mem::take(at) {
+                                Json::Array(items) => items.into(),
+                                _ => VecDeque::new(),
+                            }),
                         };
-                        match &mut members[i].1 {
-                            Held::Bytes(tail) => {
-                                let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
-                                let (dropped, copied) = tail.push(&chunk, limits.max_bytes);
-                                self.counters.bytes_dropped += count(dropped);
-                                self.work += count(copied);
-                            }
-                            Held::Text(tail) => {
-                                let (dropped, copied) = tail.push(value.as_str().unwrap_or_default(), limits.max_text);
-                                self.counters.text_dropped += count(dropped);
-                                self.work += count(copied);
-                            }
-                        }
+                        members.push((field, held));
+                        members.len() - 1
+                    }
+                };
+                match &mut members[i].1 {
+                    Held::Bytes(tail) => {
+                        let chunk = value.as_str().and_then(|t| decode_base64(t).ok()).unwrap_or_default();
+                        let (dropped, copied) = tail.push(&chunk, limits.max_bytes);
+                        self.counters.bytes_dropped += count(dropped);
+                        self.work += count(copied);
                         *at = Json::String(String::new());
                     }
-                    kind => {
-                        if !matches!(at, Json::Array(_)) {
-                            *at = Json::Array(Vec::new());
+                    Held::Text(tail) => {
+                        let (dropped, copied) = tail.push(value.as_str().unwrap_or_default(), limits.max_text);
+                        self.counters.text_dropped += count(dropped);
+                        self.work += count(copied);
+                        *at = Json::String(String::new());
+                    }
+                    Held::Items(items) => {
+                        let before = items.len();
+                        match (r.appends.as_deref(), value) {
+                            (Some("items"), Json::Array(more)) => items.extend(more.iter().cloned()),
+                            (_, v) => items.push_back(v.clone()),
                         }
-                        if let Json::Array(items) = at {
-                            match (kind, value) {
-                                (Some("items"), Json::Array(more)) => items.extend(more.iter().cloned()),
-                                (_, v) => items.push(v.clone()),
-                            }
-                            if items.len() > limits.max_items {
-                                let cut = items.len() - limits.max_items;
-                                items.drain(..cut);
-                                self.counters.items_dropped += count(cut);
-                            }
-                        }
+                        self.work += count(items.len() - before);
+                        let cut = items.len().saturating_sub(limits.max_items);
+                        items.drain(..cut);
+                        self.counters.items_dropped += count(cut);
+                        *at = Json::Array(Vec::new());
                     }
                 }
             }
@@ -718,10 +741,11 @@ impl SessionState {
     /// `entity` (a copy of the target `key`) with its bytes members written as base64.
     fn with_bytes(&self, key: &EntityKey, mut entity: Json) -> Json {
         for (path, bytes) in self.bytes.get(key).into_iter().flatten() {
-            *slot(&mut entity, path) = Json::String(match bytes {
-                Held::Bytes(tail) => encode_base64(tail.bytes()),
-                Held::Text(tail) => tail.text().to_owned(),
-            });
+            *slot(&mut entity, path) = match bytes {
+                Held::Bytes(tail) => Json::String(encode_base64(tail.bytes())),
+                Held::Text(tail) => Json::String(tail.text().to_owned()),
+                Held::Items(items) => Json::Array(items.iter().cloned().collect()),
+            };
         }
         entity
     }
@@ -905,6 +929,25 @@ mod tests {
         let kept = encode_base64(&all[all.len() - 4096..]);
         assert_eq!(text(s.get("note", Some("n1"))), format!(r#"{{"id":"n1","data":"{kept}"}}"#));
         assert_eq!(s.counters().bytes_dropped, all.len() as u64 - 4096);
+    }
+
+    #[test]
+    fn many_item_appends_at_the_limit_keep_the_last_items() {
+        // Held beside the state: the first items leave the front of a deque, where shifting
+        // the array moved every item kept on every append.
+        let mut s = state(StateLimits { max_items: 64, ..StateLimits::default() });
+        for i in 0..20_000 {
+            s.apply("Item", &format!(r#"{{"id":"n1","item":{i}}}"#)).expect("applies");
+        }
+        let kept: Vec<String> = (20_000 - 64..20_000).map(|i| i.to_string()).collect();
+        assert_eq!(text(s.get("note", Some("n1"))), format!(r#"{{"id":"n1","items":[{}]}}"#, kept.join(",")));
+        assert_eq!(s.counters().items_dropped, 20_000 - 64);
+        let mut again = state(StateLimits { max_items: 64, ..StateLimits::default() });
+        again.restore(&s.snapshot()).expect("restores");
+        for x in [&mut s, &mut again] {
+            x.apply("Item", r#"{"id":"n1","item":"last"}"#).expect("applies");
+        }
+        assert_eq!(text(s.get("note", Some("n1"))), text(again.get("note", Some("n1"))));
     }
 
     #[test]

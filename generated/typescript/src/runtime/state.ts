@@ -121,8 +121,19 @@ interface HeldText {
   points: number;
 }
 
-/** What an appended member holds beside the state (which holds "" there). */
-type Held = HeldBytes | HeldText;
+/**
+ * The items of one appended array member: `items[head..]`. The first past `maxItems` are dropped
+ * by moving `head`, and the array is compacted once what it dropped is as long as what it keeps.
+ */
+interface HeldItems {
+  readonly kind: "items";
+  readonly path: readonly string[];
+  items: V[];
+  head: number;
+}
+
+/** What an appended member holds beside the state (which holds "" or [] there). */
+type Held = HeldBytes | HeldText | HeldItems;
 
 function isHigh(u: number): boolean {
   return u >= 0xd800 && u < 0xdc00;
@@ -605,42 +616,53 @@ export class SessionState {
       }
       const [parent, name] = slot(entity, field);
       const at = parent.get(name) ?? null;
-      if (r.appends === "bytes" || r.appends === "text") {
-        // Beside the state (which holds "" there): an append costs its chunk.
-        const k = JSON.stringify([r.owner, r.target, id]);
-        let entry = this.bytes.get(k);
-        if (entry === undefined) {
-          entry = { at: [r.owner, r.target, ...(id === null ? [] : [id])], members: new Map() };
-          this.bytes.set(k, entry);
-        }
-        let held = entry.members.get(JSON.stringify(field));
-        if (held === undefined || held.kind !== r.appends) {
-          if (r.appends === "bytes") {
-            const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
-            held = { kind: "bytes", path: field, buf: first, start: 0, end: first.length };
-          } else {
-            const first = typeof at === "string" ? at : "";
-            held = { kind: "text", path: field, parts: first === "" ? [] : [first], head: 0, off: 0, points: codePoints(first) };
-          }
-          entry.members.set(JSON.stringify(field), held);
-        }
-        if (held.kind === "bytes") {
-          const { dropped, copied } = pushHeld(held, typeof value === "string" ? decodeBase64(value) : new Uint8Array(), this.limits.maxBytes);
-          this.dropped.bytesDropped += dropped;
-          this.copied += copied;
+      // Beside the state (which holds "", or [] for items, there): an append costs its chunk,
+      // not what the member holds.
+      const kind = r.appends === "bytes" ? "bytes" : r.appends === "text" ? "text" : "items";
+      const k = JSON.stringify([r.owner, r.target, id]);
+      let entry = this.bytes.get(k);
+      if (entry === undefined) {
+        entry = { at: [r.owner, r.target, ...(id === null ? [] : [id])], members: new Map() };
+        this.bytes.set(k, entry);
+      }
+      let held = entry.members.get(JSON.stringify(field));
+      if (held === undefined || held.kind !== kind) {
+        if (kind === "bytes") {
+          const first = typeof at === "string" ? decodeBase64(at) : new Uint8Array();
+          held = { kind, path: field, buf: first, start: 0, end: first.length };
+        } else if (kind === "text") {
+          const first = typeof at === "string" ? at : "";
+          held = { kind, path: field, parts: first === "" ? [] : [first], head: 0, off: 0, points: codePoints(first) };
         } else {
-          const { dropped, copied } = pushText(held, typeof value === "string" ? value : "", this.limits.maxText);
-          this.dropped.textDropped += dropped;
-          this.copied += copied;
+          held = { kind, path: field, items: Array.isArray(at) ? at : [], head: 0 };
         }
+        entry.members.set(JSON.stringify(field), held);
+      }
+      if (held.kind === "bytes") {
+        const { dropped, copied } = pushHeld(held, typeof value === "string" ? decodeBase64(value) : new Uint8Array(), this.limits.maxBytes);
+        this.dropped.bytesDropped += dropped;
+        this.copied += copied;
+        parent.set(name, "");
+      } else if (held.kind === "text") {
+        const { dropped, copied } = pushText(held, typeof value === "string" ? value : "", this.limits.maxText);
+        this.dropped.textDropped += dropped;
+        this.copied += copied;
         parent.set(name, "");
       } else {
-        // In place: appending never copies what the member already holds.
-        const items = Array.isArray(at) ? at : [];
+        const items = held.items;
+        const before = items.length;
         if (r.appends === "items" && Array.isArray(value)) for (const v of value) items.push(v);
         else items.push(value);
-        if (items.length > this.limits.maxItems) this.dropped.itemsDropped += items.splice(0, items.length - this.limits.maxItems).length;
-        parent.set(name, items);
+        this.copied += items.length - before;
+        const cut = Math.max(0, items.length - held.head - this.limits.maxItems);
+        held.head += cut;
+        this.dropped.itemsDropped += cut;
+        if (held.head > 16 && 2 * held.head > items.length) {
+          this.copied += items.length - held.head;
+          held.items = items.slice(held.head);
+          held.head = 0;
+        }
+        parent.set(name, []);
       }
     }
   }
@@ -659,7 +681,7 @@ export class SessionState {
     for (const held of this.bytes.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
-      parent.set(name, held.kind === "bytes" ? encodeBase64(held.buf.subarray(held.start, held.end)) : heldText(held));
+      parent.set(name, held.kind === "bytes" ? encodeBase64(held.buf.subarray(held.start, held.end)) : held.kind === "text" ? heldText(held) : held.items.slice(held.head));
     }
     return out;
   }

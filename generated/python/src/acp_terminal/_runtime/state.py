@@ -16,6 +16,7 @@ appended member), counted in ``StateCounters``.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import islice
@@ -343,9 +344,9 @@ class SessionState:
                 )
         # Every owner is there from the start, empty (``{"session": {}}``).
         self._state: dict[str, Json] = {owner: {} for owner in table}
-        # The decoded bytes of bytes members, and the text of text members, by target (owner,
-        # target, id) and member path (the state holds "" there).
-        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray | _Text]] = {}
+        # What appends added to appended members (decoded bytes, text, items), by target (owner,
+        # target, id) and member path (the state holds "" or [] there).
+        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray | _Text | deque[Json]]] = {}
 
     def restore(self, snapshot: Json) -> None:
         """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave, kept
@@ -530,17 +531,20 @@ class SessionState:
                 self.work += copied
                 parent[name] = ""
             else:
-                # In place: appending never copies what the member already holds.
-                items = at if isinstance(at, list) else []
-                if r.appends == "items" and isinstance(value, list):
-                    items.extend(value)
-                else:
-                    items.append(value)
-                cut = len(items) - self.limits.max_items
-                if cut > 0:
-                    del items[:cut]
-                    self.counters.items_dropped += cut
-                parent[name] = items
+                # Beside the state too: the first items past the limit leave the front of a deque.
+                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                items = members.get(field)
+                excess = 0
+                if not isinstance(items, deque):
+                    first = at if isinstance(at, list) else []
+                    excess = max(0, len(first) - self.limits.max_items)
+                    items = deque(first, maxlen=self.limits.max_items)
+                    members[field] = items
+                more = value if r.appends == "items" and isinstance(value, list) else [value]
+                self.counters.items_dropped += excess + max(0, len(items) + len(more) - self.limits.max_items)
+                items.extend(more)
+                self.work += len(more)
+                parent[name] = []
 
     def _drop_bytes(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:
         members = self._bytes.get((r.owner, r.target, ident))
@@ -558,7 +562,12 @@ class SessionState:
             if not isinstance(entity, dict):
                 entity = {}
             parent, name = _slot(entity, path)
-            parent[name] = held.text() if isinstance(held, _Text) else encode_base64(bytes(held))
+            if isinstance(held, _Text):
+                parent[name] = held.text()
+            elif isinstance(held, deque):
+                parent[name] = json.loads(json.dumps(list(held)))
+            else:
+                parent[name] = encode_base64(bytes(held))
         return entity
 
     def get(self, target: str, ident: str | None = None) -> Json | None:
