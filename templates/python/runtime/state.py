@@ -345,7 +345,7 @@ class SessionState:
         self._state: dict[str, Json] = {owner: {} for owner in table}
         # What appends added to appended members (decoded bytes, text, items), by target (owner,
         # target, id) and member path (the state holds "" or [] there).
-        self._bytes: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray | _Text | deque[Json]]] = {}
+        self._held: dict[tuple[str, str, str | None], dict[tuple[str, ...], bytearray | _Text | deque[Json]]] = {}
 
     def restore(self, snapshot: Json) -> None:
         """Replaces the whole state with ``snapshot`` (what ``snapshot()`` gave, kept
@@ -391,7 +391,7 @@ class SessionState:
                     w = parsed.warnings[0]
                     raise ParseError(Problem(w.kind, base + w.path, f"not what the package keeps: {w.message}"))
         self._state = json.loads(json.dumps(snapshot))
-        self._bytes.clear()
+        self._held.clear()
 
     def apply(self, name: str, text: str) -> tuple[Problem, ...]:
         """Decodes ``text`` as the definition ``name`` and applies what its annotations say;
@@ -447,7 +447,7 @@ class SessionState:
             by_id = owner.get(r.target)
             if isinstance(by_id, dict) and ident is not None:
                 by_id.pop(ident, None)
-            self._drop_bytes(r, ident, ())
+            self._drop_held(r, ident, ())
             return
         if r.keyed:
             holder = owner.get(r.target)
@@ -468,7 +468,7 @@ class SessionState:
             # In one pass: a restored snapshot past the limit may drop many at once.
             for first in list(islice(holder, cut)):
                 del holder[first]
-                self._drop_bytes(r, first, ())
+                self._drop_held(r, first, ())
             self.counters.targets_dropped += cut
 
     def _change(
@@ -482,7 +482,7 @@ class SessionState:
                     holder[key] = entity
                 self.counters.members_dropped += _merge(entity, value, skip, self.limits.max_members, r.known)
                 for name in value:
-                    self._drop_bytes(r, ident, (name,))
+                    self._drop_held(r, ident, (name,))
         elif r.action == "replace":
             v = {k: x for k, x in value.items() if k != skip} if isinstance(value, dict) and skip is not None else value
             if r.field is not None:
@@ -494,7 +494,7 @@ class SessionState:
                 parent[name] = v
             else:
                 holder[key] = v
-            self._drop_bytes(r, ident, r.field or ())
+            self._drop_held(r, ident, r.field or ())
         elif r.action == "append":
             field = r.field or ()
             entity = holder[key]
@@ -507,7 +507,7 @@ class SessionState:
             at = parent[name]
             if r.appends == "bytes":
                 chunk = decode_base64(value) if isinstance(value, str) else b""
-                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                members = self._held.setdefault((r.owner, r.target, ident), {})
                 held = members.get(field)
                 if not isinstance(held, bytearray):
                     held = bytearray(decode_base64(at) if isinstance(at, str) else b"")
@@ -520,7 +520,7 @@ class SessionState:
                     self.counters.bytes_dropped += cut
                 parent[name] = ""
             elif r.appends == "text":
-                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                members = self._held.setdefault((r.owner, r.target, ident), {})
                 text = members.get(field)
                 if not isinstance(text, _Text):
                     text = _Text(at if isinstance(at, str) else "")
@@ -531,7 +531,7 @@ class SessionState:
                 parent[name] = ""
             else:
                 # Beside the state too: the first items past the limit leave the front of a deque.
-                members = self._bytes.setdefault((r.owner, r.target, ident), {})
+                members = self._held.setdefault((r.owner, r.target, ident), {})
                 items = members.get(field)
                 excess = 0
                 if not isinstance(items, deque):
@@ -545,19 +545,20 @@ class SessionState:
                 self.work += len(more)
                 parent[name] = []
 
-    def _drop_bytes(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:
-        members = self._bytes.get((r.owner, r.target, ident))
+    def _drop_held(self, r: _Rule, ident: str | None, prefix: tuple[str, ...]) -> None:
+        members = self._held.get((r.owner, r.target, ident))
         if members is None:
             return
         for path in [p for p in members if p[: len(prefix)] == prefix]:
             del members[path]
         if not members:
-            del self._bytes[(r.owner, r.target, ident)]
+            del self._held[(r.owner, r.target, ident)]
 
-    def _with_bytes(self, key: tuple[str, str, str | None], entity: Json) -> Json:
-        """A copy of the target ``key``, ``entity``, with its bytes members as base64."""
+    def _with_held(self, key: tuple[str, str, str | None], entity: Json) -> Json:
+        """A copy of the target ``key``, ``entity``, with what its appended members hold written in
+        (bytes as base64)."""
         entity = json.loads(json.dumps(entity))
-        for path, held in self._bytes.get(key, {}).items():
+        for path, held in self._held.get(key, {}).items():
             if not isinstance(entity, dict):
                 entity = {}
             parent, name = _slot(entity, path)
@@ -577,7 +578,7 @@ class SessionState:
         at = session.get(target) if isinstance(session, dict) else None
         if ident is not None:
             at = at.get(ident) if isinstance(at, dict) else None
-        return None if at is None else self._with_bytes(("session", target, ident), at)
+        return None if at is None else self._with_held(("session", target, ident), at)
 
     def has(self, target: str, ident: str | None = None) -> bool:
         """Whether the ``session`` state has the singleton ``target`` (no ``ident``), or the
@@ -631,8 +632,8 @@ class SessionState:
         """The whole state as JSON: ``{owner: {target: value}}``, a keyed target as an
         object of its ids in first-seen order, bytes members as base64."""
         out: JsonObject = json.loads(json.dumps(self._state))
-        for key in self._bytes:
+        for key in self._held:
             owner, target, ident = key
             parent, name = _slot(out, (owner, target) if ident is None else (owner, target, ident))
-            parent[name] = self._with_bytes(key, parent[name])
+            parent[name] = self._with_held(key, parent[name])
         return out

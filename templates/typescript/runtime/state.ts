@@ -388,8 +388,8 @@ export class SessionState {
   private readonly types = new Map<string, string>();
   private readonly keyedSession = new Set<string>();
   private state = new Map<string, V>();
-  /** The decoded bytes of bytes members, by target (owner, target, id) and member path. */
-  private bytes = new Map<string, { at: string[]; members: Map<string, Held> }>();
+  /** What appends added to appended members (decoded bytes, text, items), by target (owner, target, id) and member path. */
+  private held = new Map<string, { at: string[]; members: Map<string, Held> }>();
   private readonly limits: StateLimits;
   private readonly dropped: StateCounters = { targetsDropped: 0, itemsDropped: 0, bytesDropped: 0, textDropped: 0, membersDropped: 0 };
   /** What appends to the held bytes and text members copied (`work`). */
@@ -510,7 +510,7 @@ export class SessionState {
       }
     }
     this.state = v;
-    this.bytes.clear();
+    this.held.clear();
     return { ok: true };
   }
 
@@ -562,7 +562,7 @@ export class SessionState {
     if (r.action === "remove") {
       const byId = owner.get(r.target);
       if (byId instanceof Map && id !== null) byId.delete(id);
-      this.dropBytes(r, id, []);
+      this.dropHeld(r, id, []);
       return;
     }
     const [holder, key] = r.keyed ? [object(owner, r.target), id ?? ""] : [owner, r.target];
@@ -581,7 +581,7 @@ export class SessionState {
       }
       for (const k of gone) {
         holder.delete(k);
-        this.dropBytes(r, k, []);
+        this.dropHeld(r, k, []);
       }
       this.dropped.targetsDropped += cut;
     }
@@ -591,7 +591,7 @@ export class SessionState {
     if (r.action === "upsert") {
       if (value instanceof Map) {
         this.dropped.membersDropped += merge(object(holder, key), value, skip, this.limits.maxMembers, r.known);
-        for (const name of value.keys()) this.dropBytes(r, id, [name]);
+        for (const name of value.keys()) this.dropHeld(r, id, [name]);
       }
     } else if (r.action === "replace") {
       let v = value;
@@ -603,7 +603,7 @@ export class SessionState {
         const [parent, name] = slot(object(holder, key), r.field);
         parent.set(name, v);
       } else holder.set(key, v);
-      this.dropBytes(r, id, r.field ?? []);
+      this.dropHeld(r, id, r.field ?? []);
     } else if (r.action === "append") {
       const field = r.field ?? [];
       let entity = holder.get(key);
@@ -619,10 +619,10 @@ export class SessionState {
       // not what the member holds.
       const kind = r.appends === "bytes" ? "bytes" : r.appends === "text" ? "text" : "items";
       const k = JSON.stringify([r.owner, r.target, id]);
-      let entry = this.bytes.get(k);
+      let entry = this.held.get(k);
       if (entry === undefined) {
         entry = { at: [r.owner, r.target, ...(id === null ? [] : [id])], members: new Map() };
-        this.bytes.set(k, entry);
+        this.held.set(k, entry);
       }
       let held = entry.members.get(JSON.stringify(field));
       if (held === undefined || held.kind !== kind) {
@@ -666,18 +666,18 @@ export class SessionState {
     }
   }
 
-  private dropBytes(r: Rule, id: string | null, prefix: readonly string[]): void {
+  private dropHeld(r: Rule, id: string | null, prefix: readonly string[]): void {
     const k = JSON.stringify([r.owner, r.target, id]);
-    const entry = this.bytes.get(k);
+    const entry = this.held.get(k);
     if (entry === undefined) return;
     for (const [p, held] of [...entry.members]) if (prefix.every((x, i) => held.path[i] === x)) entry.members.delete(p);
-    if (entry.members.size === 0) this.bytes.delete(k);
+    if (entry.members.size === 0) this.held.delete(k);
   }
 
-  /** A copy of the target `key`, `entity`, with its bytes members as base64. */
-  private withBytes(key: string, entity: V): V {
+  /** A copy of the target `key`, `entity`, with what its appended members hold written in (bytes as base64). */
+  private withHeld(key: string, entity: V): V {
     let out = toV(toJson(entity));
-    for (const held of this.bytes.get(key)?.members.values() ?? []) {
+    for (const held of this.held.get(key)?.members.values() ?? []) {
       if (!(out instanceof Map)) out = new Map();
       const [parent, name] = slot(out, held.path);
       parent.set(name, held.kind === "bytes" ? encodeBase64(held.buf.subarray(held.start, held.end)) : held.kind === "text" ? heldText(held) : held.items.slice(held.head));
@@ -693,7 +693,7 @@ export class SessionState {
     const session = this.state.get("session");
     let at = session instanceof Map ? session.get(target) : undefined;
     if (id !== undefined) at = at instanceof Map ? at.get(id) : undefined;
-    return at === undefined ? undefined : toJson(this.withBytes(JSON.stringify(["session", target, id ?? null]), at));
+    return at === undefined ? undefined : toJson(this.withHeld(JSON.stringify(["session", target, id ?? null]), at));
   }
 
   /**
@@ -745,9 +745,9 @@ export class SessionState {
    */
   snapshot(): JsonObject {
     const out = toV(toJson(this.state)) as Map<string, V>;
-    for (const [k, entry] of this.bytes) {
+    for (const [k, entry] of this.held) {
       const [parent, name] = slot(out, entry.at);
-      parent.set(name, this.withBytes(k, parent.get(name) ?? null));
+      parent.set(name, this.withHeld(k, parent.get(name) ?? null));
     }
     return toJson(out) as JsonObject;
   }

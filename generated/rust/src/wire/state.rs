@@ -166,7 +166,7 @@ type EntityKey = (String, String, Option<String>);
 
 /// What one target's appended members hold (decoded bytes, text, items), by member path
 /// (the state holds `""` or `[]` there).
-type HeldBytes = Vec<(Vec<String>, Held)>;
+type HeldMembers = Vec<(Vec<String>, Held)>;
 
 /// What an appended member holds beside the state.
 enum Held {
@@ -289,7 +289,7 @@ pub struct SessionState {
     state: Members,
     /// What appends added to appended members (bytes kept decoded, written as base64 by
     /// `get` and `snapshot`; text; items), by target and member path.
-    bytes: HashMap<EntityKey, HeldBytes>,
+    held: HashMap<EntityKey, HeldMembers>,
     limits: StateLimits,
     counters: StateCounters,
     /// What appends copied ([`SessionState::work`]).
@@ -432,7 +432,7 @@ impl SessionState {
         for (owner, _) in table.as_object().map(Members::iter).into_iter().flatten() {
             state.insert(owner.clone(), Json::Object(Members::new()));
         }
-        Self { rules: out, decode: Box::new(decode), state, bytes: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default(), work: 0, types }
+        Self { rules: out, decode: Box::new(decode), state, held: HashMap::new(), limits: StateLimits::default(), counters: StateCounters::default(), work: 0, types }
     }
 
     /// The same state, keeping at most `limits` from now on.
@@ -527,7 +527,7 @@ impl SessionState {
             }
         }
         self.state = owners.clone();
-        self.bytes.clear();
+        self.held.clear();
         Ok(())
     }
 
@@ -595,7 +595,7 @@ impl SessionState {
             if let (Some(id), Some(Json::Object(m))) = (&id, self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None })) {
                 m.remove(id);
             }
-            self.drop_bytes(r, id.as_deref(), &[]);
+            self.drop_held(r, id.as_deref(), &[]);
             return;
         }
         let fresh = r.keyed && id.as_ref().is_some_and(|id| self.state.get(&r.owner).and_then(|o| o.get(&r.target)).is_none_or(|t| t.get(id).is_none()));
@@ -605,7 +605,8 @@ impl SessionState {
         }
     }
 
-    /// Past `max_targets` of `r`'s kind, drops the first seen (and their bytes).
+    /// Past `max_targets` of `r`'s kind, drops the first seen (and what they hold beside the
+    /// state).
     fn evict(&mut self, r: &Rule) {
         let Some(Json::Object(by_id)) = self.state.get_mut(&r.owner).and_then(|o| if let Json::Object(o) = o { o.get_mut(&r.target) } else { None }) else { return };
         // In one pass: a restored snapshot past the limit may drop many at once.
@@ -618,7 +619,7 @@ impl SessionState {
         });
         self.counters.targets_dropped += count(gone.len());
         for id in gone {
-            self.drop_bytes(r, Some(&id), &[]);
+            self.drop_held(r, Some(&id), &[]);
         }
     }
 
@@ -637,7 +638,7 @@ impl SessionState {
                     self.counters.members_dropped += merge(entity, v, skip, limits.max_members, &r.known);
                     let touched: Vec<String> = v.keys().cloned().collect();
                     for name in touched {
-                        self.drop_bytes(r, id.map(String::as_str), std::slice::from_ref(&name));
+                        self.drop_held(r, id.map(String::as_str), std::slice::from_ref(&name));
                     }
                 }
             }
@@ -655,7 +656,7 @@ impl SessionState {
                     None => *entity = v,
                 }
                 let field = r.field.clone().unwrap_or_default();
-                self.drop_bytes(r, id.map(String::as_str), &field);
+                self.drop_held(r, id.map(String::as_str), &field);
             }
             "append" => {
                 let field = r.field.clone().unwrap_or_default();
@@ -674,7 +675,7 @@ impl SessionState {
                     Some("text") => Kind::Text,
                     _ => Kind::Items,
                 };
-                let members = self.bytes.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
+                let members = self.held.entry((r.owner.clone(), r.target.clone(), id.cloned())).or_default();
                 let i = match members.iter().position(|(p, held)| *p == field && held.kind() == kind) {
                     Some(i) => i,
                     None => {
@@ -726,22 +727,23 @@ impl SessionState {
         }
     }
 
-    /// Forgets the decoded bytes of the members of `r`'s target under `prefix` (the JSON
-    /// value there is now the truth).
-    fn drop_bytes(&mut self, r: &Rule, id: Option<&str>, prefix: &[String]) {
+    /// Forgets what the appended members of `r`'s target under `prefix` hold beside the
+    /// state (the JSON value there is now the truth).
+    fn drop_held(&mut self, r: &Rule, id: Option<&str>, prefix: &[String]) {
         let key = (r.owner.clone(), r.target.clone(), id.map(str::to_owned));
-        if let Some(members) = self.bytes.get_mut(&key) {
+        if let Some(members) = self.held.get_mut(&key) {
             members.retain(|(p, _)| !p.starts_with(prefix));
             if members.is_empty() {
-                self.bytes.remove(&key);
+                self.held.remove(&key);
             }
         }
     }
 
-    /// `entity` (a copy of the target `key`) with its bytes members written as base64.
-    fn with_bytes(&self, key: &EntityKey, mut entity: Json) -> Json {
-        for (path, bytes) in self.bytes.get(key).into_iter().flatten() {
-            *slot(&mut entity, path) = match bytes {
+    /// `entity` (a copy of the target `key`) with what its appended members hold written in
+    /// (bytes as base64).
+    fn with_held(&self, key: &EntityKey, mut entity: Json) -> Json {
+        for (path, held) in self.held.get(key).into_iter().flatten() {
+            *slot(&mut entity, path) = match held {
                 Held::Bytes(tail) => Json::String(encode_base64(tail.bytes())),
                 Held::Text(tail) => Json::String(tail.text().to_owned()),
                 Held::Items(items) => Json::Array(items.iter().cloned().collect()),
@@ -759,7 +761,7 @@ impl SessionState {
             Some(id) => at.get(id)?,
             None => at,
         };
-        Some(self.with_bytes(&("session".to_owned(), target.to_owned(), id.map(str::to_owned)), entity.clone()))
+        Some(self.with_held(&("session".to_owned(), target.to_owned(), id.map(str::to_owned)), entity.clone()))
     }
 
     /// The definition a target of the `session` state is: the one its upserts and replaces
@@ -827,11 +829,11 @@ impl SessionState {
     #[must_use]
     pub fn snapshot(&self) -> Json {
         let mut out = Json::Object(self.state.clone());
-        for key @ (owner, target, id) in self.bytes.keys() {
+        for key @ (owner, target, id) in self.held.keys() {
             let mut at = vec![owner.clone(), target.clone()];
             at.extend(id.clone());
             let entity = slot(&mut out, &at);
-            *entity = self.with_bytes(key, std::mem::take(entity));
+            *entity = self.with_held(key, std::mem::take(entity));
         }
         out
     }
