@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Transcript } from "../../generated/typescript/src/transcript.js";
 import { TerminalStore } from "../../generated/typescript/src/store.js";
+import { sessionState } from "../../generated/typescript/src/registry.js";
 
 interface Piece {
   text: string;
@@ -16,12 +17,14 @@ interface Piece {
 
 export interface Entry {
   name: string;
-  target: "transcript" | "store";
+  target: "transcript" | "store" | "state";
   n: number;
   chunk?: number;
   readEachChunk?: boolean;
   parts?: Piece[];
   lines?: { pieces: Piece[]; times: number | "n" }[];
+  /** A `state` entry's limits (`"n"` as the size). */
+  limits?: Record<string, number | "n">;
 }
 
 const corpusPath = fileURLToPath(new URL("../../../../hostile/corpus.json", import.meta.url));
@@ -36,7 +39,10 @@ function piece(p: Piece, n: number): string {
   return out.join(p.separator ?? "");
 }
 
-export type Input = { kind: "bytes"; data: Uint8Array; chunk: number; readEach: boolean } | { kind: "lines"; lines: string[] };
+export type Input =
+  | { kind: "bytes"; data: Uint8Array; chunk: number; readEach: boolean }
+  | { kind: "lines"; lines: string[] }
+  | { kind: "state"; lines: string[]; limits: Record<string, number> };
 
 /** Expands entry `e` at size `n`. */
 export function expand(e: Entry, n: number): Input {
@@ -49,6 +55,11 @@ export function expand(e: Entry, n: number): Input {
     const text = l.pieces.map((p) => piece(p, n)).join("");
     const times = count(l.times, n);
     for (let i = 0; i < times; i++) lines.push(text.includes("{line}") ? text.replaceAll("{line}", String(i)) : text);
+  }
+  if (e.target === "state") {
+    const limits: Record<string, number> = {};
+    for (const [k, v] of Object.entries(e.limits ?? {})) limits[k] = count(v, n);
+    return { kind: "state", lines, limits };
   }
   return { kind: "lines", lines };
 }
@@ -80,6 +91,20 @@ export function run(input: Input): number {
     }
     read += t.text.length;
     return t.work + read;
+  }
+  if (input.kind === "state") {
+    const state = sessionState("v2", input.limits);
+    assert.ok(state !== undefined, "the v2 schema has x-state");
+    let decoded = 0;
+    for (const l of input.lines) {
+      decoded += l.length;
+      state.apply("SessionUpdate", l);
+    }
+    // The state still takes a new target afterwards, and its targets still decode.
+    assert.ok(state.apply("SessionUpdate", '{"sessionUpdate":"terminal_output_chunk","terminalId":"after","data":"b2s="}').ok);
+    assert.ok(state.get("terminal", "after") !== undefined);
+    state.checkInvariants();
+    return decoded + state.work + JSON.stringify(state.snapshot()).length;
   }
   const store = new TerminalStore();
   let decoded = 0;

@@ -10,8 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from acp_terminal import TerminalStore, Transcript
+from acp_terminal.registry import StateLimits, session_state
 
-CORPUS: dict[str, Any] = json.loads((Path(__file__).parent.parent / "hostile" / "corpus.json").read_text(encoding="utf-8"))
+CORPUS: dict[str, Any] = json.loads(
+    (Path(__file__).parent.parent / "hostile" / "corpus.json").read_text(encoding="utf-8")
+)
 
 
 def _count(t: int | str, n: int) -> int:
@@ -28,7 +31,8 @@ def _piece(p: dict[str, Any], n: int) -> str:
 
 
 def expand(e: dict[str, Any], n: int) -> tuple[str, Any]:
-    """Entry ``e`` at size ``n``: ``("bytes", (data, chunk, read_each))`` or ``("lines", lines)``."""
+    """Entry ``e`` at size ``n``: ``("bytes", (data, chunk, read_each))``, ``("lines", lines)`` or
+    ``("state", (lines, limits))``."""
     if e["target"] == "transcript":
         data = "".join(_piece(p, n) for p in e["parts"]).encode()
         return "bytes", (data, max(1, int(e.get("chunk", 4096))), bool(e.get("readEachChunk", False)))
@@ -37,12 +41,16 @@ def expand(e: dict[str, Any], n: int) -> tuple[str, Any]:
         text = "".join(_piece(p, n) for p in line["pieces"])
         times = _count(line["times"], n)
         lines.extend(text.replace("{line}", str(i)) if "{line}" in text else text for i in range(times))
+    if e["target"] == "state":
+        return "state", (lines, {k: _count(v, n) for k, v in e["limits"].items()})
     return "lines", lines
 
 
 def size(kind: str, payload: Any) -> int:
     """The input's size in bytes (characters for lines: what the decoder reads)."""
-    return len(payload[0]) if kind == "bytes" else sum(len(line) for line in payload)
+    if kind == "bytes":
+        return len(payload[0])
+    return sum(len(line) for line in (payload[0] if kind == "state" else payload))
 
 
 def run(kind: str, payload: Any, renderer: Any = Transcript) -> int:
@@ -63,6 +71,20 @@ def run(kind: str, payload: Any, renderer: Any = Transcript) -> int:
                 read += len(t.current_line)
         read += len(t.text)
         return t.work + read
+    if kind == "state":
+        lines, limits = payload
+        state = session_state("v2", StateLimits.from_json(limits))
+        assert state is not None
+        decoded = 0
+        for line in lines:
+            decoded += len(line)
+            with contextlib.suppress(ValueError):
+                state.apply("SessionUpdate", line)
+        # The state still takes a new target afterwards, and its targets still decode.
+        state.apply("SessionUpdate", '{"sessionUpdate":"terminal_output_chunk","terminalId":"after","data":"b2s="}')
+        assert state.get("terminal", "after") is not None
+        state.check_invariants()
+        return decoded + state.work + len(json.dumps(state.snapshot()))
     store = TerminalStore()
     decoded = 0
     for line in payload:

@@ -47,6 +47,9 @@ pub enum Input {
     },
     /// Lines applied to a store with `apply_text`.
     Lines(Vec<String>),
+    /// Lines applied to the v2 session state (each a `SessionUpdate`), with its limits as
+    /// JSON (`"n"` as the size).
+    State(Vec<String>, String),
 }
 
 impl Input {
@@ -55,7 +58,7 @@ impl Input {
     pub fn len(&self) -> usize {
         match self {
             Self::Bytes { data, .. } => data.len(),
-            Self::Lines(lines) => lines.iter().map(String::len).sum(),
+            Self::Lines(lines) | Self::State(lines, _) => lines.iter().map(String::len).sum(),
         }
     }
 
@@ -78,7 +81,7 @@ pub fn expand(entry: &Value, n: usize) -> Input {
             chunk: usize::try_from(entry["chunk"].as_u64().unwrap_or(4096)).expect("fits").max(1),
             read_each: entry.get("readEachChunk").and_then(Value::as_bool).unwrap_or(false),
         },
-        Some("store") => {
+        Some(target @ ("store" | "state")) => {
             let mut lines = Vec::new();
             for l in entry["lines"].as_array().expect("lines") {
                 let text: String = l["pieces"].as_array().expect("pieces").iter().map(|p| piece(p, n)).collect();
@@ -86,7 +89,12 @@ pub fn expand(entry: &Value, n: usize) -> Input {
                     lines.push(if text.contains("{line}") { text.replace("{line}", &i.to_string()) } else { text.clone() });
                 }
             }
-            Input::Lines(lines)
+            if target == "store" {
+                return Input::Lines(lines);
+            }
+            let limits: serde_json::Map<String, Value> =
+                entry["limits"].as_object().expect("a state entry has limits").iter().map(|(k, v)| (k.clone(), Value::from(count(v, n)))).collect();
+            Input::State(lines, Value::Object(limits).to_string())
         }
         other => panic!("unknown target {other:?}"),
     }
@@ -135,6 +143,20 @@ pub fn run(input: &Input) -> u64 {
                 work += t.with_transcript(|r| r.work() + r.text().len() as u64);
             }
             work
+        }
+        Input::State(lines, limits) => {
+            let limits = acp_terminal::wire::parse_value(limits).and_then(|v| acp_terminal::wire::StateLimits::from_json(&v)).expect("the entry's limits");
+            let mut state = acp_terminal::registry::session_state("v2").expect("the v2 schema has x-state").with_limits(limits);
+            let mut decoded = 0;
+            for l in lines {
+                decoded += l.len();
+                let _ = state.apply("SessionUpdate", l);
+            }
+            // The state still takes a new target afterwards, and its targets still decode.
+            state.apply("SessionUpdate", r#"{"sessionUpdate":"terminal_output_chunk","terminalId":"after","data":"b2s="}"#).expect("a valid update after the hostile input");
+            assert!(state.get("terminal", Some("after")).is_some(), "the state holds the new terminal");
+            state.check_invariants().expect("the state's targets decode");
+            decoded as u64 + state.work() + acp_terminal::wire::to_string(&state.snapshot()).len() as u64
         }
     }
 }
