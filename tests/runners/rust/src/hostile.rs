@@ -92,8 +92,7 @@ pub fn expand(entry: &Value, n: usize) -> Input {
             if target == "store" {
                 return Input::Lines(lines);
             }
-            let limits: serde_json::Map<String, Value> =
-                entry["limits"].as_object().expect("a state entry has limits").iter().map(|(k, v)| (k.clone(), Value::from(count(v, n)))).collect();
+            let limits: serde_json::Map<String, Value> = entry["limits"].as_object().expect("a state entry has limits").iter().map(|(k, v)| (k.clone(), Value::from(count(v, n)))).collect();
             Input::State(lines, Value::Object(limits).to_string())
         }
         other => panic!("unknown target {other:?}"),
