@@ -944,10 +944,16 @@ mod tests {
         let kept: Vec<String> = (20_000 - 64..20_000).map(|i| i.to_string()).collect();
         assert_eq!(text(s.get("note", Some("n1"))), format!(r#"{{"id":"n1","items":[{}]}}"#, kept.join(",")));
         assert_eq!(s.counters().items_dropped, 20_000 - 64);
-        let mut again = state(StateLimits { max_items: 64, ..StateLimits::default() });
+        restored_goes_on_the_same(s, "Item", r#"{"id":"n1","item":"last"}"#);
+    }
+
+    /// A state restored from `s`'s snapshot (with `s`'s limits), then given one more
+    /// `message`, holds what `s` holds after the same message.
+    fn restored_goes_on_the_same(mut s: SessionState, name: &str, message: &str) {
+        let mut again = state(s.limits());
         again.restore(&s.snapshot()).expect("restores");
         for x in [&mut s, &mut again] {
-            x.apply("Item", r#"{"id":"n1","item":"last"}"#).expect("applies");
+            x.apply(name, message).expect("applies");
         }
         assert_eq!(text(s.get("note", Some("n1"))), text(again.get("note", Some("n1"))));
     }
@@ -969,12 +975,7 @@ mod tests {
         assert_eq!(s.get("note", Some("n1")), Some(Json::Object([("id", Json::from("n1")), ("text", Json::from(kept.as_str()))].into_iter().collect())));
         assert_eq!(s.counters().text_dropped, points as u64 - 4096);
         // A restore of what it shows, then more text: the same as never restored.
-        let mut again = state(StateLimits { max_text: 4096, ..StateLimits::default() });
-        again.restore(&s.snapshot()).expect("restores");
-        for x in [&mut s, &mut again] {
-            x.apply("Text", r#"{"id":"n1","text":"xyz"}"#).expect("applies");
-        }
-        assert_eq!(text(s.get("note", Some("n1"))), text(again.get("note", Some("n1"))));
+        restored_goes_on_the_same(s, "Text", r#"{"id":"n1","text":"xyz"}"#);
     }
 
     #[test]
