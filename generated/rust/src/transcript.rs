@@ -46,37 +46,6 @@ const _: () = {
     assert!(table::BIDI[0].0 == 0x202A && table::BIDI[0].1 == 0x202E && table::BIDI[1].0 == 0x2066 && table::BIDI[1].1 == 0x2069, "printable_len leaves out exactly the bidi controls of the table");
 };
 
-/// Whether the table reads ESC [ digits ; final as [`Transcript::inline_csi`] does: ESC
-/// starts an escape, `[` a CSI (the parameter reset), digits of the first parameter are
-/// `param` into `csi_param`, `;` moves to `csi_param_rest` where digits and `;` are ignored,
-/// and every final byte 40-7E goes back to the ground state. Computed from the table when
-/// the crate is built; when it does not hold, every sequence goes through the table.
-const INLINE_CSI: bool = {
-    const fn at(state: u8, b: usize) -> u8 {
-        TABLE[state as usize * CLASSES + b]
-    }
-    let mut ok = at(GROUND, 0x1B) == IGNORE << 4 | table::ESCAPE && at(table::ESCAPE, 0x5B) == table::CSI_START << 4 | table::CSI_ENTRY;
-    let plain = [table::CSI_ENTRY, table::CSI_PARAM, table::CSI_PARAM_REST];
-    let mut k = 0;
-    while k < plain.len() {
-        let s = plain[k];
-        ok = ok && at(s, 0x3B) == IGNORE << 4 | table::CSI_PARAM_REST;
-        let mut d = 0x30;
-        while d <= 0x39 {
-            let want = if s == table::CSI_PARAM_REST { IGNORE << 4 | s } else { table::PARAM << 4 | table::CSI_PARAM };
-            ok = ok && at(s, d) == want;
-            d += 1;
-        }
-        let mut f = 0x40;
-        while f <= 0x7E {
-            ok = ok && at(s, f) & 15 == GROUND;
-            f += 1;
-        }
-        k += 1;
-    }
-    ok
-};
-
 /// One UTF-8 decoding step.
 enum Step {
     /// A character and its length in bytes.
@@ -750,7 +719,7 @@ impl Transcript {
                     state = self.state;
                     continue;
                 }
-                if b == 0x1B && INLINE_CSI && bytes.get(i + 1) == Some(&b'[') {
+                if b == 0x1B && table::INLINE_CSI && bytes.get(i + 1) == Some(&b'[') {
                     // ESC [ with its parameters and final byte in this chunk: the table's
                     // steps through the plain CSI states without leaving this loop.
                     if let Some(next) = self.inline_csi(bytes, i + 2) {
@@ -807,10 +776,10 @@ impl Transcript {
     }
 
     /// A CSI sequence from its first parameter byte at `bytes[i]`: when digits, `;` and a
-    /// final byte (the plain CSI states, as [`INLINE_CSI`] checked the table) reach its end
-    /// within `bytes`, the final byte's action is carried out with the first parameter and
-    /// the index after it returned; otherwise `None`, nothing done (the table takes it from
-    /// the ESC).
+    /// final byte (the plain CSI states, as `table::INLINE_CSI`, which the generator computes
+    /// from the table, says) reach its end within `bytes`, the final byte's action is carried
+    /// out with the first parameter and the index after it returned; otherwise `None`,
+    /// nothing done (the table takes it from the ESC).
     #[inline]
     fn inline_csi(&mut self, bytes: &[u8], mut i: usize) -> Option<usize> {
         let mut state = table::CSI_ENTRY;

@@ -91,28 +91,6 @@ const TEXT_PRINTS = TABLE[GROUND * CLASSES + CLASS_TEXT] === PLAIN_ENTRY;
 const PLAIN_LO = 0x20;
 const PLAIN_SPAN = plainSpan(PLAIN_LO);
 
-/**
- * Whether the table reads ESC [ digits ; final as the inline path of `#run` does: ESC starts an
- * escape, `[` a CSI (the parameter reset), digits of the first parameter are `param` into
- * csi_param, `;` moves to csi_param_rest where digits and `;` are ignored, and every final byte
- * 40-7E goes back to the ground state. Checked once at load; when it does not hold, every
- * sequence goes through the table.
- */
-const INLINE_CSI: boolean = (() => {
-  const at = (state: number, b: number) => TABLE[state * CLASSES + b] as number;
-  const to = (action: number, next: number) => (action << 4) | next;
-  if (at(GROUND, 0x1b) !== to(IGNORE, table.ESCAPE) || at(table.ESCAPE, 0x5b) !== to(table.CSI_START, table.CSI_ENTRY)) return false;
-  const plain = [table.CSI_ENTRY, table.CSI_PARAM, table.CSI_PARAM_REST];
-  for (const s of plain) {
-    if (at(s, 0x3b) !== to(IGNORE, table.CSI_PARAM_REST)) return false;
-    for (let d = 0x30; d <= 0x39; d++) {
-      if (at(s, d) !== (s === table.CSI_PARAM_REST ? to(IGNORE, s) : to(table.PARAM, table.CSI_PARAM))) return false;
-    }
-    for (let f = 0x40; f <= 0x7e; f++) if ((at(s, f) & 15) !== GROUND) return false;
-  }
-  return true;
-})();
-
 function plainSpan(lo: number): number {
   let hi = lo;
   while (hi < 0x80 && TABLE[GROUND * CLASSES + hi] === PLAIN_ENTRY) hi++;
@@ -735,9 +713,9 @@ export class Transcript {
           if (j === n) break;
           i = j;
         }
-        if (b === 0x1b && INLINE_CSI && bytes[i + 1] === 0x5b) {
+        if (b === 0x1b && table.INLINE_CSI && bytes[i + 1] === 0x5b) {
           // ESC [ with its parameters and final byte in this chunk: the table's steps
-          // through the plain CSI states without leaving this loop (see INLINE_CSI).
+          // through the plain CSI states without leaving this loop (see table.INLINE_CSI).
           const next = this.#inlineCsi(bytes, i + 2);
           if (next > 0) {
             i = next;
@@ -802,9 +780,10 @@ export class Transcript {
 
   /**
    * A CSI sequence from its first parameter byte at `bytes[i]`: when digits, `;` and a final byte
-   * (the plain CSI states, as INLINE_CSI checked the table) reach its end within `bytes`, the
-   * final byte's action is carried out with the first parameter and the index after it
-   * returned; otherwise -1, nothing done (the table takes it from the ESC).
+   * (the plain CSI states, as table.INLINE_CSI, which the generator computes from the table,
+   * says) reach its end within `bytes`, the final byte's action is carried out with the first
+   * parameter and the index after it returned; otherwise -1, nothing done (the table takes it
+   * from the ESC).
    */
   #inlineCsi(bytes: Uint8Array, i: number): number {
     const n = bytes.length;

@@ -45,6 +45,9 @@ pub(super) const CURSOR_LEFT: u8 = 8;
 pub(super) const CURSOR_RIGHT: u8 = 9;
 pub(super) const ERASE_IN_LINE: u8 = 10;
 
+/// Whether ESC [ digits ; final (the plain CSI states, the first parameter only) may be stepped inline, without the table: computed by cargo xtask gen from this table.
+pub(super) const INLINE_CSI: bool = true;
+
 /// `action << 4 | next` for `state * CLASSES + input`.
 pub(super) const TABLE: [u8; 1782] = [
     // ground

@@ -40,6 +40,9 @@ export const CURSOR_LEFT = 8;
 export const CURSOR_RIGHT = 9;
 export const ERASE_IN_LINE = 10;
 
+/** Whether ESC [ digits ; final (the plain CSI states, the first parameter only) may be stepped inline, without the table: computed by cargo xtask gen from this table. */
+export const INLINE_CSI: boolean = true;
+
 function fromHex(rows: readonly string[]): Uint8Array {
   const hex = rows.join("");
   const out = new Uint8Array(hex.length / 2);

@@ -669,6 +669,24 @@ fn py_bytes_literal(bytes: &[u8]) -> String {
     s
 }
 
+/// Whether the machine reads ESC [ digits ; final as the inline CSI paths of the Rust and
+/// TypeScript transcripts do: ESC starts an escape, `[` a CSI (the parameter reset), digits
+/// of the first parameter are `param` into `csi_param`, `;` moves to `csi_param_rest` where
+/// digits and `;` are ignored, and every final byte 40-7E goes back to the ground state.
+/// False (every sequence through the table) when a state is missing or reads them otherwise.
+fn inline_csi(m: &Machine) -> bool {
+    let state = |name: &str| m.states.iter().position(|s| s == name);
+    let (Some(escape), Some(entry), Some(param), Some(rest)) = (state("escape"), state("csi_entry"), state("csi_param"), state("csi_param_rest")) else { return false };
+    let is = |s: usize, b: usize, action: u8, next: usize| m.at(s, b) == (action, u8::try_from(next).unwrap_or(u8::MAX));
+    is(0, 0x1B, IGNORE, escape)
+        && is(escape, 0x5B, CSI_START, entry)
+        && [entry, param, rest]
+            .into_iter()
+            .all(|s| is(s, 0x3B, IGNORE, rest) && (0x30..=0x39).all(|d| if s == rest { is(s, d, IGNORE, s) } else { is(s, d, PARAM, param) }) && (0x40..=0x7E).all(|f| m.at(s, f).1 == 0))
+}
+
+const INLINE_CSI_DOC: &str = "Whether ESC [ digits ; final (the plain CSI states, the first parameter only) may be stepped inline, without the table: computed by cargo xtask gen from this table.";
+
 /// `templates/rust/client/transcript_table.rs`.
 pub fn rust(m: &Machine) -> Result<String, String> {
     let mut s = format!("// {HEADER}\n");
@@ -699,6 +717,7 @@ pub fn rust(m: &Machine) -> Result<String, String> {
     for (i, a) in ACTIONS.iter().enumerate() {
         writeln!(s, "pub(super) const {}: u8 = {i};", a.to_uppercase()).ok();
     }
+    writeln!(s, "\n/// {INLINE_CSI_DOC}\npub(super) const INLINE_CSI: bool = {};", inline_csi(m)).ok();
     writeln!(s, "\n/// `action << 4 | next` for `state * CLASSES + input`.\npub(super) const TABLE: [u8; {}] = [", m.states.len() * CLASSES).ok();
     for (name, row) in hex_rows(m) {
         writeln!(s, "    // {name}").ok();
@@ -735,6 +754,7 @@ pub fn typescript(m: &Machine) -> Result<String, String> {
     for (i, a) in ACTIONS.iter().enumerate() {
         writeln!(s, "export const {} = {i};", a.to_uppercase()).ok();
     }
+    writeln!(s, "\n/** {INLINE_CSI_DOC} */\nexport const INLINE_CSI: boolean = {};", inline_csi(m)).ok();
     s.push_str("\nfunction fromHex(rows: readonly string[]): Uint8Array {\n  const hex = rows.join(\"\");\n  const out = new Uint8Array(hex.length / 2);\n  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);\n  return out;\n}\n\n");
     s.push_str("/** `action << 4 | next` for `state * CLASSES + input`. */\nexport const TABLE: Uint8Array = fromHex([\n");
     for (name, row) in hex_rows(m) {
@@ -906,6 +926,16 @@ mod tests {
             let e = parse(&src).expect_err(&src);
             assert!(e.contains(want), "{src}\n{e}\n(wanted {want})");
         }
+    }
+
+    #[test]
+    fn the_inline_csi_path_is_allowed_exactly_when_the_table_reads_csi_so() {
+        let mut m = machine();
+        assert!(super::inline_csi(&m));
+        // `;` in csi_param taken as a parameter digit would make the inline path wrong.
+        let param = m.states.iter().position(|s| s == "csi_param").expect("csi_param");
+        m.table[param * CLASSES + 0x3B] = (super::PARAM, u8::try_from(param).expect("fits"));
+        assert!(!super::inline_csi(&m));
     }
 
     #[test]
